@@ -1,0 +1,58 @@
+/** Parsers for option values: each rejects a bad value with one plain sentence. */
+import { InvalidArgumentError } from 'commander';
+import { AREAS, isRequirementId, type Area } from '../catalogue/requirements.js';
+import { PROFILES, type Profile, type WritableAttribute } from '../runner/config.js';
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number.');
+  return n;
+}
+
+export function port(value: string): number {
+  const n = positiveInt(value);
+  if (n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  return n;
+}
+
+export function profile(value: string): Profile {
+  if (!(PROFILES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`expected one of ${PROFILES.join(', ')}.`);
+  }
+  return value as Profile;
+}
+
+export function areaList(value: string): Area[] {
+  const areas = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const bad = areas.filter((a) => !(AREAS as readonly string[]).includes(a));
+  if (bad.length > 0 || areas.length === 0) {
+    throw new InvalidArgumentError(`unknown area ${bad.join(', ') || '(none)'}; areas are ${AREAS.join(', ')}.`);
+  }
+  return areas as Area[];
+}
+
+export function requirementList(value: string): string[] {
+  const ids = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const bad = ids.filter((id) => !isRequirementId(id));
+  if (bad.length > 0 || ids.length === 0) throw new InvalidArgumentError(`unknown requirement ${bad.join(', ') || '(none)'}.`);
+  return ids;
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `--writable /xyz/ns/led/groups/x:Asserted` or with values `...:State=A|B|C`. */
+export function writable(value: string, previous: WritableAttribute[] = []): WritableAttribute[] {
+  const m = /^(\/[^:=]+):([A-Za-z0-9_]+)(?:=(.+))?$/.exec(value);
+  if (!m) throw new InvalidArgumentError('expected PATH:ATTRIBUTE or PATH:ATTRIBUTE=VALUE|VALUE.');
+  const attr: WritableAttribute = { path: m[1]!, name: m[2]! };
+  if (m[3]) attr.values = m[3].split('|');
+  return [...previous, attr];
+}
+
+/** `--tftp-server host[:port]` */
+export function tftpServer(value: string): string {
+  if (!/^[A-Za-z0-9.\-:[\]]+$/.test(value)) throw new InvalidArgumentError('expected HOST or HOST:PORT.');
+  return value;
+}

@@ -1,0 +1,57 @@
+/** `run`: options from commander → a conformance run; exit 0 (no FAIL), 1 (a FAIL), 2 (usage). */
+import type { Area } from '../catalogue/requirements.js';
+import type { Profile, WritableAttribute } from '../runner/config.js';
+import { runConformance } from '../runner/run.js';
+import { UsageError } from '../runner/usage-error.js';
+
+export interface RunFlags {
+  target?: string;
+  user: string;
+  password: string;
+  namespace: string;
+  insecure: boolean;
+  timeout: number;
+  profile?: Profile;
+  only?: Area[];
+  requirements?: string[];
+  out: string;
+  writable: WritableAttribute[];
+  allowFactoryReset: boolean;
+  tftpServer?: string;
+  tftpFile: string;
+  eventTimeout?: number;
+  quietWindow?: number;
+  fuzzRuns?: number;
+  seed?: number;
+  rps?: number;
+  fault: string[];
+}
+
+export async function runCommand(flags: RunFlags): Promise<void> {
+  if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
+  if (flags.allowFactoryReset && flags.profile && flags.profile !== 'destructive') {
+    throw new UsageError('--allow-factory-reset needs --profile destructive.');
+  }
+  const outcome = await runConformance({
+    target: flags.target?.replace(/\/+$/, ''),
+    user: flags.user,
+    password: flags.password,
+    namespace: flags.namespace,
+    profile: flags.profile,
+    insecure: flags.insecure,
+    only: flags.only,
+    requirements: flags.requirements,
+    out: flags.out,
+    timeoutMs: flags.timeout,
+    eventTimeoutMs: flags.eventTimeout,
+    quietWindowMs: flags.quietWindow,
+    allowFactoryReset: flags.allowFactoryReset,
+    tftp: flags.tftpServer ? { server: flags.tftpServer, file: flags.tftpFile } : undefined,
+    writable: flags.writable,
+    fuzzRuns: flags.fuzzRuns,
+    seed: flags.seed,
+    maxRequestsPerSecond: flags.rps,
+    faults: flags.fault,
+  });
+  process.exitCode = outcome.exitCode;
+}

@@ -1,0 +1,48 @@
+/** `simulate`: the reference simulator in the foreground until SIGTERM or SIGINT. */
+import { readFile } from 'node:fs/promises';
+import { FAULTS, listFaultsText, runSimulatorCli } from '../simulator/index.js';
+import { UsageError } from '../runner/usage-error.js';
+
+export interface SimulateFlags {
+  host: string;
+  port: number;
+  namespace: string;
+  user: string;
+  password: string;
+  fault: string[];
+  objects: number;
+  cert?: string;
+  key?: string;
+  listFaults: boolean;
+}
+
+export async function simulateCommand(flags: SimulateFlags): Promise<void> {
+  if (flags.listFaults) {
+    process.stdout.write(`${listFaultsText()}\n`);
+    return;
+  }
+  const unknown = flags.fault.filter((f) => !FAULTS.some((x) => x.name === f));
+  if (unknown.length > 0) throw new UsageError(`Unknown fault ${unknown.join(', ')}; see simulate --list-faults.`);
+  if (Boolean(flags.cert) !== Boolean(flags.key)) throw new UsageError('--cert and --key go together.');
+  const [cert, key] = await Promise.all([readPem(flags.cert), readPem(flags.key)]);
+  await runSimulatorCli({
+    host: flags.host,
+    port: flags.port,
+    namespace: flags.namespace,
+    user: flags.user,
+    password: flags.password,
+    faults: flags.fault,
+    objects: flags.objects,
+    cert,
+    key,
+  });
+}
+
+async function readPem(file: string | undefined): Promise<string | undefined> {
+  if (!file) return undefined;
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`Cannot read ${file}.`);
+  }
+}

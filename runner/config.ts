@@ -1,0 +1,57 @@
+/** The settings a conformance run hands to every suite (through vitest's provide/inject). */
+
+export const PROFILES = ['read-only', 'safe', 'destructive'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+const PROFILE_RANK: Record<Profile, number> = { 'read-only': 0, safe: 1, destructive: 2 };
+
+/** True when `active` allows what `needed` allows (profiles are nested). */
+export function profileAllows(active: Profile, needed: Profile): boolean {
+  return PROFILE_RANK[active] >= PROFILE_RANK[needed];
+}
+
+/** An attribute the user declared safe to write (and that every write restores). */
+export interface WritableAttribute {
+  path: string;
+  name: string;
+  /** Values to cycle through, for enumerations whose other values cannot be guessed. */
+  values?: unknown[];
+}
+
+export interface TftpSource {
+  /** The TFTP server as DownloadViaTFTP takes it: host, or host:port. */
+  server: string;
+  /** File name of a valid image tarball on that server. */
+  file: string;
+}
+
+export interface RunConfig {
+  target: string;
+  user: string;
+  password: string;
+  namespace: string;
+  profile: Profile;
+  insecure: boolean;
+  /** Per-request timeout. */
+  timeoutMs: number;
+  /** How long to wait for an expected event. */
+  eventTimeoutMs: number;
+  /** How long "no matching event arrives" is watched for. */
+  quietWindowMs: number;
+  allowFactoryReset: boolean;
+  tftp?: TftpSource;
+  writable: WritableAttribute[];
+  /** Serialized cookie jar of the session the runner opened: suites reuse it. */
+  session?: unknown;
+  fuzzRuns: number;
+  seed: number;
+  maxRequestsPerSecond?: number;
+  /** The target is the embedded simulator. */
+  embedded: boolean;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    bmc: RunConfig;
+  }
+}

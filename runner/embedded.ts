@@ -1,0 +1,56 @@
+/**
+ * The embedded target: our simulator, plus a TFTP server holding a valid image so that
+ * DownloadViaTFTP can be exercised end to end. Used by `run` without --target.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, simulatorTargetProfile, startTftpServer } from '../simulator/index.js';
+import { buildImage } from '../client/image.js';
+import type { TftpSource, WritableAttribute } from './config.js';
+
+export interface EmbeddedTarget {
+  url: string;
+  user: string;
+  password: string;
+  namespace: string;
+  writable: WritableAttribute[];
+  tftp: TftpSource;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  namespace: string;
+  user: string;
+  password: string;
+  faults: string[];
+  objects?: number;
+}
+
+export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<EmbeddedTarget> {
+  const sim = await startSimulator({
+    namespace: opts.namespace,
+    user: opts.user,
+    password: opts.password,
+    faults: opts.faults,
+    objects: opts.objects,
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'bmc-conformance-tftp-'));
+  const file = 'bmc-conformance-tftp.tar';
+  // A version no other image of the run has, so the download registers a new software version.
+  const version = `bmc-conformance-tftp-${process.pid}-${Date.now()}`;
+  await writeFile(join(dir, file), await buildImage({ version, namespace: opts.namespace }));
+  const tftp = await startTftpServer({ root: dir });
+  return {
+    url: sim.url,
+    user: opts.user,
+    password: opts.password,
+    namespace: opts.namespace,
+    writable: simulatorTargetProfile(opts.namespace).writable,
+    tftp: { server: `${tftp.host}:${tftp.port}`, file },
+    async stop() {
+      await Promise.allSettled([sim.close(), tftp.close()]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

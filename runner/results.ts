@@ -1,0 +1,73 @@
+/** The per-requirement verdict file (results.json) and how test outcomes roll up into it. */
+import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
+import type { Observation } from '../suites/support/check.js';
+import type { EvidenceEntry } from '../client/evidence.js';
+
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'NOT_TESTED';
+
+export interface TestOutcome {
+  name: string;
+  file: string;
+  requirements: string[];
+  verdict: Verdict;
+  reason?: string;
+  durationMs?: number;
+  evidence?: EvidenceEntry[];
+}
+
+export interface RequirementResult {
+  id: string;
+  level: Level;
+  section: string;
+  title: string;
+  verdict: Verdict;
+  reason?: string;
+  tests: Array<{ name: string; verdict: Verdict; reason?: string; evidence?: EvidenceEntry[] }>;
+}
+
+export interface Results {
+  target: string;
+  namespace: string;
+  profile: string;
+  startedAt: string;
+  durationMs: number;
+  seed: number;
+  summary: Record<Verdict, number>;
+  requirements: RequirementResult[];
+  observations: Array<Observation & { test: string }>;
+}
+
+/** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */
+export function rollUp(req: Requirement, outcomes: TestOutcome[], absentReason: string): RequirementResult {
+  const mine = outcomes.filter((o) => o.requirements.includes(req.id));
+  const tests = mine.map((o) => ({ name: o.name, verdict: o.verdict, reason: o.reason, evidence: o.evidence }));
+  const base = { id: req.id, level: req.level, section: req.section, title: req.title, tests };
+  const has = (v: Verdict) => mine.some((o) => o.verdict === v);
+  if (mine.length === 0) return { ...base, verdict: 'NOT_TESTED', reason: absentReason };
+  // OBSERVE requirements record behaviour and are never failed: a check that could not record is a WARN.
+  if (has('FAIL') && req.level === 'OBSERVE') {
+    return { ...base, verdict: 'WARN', reason: `could not record: ${reasonsOf(mine, 'FAIL')}` };
+  }
+  if (has('FAIL')) return { ...base, verdict: 'FAIL', reason: reasonsOf(mine, 'FAIL') };
+  if (has('WARN')) return { ...base, verdict: 'WARN', reason: reasonsOf(mine, 'WARN') };
+  if (has('PASS')) return { ...base, verdict: 'PASS' };
+  return { ...base, verdict: 'NOT_TESTED', reason: reasonsOf(mine, 'NOT_TESTED') };
+}
+
+function reasonsOf(outcomes: TestOutcome[], verdict: Verdict): string {
+  const reasons = outcomes.filter((o) => o.verdict === verdict).map((o) => o.reason ?? o.name);
+  return [...new Set(reasons)].join('; ');
+}
+
+export function summarize(requirements: RequirementResult[]): Record<Verdict, number> {
+  const summary: Record<Verdict, number> = { PASS: 0, FAIL: 0, WARN: 0, NOT_TESTED: 0 };
+  for (const r of requirements) summary[r.verdict] += 1;
+  return summary;
+}
+
+export function buildRequirementResults(
+  outcomes: TestOutcome[],
+  absentReason: (req: Requirement) => string,
+): RequirementResult[] {
+  return REQUIREMENTS.map((req) => rollUp(req, outcomes, absentReason(req)));
+}

@@ -1,0 +1,127 @@
+/** `bmc-conformance run`: the suites against one target, with results.json, JUnit and Allure results. */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AREAS, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
+import { bigintSafe } from '../suites/support/check.js';
+import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config.js';
+import { startEmbeddedTarget, type EmbeddedTarget } from './embedded.js';
+import { preflight } from './preflight.js';
+import { buildRequirementResults, summarize, type Results } from './results.js';
+import { runSuites } from './vitest-run.js';
+import { UsageError } from './usage-error.js';
+import { formatSummary } from './summary.js';
+
+export interface RunOptions {
+  target?: string;
+  user: string;
+  password: string;
+  namespace: string;
+  profile?: Profile;
+  insecure: boolean;
+  only?: Area[];
+  requirements?: string[];
+  out: string;
+  timeoutMs: number;
+  eventTimeoutMs?: number;
+  quietWindowMs?: number;
+  allowFactoryReset: boolean;
+  tftp?: TftpSource;
+  writable: WritableAttribute[];
+  fuzzRuns?: number;
+  seed?: number;
+  maxRequestsPerSecond?: number;
+  /** Embedded simulator only: faults to inject (for demonstrating and self-testing the suites). */
+  faults: string[];
+  print?: (line: string) => void;
+}
+
+export interface RunOutcome {
+  exitCode: 0 | 1;
+  results: Results;
+  resultsFile: string;
+}
+
+export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
+  const print = opts.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  if (opts.target && opts.faults.length > 0) {
+    throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
+  }
+  for (const id of opts.requirements ?? []) requirement(id);
+  const startedAt = new Date();
+  let embedded: EmbeddedTarget | undefined;
+  if (!opts.target) {
+    embedded = await startEmbeddedTarget({
+      namespace: opts.namespace,
+      user: opts.user,
+      password: opts.password,
+      faults: opts.faults,
+    });
+  }
+  try {
+    const cfg = buildConfig(opts, embedded);
+    const { client, session } = await preflight(cfg);
+    cfg.session = session;
+    print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
+    const outDir = resolve(opts.out);
+    await rm(join(outDir, 'allure-results'), { recursive: true, force: true });
+    await mkdir(outDir, { recursive: true });
+    const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
+    let reporter;
+    try {
+      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print });
+    } finally {
+      await client.logout().catch(() => undefined);
+      await client.close();
+    }
+    const absentReason = (req: Requirement): string =>
+      !areas.includes(req.area)
+        ? `area ${req.area} not selected (--only)`
+        : opts.requirements && !opts.requirements.includes(req.id)
+          ? 'not selected (--requirements)'
+          : 'no test of this requirement ran';
+    const requirements = buildRequirementResults(reporter.outcomes, absentReason);
+    const results: Results = {
+      target: cfg.target,
+      namespace: cfg.namespace,
+      profile: cfg.profile,
+      startedAt: startedAt.toISOString(),
+      durationMs: Date.now() - startedAt.getTime(),
+      seed: cfg.seed,
+      summary: summarize(requirements),
+      requirements,
+      observations: reporter.observations,
+    };
+    const resultsFile = join(outDir, 'results.json');
+    await writeFile(resultsFile, `${JSON.stringify(results, bigintSafe, 2)}\n`);
+    for (const line of formatSummary(results, reporter.unhandled)) print(line);
+    print(`results: ${resultsFile}`);
+    const failed = results.summary.FAIL > 0 || reporter.unhandled.length > 0;
+    return { exitCode: failed ? 1 : 0, results, resultsFile };
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
+  const onSimulator = embedded !== undefined;
+  return {
+    target: embedded?.url ?? opts.target!,
+    user: opts.user,
+    password: opts.password,
+    namespace: opts.namespace,
+    // The embedded simulator is ours to break: everything runs against it.
+    profile: opts.profile ?? (onSimulator ? 'destructive' : 'safe'),
+    insecure: onSimulator || opts.insecure,
+    timeoutMs: opts.timeoutMs,
+    // Field servers deliver events seconds late; the simulator within milliseconds.
+    eventTimeoutMs: opts.eventTimeoutMs ?? (onSimulator ? 3_000 : 10_000),
+    quietWindowMs: opts.quietWindowMs ?? (onSimulator ? 300 : 6_000),
+    allowFactoryReset: onSimulator || opts.allowFactoryReset,
+    tftp: opts.tftp ?? embedded?.tftp,
+    writable: opts.writable.length > 0 ? opts.writable : (embedded?.writable ?? []),
+    fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
+    seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
+    maxRequestsPerSecond: opts.maxRequestsPerSecond,
+    embedded: onSimulator,
+  };
+}

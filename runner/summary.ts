@@ -1,0 +1,20 @@
+/** The console summary of a run: what failed, warned or was not tested, and why. */
+import type { Results, Verdict } from './results.js';
+
+const SHOWN: Verdict[] = ['FAIL', 'WARN', 'NOT_TESTED'];
+
+export function formatSummary(results: Results, unhandled: string[]): string[] {
+  const lines = [''];
+  for (const verdict of SHOWN) {
+    const reqs = results.requirements.filter((r) => r.verdict === verdict);
+    if (reqs.length === 0) continue;
+    lines.push(`${verdict}:`);
+    for (const r of reqs) lines.push(`  ${r.id.padEnd(8)} ${r.level.padEnd(7)} ${r.reason ?? ''}`);
+  }
+  for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
+  const s = results.summary;
+  lines.push(
+    `requirements: ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED (${results.requirements.length} in all; ${(results.durationMs / 1000).toFixed(1)} s)`,
+  );
+  return lines;
+}

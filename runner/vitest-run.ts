@@ -1,0 +1,62 @@
+/** Runs the suite files of the chosen areas in vitest, in-process, with our reporters. */
+import { join } from 'node:path';
+import { startVitest } from 'vitest/node';
+import type { Area } from '../catalogue/requirements.js';
+import type { RunConfig } from './config.js';
+import { packageRoot } from './package-root.js';
+import { VerdictReporter } from './verdict-reporter.js';
+import { AreaSequencer } from './area-sequencer.js';
+
+export interface SuiteRun {
+  cfg: RunConfig;
+  areas: readonly Area[];
+  requirements?: string[];
+  outDir: string;
+  print: (line: string) => void;
+}
+
+export function suiteFile(area: Area): string {
+  return `suites/${area}.suite.ts`;
+}
+
+export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
+  const root = packageRoot();
+  const reporter = new VerdictReporter(root, run.print);
+  const previousExitCode = process.exitCode;
+  const vitest = await startVitest(
+    'test',
+    run.areas.map(suiteFile),
+    {
+      root,
+      config: false,
+      watch: false,
+      run: true,
+      include: ['suites/*.suite.ts'],
+      // Suites share one target: one file at a time, so a write in one never shows in another's events.
+      fileParallelism: false,
+      maxWorkers: 1,
+      isolate: false,
+      pool: 'threads',
+      passWithNoTests: true,
+      sequence: { sequencer: AreaSequencer },
+      testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
+      provide: { bmc: run.cfg },
+      reporters: [
+        reporter,
+        ['junit', { outputFile: join(run.outDir, 'junit.xml'), suiteName: 'bmc-conformance' }],
+        ['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }],
+      ],
+    },
+    { logLevel: 'error', clearScreen: false },
+  );
+  await vitest.close();
+  // vitest marks the process failed when a test fails; the run's exit code is ours to decide.
+  process.exitCode = previousExitCode;
+  return reporter;
+}
+
+/** Matches titles that name any of the IDs, e.g. "[EP-5 RULE-1] ...". */
+function idPattern(ids: string[]): RegExp {
+  const alternatives = ids.map((id) => id.replace(/[-]/g, '\\-')).join('|');
+  return new RegExp(`\\[[^\\]]*\\b(?:${alternatives})\\b[^\\]]*\\]`);
+}

@@ -1,0 +1,41 @@
+/** DELETE: instances with xyz.{ns}.Object.Delete go away; others are refused with 403. */
+import { buildImage } from '../client/image.js';
+import { check, type CheckContext } from './support/check.js';
+import { describeResponse, ensure, expectError, expectOk } from './support/assert.js';
+import { children, getObject, invalidateTreeCache } from './support/tree.js';
+import { deleteSoftwareVersions, freshVersion, waitForNewChildren } from './support/software.js';
+
+/** A deletable instance this run created itself: an uploaded software version. */
+async function ownDeletableInstance(t: CheckContext): Promise<string> {
+  const before = await children(t.client, `${t.root}/software`);
+  const res = await t.client.upload(await buildImage({ version: freshVersion('delete'), namespace: t.ns }));
+  if (res.status !== 200) t.notTested(`no instance to delete: uploading one answered ${describeResponse(res)}`);
+  const added = await waitForNewChildren(t, `${t.root}/software`, before, Math.max(t.cfg.eventTimeoutMs, 15_000));
+  deleteSoftwareVersions(t, added);
+  if (added.length === 0) t.notTested('no instance to delete: the uploaded image registered no version');
+  return added[0]!;
+}
+
+check('EP-11', 'DELETE of an instance with the Delete interface removes it', async (t) => {
+  const path = await ownDeletableInstance(t);
+  invalidateTreeCache();
+  const res = await t.client.delete(path);
+  expectOk(res, `DELETE ${path}`);
+  t.observe('DELETE response data', (res.json as { data?: unknown })?.data, 'RULE-9');
+  const after = await t.client.get(path);
+  ensure(after.status !== 200, `GET ${path} after its DELETE answered ${describeResponse(after)}`);
+  const listed = await children(t.client, `${t.root}/software`);
+  ensure(!listed.includes(path), `${path} is still listed under ${t.root}/software after its DELETE`);
+}, { profile: 'destructive' });
+
+check('RULE-5', 'DELETE of an object without the Delete interface is refused with 403 and the object stays', async (t) => {
+  for (const rel of ['inventory/system', 'time/owner']) {
+    const path = `${t.root}/${rel}`;
+    const before = await getObject(t.client, path);
+    invalidateTreeCache();
+    expectError(await t.client.delete(path), `DELETE ${path}`, 403);
+    const after = await t.client.get(path);
+    ensure(after.status === 200, `${path} is gone after a refused DELETE: ${describeResponse(after)}`);
+    ensure(Object.keys(before).length === Object.keys((after.json as { data: object }).data ?? {}).length, `${path} lost attributes after a refused DELETE`);
+  }
+}, { profile: 'safe' });

@@ -1,0 +1,122 @@
+/** Objects and attributes: the objects the spec shows, GET of an object and of one attribute. */
+import { jsonEqual } from '../client/json.js';
+import { check, type CheckContext } from './support/check.js';
+import { asObject, ensure, expectOk, setDifference, show } from './support/assert.js';
+import { expectSchema } from './support/schema.js';
+import { cached, children, getAttr, getObject, list } from './support/tree.js';
+
+const TOP_LEVEL = ['dump', 'software', 'control', 'network', 'logging', 'sensors', 'inventory', 'user', 'time', 'led', 'state'];
+const FLAGS = ['Cached', 'FieldReplaceable', 'Present'];
+const NAMED = ['network/config', 'network/config/dhcp', 'network/eth0', 'network/host0/intf', 'network/host0/intf/addr', 'software'];
+
+/** Attributes whose value changes between two reads (counters such as Elapsed) cannot be compared. */
+async function stableAttributes(t: CheckContext, path: string): Promise<Record<string, unknown>> {
+  const first = await getObject(t.client, path);
+  const second = await getObject(t.client, path);
+  const stable: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(second)) if (jsonEqual(first[k], v)) stable[k] = v;
+  return stable;
+}
+
+check('EP-3', 'GET {path} answers with a map of attribute name to value', async (t) => {
+  for (const rel of ['inventory/system', 'state/host0', 'time/owner']) {
+    const data = expectOk(await t.client.get(`${t.root}/${rel}`), `GET ${t.root}/${rel}`);
+    expectSchema(t, 'attributeMap', data, `GET ${t.root}/${rel} data`);
+    ensure(Object.keys(asObject(data, rel)).length > 0, `GET ${t.root}/${rel} has no attributes`);
+  }
+});
+
+check('EP-4', "GET {path}/attr/{name} answers with the bare value equal to the object's map value", async (t) => {
+  const paths = [`${t.root}/inventory/system`, `${t.root}/state/host0`, `${t.root}/time/owner`, `${t.root}/time/sync_method`];
+  let compared = 0;
+  for (const path of paths) {
+    const attrs = await stableAttributes(t, path);
+    for (const [name, value] of Object.entries(attrs)) {
+      const bare = await getAttr(t.client, path, name);
+      ensure(jsonEqual(bare, value), `GET ${path}/attr/${name} is ${show(bare)}, the object's map says ${show(value)}`);
+      compared += 1;
+    }
+  }
+  ensure(compared > 0, 'no attribute could be compared');
+});
+
+check('OBJ-1', 'every path of the tree is absolute and begins with /xyz/{ns}/', async (t) => {
+  const paths = await cached('list:root', () => list(t.client, t.root));
+  ensure(paths.length > 0, `GET ${t.root}/list is empty`);
+  const bad = paths.filter((p) => !p.startsWith(`${t.root}/`));
+  ensure(bad.length === 0, `paths outside ${t.root}/: ${show(bad.slice(0, 5))}`);
+});
+
+check(['OBJ-2', 'VER-1'], 'the 11 top-level children of /xyz/{ns}/ are present', async (t) => {
+  const top = await children(t.client, t.root);
+  const expected = TOP_LEVEL.map((c) => `${t.root}/${c}`);
+  const missing = setDifference(expected, top);
+  ensure(missing.length === 0, `missing top-level children: ${missing.join(', ')}`);
+  t.observe('extra top-level children', setDifference(top, expected), 'VER-1');
+});
+
+check('OBJ-3', 'inventory/system has the ten attributes with the shown types', async (t) => {
+  const sys = await getObject(t.client, `${t.root}/inventory/system`);
+  expectSchema(t, 'inventorySystem', sys, 'inventory/system');
+  const booleans = FLAGS.filter((f) => typeof sys[f] === 'boolean');
+  // The spec shows these D-Bus booleans as 0 or 1; JSON true/false carries the same fact.
+  if (booleans.length > 0) t.warn(`${booleans.join(', ')} answered as JSON booleans; the spec shows integers 0 or 1`);
+  t.observe('flag encoding', Object.fromEntries(FLAGS.map((f) => [f, typeof sys[f]])), 'VER-1');
+});
+
+check('OBJ-4', 'the time objects carry Elapsed integers and their enumerated owner and sync method', async (t) => {
+  for (const which of ['bmc', 'host']) {
+    expectSchema(t, 'timeElapsed', await getObject(t.client, `${t.root}/time/${which}`), `time/${which}`);
+  }
+  expectSchema(t, 'timeOwner', await getObject(t.client, `${t.root}/time/owner`), 'time/owner');
+  expectSchema(t, 'timeSyncMethod', await getObject(t.client, `${t.root}/time/sync_method`), 'time/sync_method');
+});
+
+check('OBJ-5', 'state/host0 carries AttemptsLeft and the four enumerated state attributes', async (t) => {
+  expectSchema(t, 'hostState', await getObject(t.client, `${t.root}/state/host0`), 'state/host0');
+});
+
+check('OBJ-6', 'the objects the spec names exist', async (t) => {
+  const missing: string[] = [];
+  for (const rel of NAMED) {
+    const res = await t.client.get(`${t.root}/${rel}`);
+    if (res.status !== 200) missing.push(`${rel} (${res.status})`);
+    else expectSchema(t, 'attributeMap', expectOk(res, `GET ${t.root}/${rel}`), rel);
+  }
+  ensure(missing.length === 0, `not found: ${missing.join(', ')}`);
+  const eth0 = await children(t.client, `${t.root}/network/eth0`);
+  t.observe('network/eth0 children', eth0);
+});
+
+check('OBJ-7', 'event records are logging/entry/<integer id>', async (t) => {
+  const res = await t.client.get(`${t.root}/logging/entry/`);
+  if (res.status === 404) t.notTested('the target has no logging/entry node (no event records)');
+  const entries = (expectOk(res, `GET ${t.root}/logging/entry/`) as string[]) ?? [];
+  if (entries.length === 0) t.notTested('the target has no event records');
+  const bad = entries.filter((p) => !new RegExp(`^${t.root}/logging/entry/\\d+$`).test(p));
+  ensure(bad.length === 0, `entries without an integer id: ${show(bad.slice(0, 5))}`);
+  await getObject(t.client, entries[0]!);
+});
+
+check('OBJ-8', 'attribute names are case-sensitive', async (t) => {
+  const sys = `${t.root}/inventory/system`;
+  const model = await getAttr(t.client, sys, 'Model');
+  for (const variant of ['model', 'MODEL', 'mODEL']) {
+    const res = await t.client.get(`${sys}/attr/${variant}`);
+    const addressed = res.status === 200 && jsonEqual((res.json as { data?: unknown })?.data, model);
+    ensure(!addressed, `GET ${sys}/attr/${variant} answered the value of Model`);
+  }
+});
+
+check('VER-1', 'record server identification and version markers', async (t) => {
+  const res = await t.client.get(`${t.root}/`);
+  const h = res.headers;
+  t.observe('server headers', { server: h['server'] ?? null, 'x-powered-by': h['x-powered-by'] ?? null, 'api-version': h['api-version'] ?? null });
+  t.observe('listing order', isSorted(res.json) ? 'sorted' : 'unsorted');
+});
+
+function isSorted(json: unknown): boolean {
+  const data = (json as { data?: unknown })?.data;
+  if (!Array.isArray(data)) return false;
+  return data.every((v, i) => i === 0 || String(data[i - 1]) <= String(v));
+}

@@ -1,0 +1,162 @@
+/**
+ * `check()` is the only way a suite declares a test: it names the requirement IDs the test checks,
+ * the profile it needs, and hands the test a context with the shared client, the schemas and the
+ * ways to record a warning, an observation or a NOT_TESTED reason. The verdict reporter reads
+ * what lands in the task's meta.
+ */
+import { test, inject, type TestContext } from 'vitest';
+import * as allure from 'allure-js-commons';
+import { isRequirementId } from '../../catalogue/requirements.js';
+import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
+import type { BmcClient } from '../../client/http.js';
+import type { EvidenceEntry } from '../../client/evidence.js';
+import { validators, type Validators } from '../../schemas/index.js';
+import { sharedClient, sharedEvidence } from './session.js';
+
+export interface Observation {
+  requirement: string;
+  key: string;
+  value: unknown;
+}
+
+export interface CheckMeta {
+  requirements: string[];
+  warnings: string[];
+  observations: Observation[];
+  evidence?: EvidenceEntry[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    bmc?: CheckMeta;
+  }
+}
+
+export interface CheckContext {
+  cfg: RunConfig;
+  ns: string;
+  /** `/xyz/{ns}` */
+  root: string;
+  /** The run's shared, logged-in client. */
+  client: BmcClient;
+  schemas: Validators;
+  /** The test passes but the target deviates from what the spec shows: verdict WARN. */
+  warn(message: string): void;
+  /** Record behaviour the spec leaves open (never a failure). */
+  observe(key: string, value: unknown, requirement?: string): void;
+  /** Stop here: the requirement cannot be checked on this target or profile. */
+  notTested(reason: string): never;
+  /** Run after the test, pass or fail (restoring writes). */
+  cleanup(fn: () => Promise<unknown> | unknown): void;
+}
+
+export interface CheckOptions {
+  /** Least profile the test needs; below it the test is NOT_TESTED with the reason. */
+  profile?: Profile;
+  /** Extra time beyond the per-request timeout (slow targets). */
+  timeoutMs?: number;
+  /** A further gate: a reason string makes the test NOT_TESTED. */
+  unless?: (cfg: RunConfig) => string | undefined;
+}
+
+export function runConfig(): RunConfig {
+  return inject('bmc');
+}
+
+/** Test title carrying the requirement IDs in the manner of test262: "[EP-5 RULE-1] title". */
+export function checkTitle(ids: readonly string[], title: string): string {
+  return `[${ids.join(' ')}] ${title}`;
+}
+
+export function check(
+  ids: string | readonly string[],
+  title: string,
+  body: (t: CheckContext) => Promise<void>,
+  options: CheckOptions = {},
+): void {
+  const list = typeof ids === 'string' ? [ids] : [...ids];
+  for (const id of list) {
+    if (!isRequirementId(id)) throw new Error(`check "${title}" names unknown requirement ${id}`);
+  }
+  const cfg = runConfig();
+  // Generous: a slow BMC may take the full request timeout several times within one check.
+  const timeout = (options.timeoutMs ?? 0) + cfg.timeoutMs * 3 + cfg.eventTimeoutMs * 2;
+  test(checkTitle(list, title), { timeout }, async (ctx) => runCheck(ctx, list, cfg, body, options));
+}
+
+async function runCheck(
+  ctx: TestContext,
+  ids: string[],
+  cfg: RunConfig,
+  body: (t: CheckContext) => Promise<void>,
+  options: CheckOptions,
+): Promise<void> {
+  const meta: CheckMeta = { requirements: ids, warnings: [], observations: [] };
+  ctx.task.meta.bmc = meta;
+  for (const id of ids) await allure.label('requirement', id);
+  await allure.label('suite', ids[0]!);
+
+  const notTested = (reason: string): never => {
+    ctx.skip(reason);
+    throw new Error('unreachable: skip throws');
+  };
+  if (options.profile && !profileAllows(cfg.profile, options.profile)) {
+    notTested(`needs the ${options.profile} profile; this run uses ${cfg.profile}`);
+  }
+  const gate = options.unless?.(cfg);
+  if (gate) notTested(gate);
+
+  const evidence = sharedEvidence();
+  const mark = evidence.mark();
+  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  const t: CheckContext = {
+    cfg,
+    ns: cfg.namespace,
+    root: `/xyz/${cfg.namespace}`,
+    client: sharedClient(),
+    schemas: validators(cfg.namespace),
+    warn: (message) => meta.warnings.push(message),
+    observe: (key, value, requirement = ids[0]!) => meta.observations.push({ requirement, key, value }),
+    notTested,
+    cleanup: (fn) => cleanups.unshift(fn),
+  };
+  let failed = false;
+  try {
+    await body(t);
+  } catch (err) {
+    failed = !isSkip(err);
+    throw err;
+  } finally {
+    const cleanupError = await runCleanups(cleanups);
+    const exchanges = evidence.since(mark);
+    if (failed || meta.warnings.length > 0 || cleanupError) meta.evidence = exchanges.slice(-20);
+    if (exchanges.length > 0) {
+      await allure.attachment('exchanges.json', JSON.stringify(exchanges.slice(-10), bigintSafe, 2), 'application/json');
+    }
+    if (cleanupError && !failed) {
+      // A write we could not restore is a failure of the run, not something to hide.
+      throw new Error(`restoring the target after the test failed: ${cleanupError.message}`);
+    }
+  }
+}
+
+async function runCleanups(cleanups: Array<() => Promise<unknown> | unknown>): Promise<Error | undefined> {
+  let first: Error | undefined;
+  for (const fn of cleanups) {
+    try {
+      await fn();
+    } catch (err) {
+      first ??= err instanceof Error ? err : new Error(String(err));
+    }
+  }
+  return first;
+}
+
+/** vitest's ctx.skip() throws an error with this code; it is a NOT_TESTED, not a failure. */
+function isSkip(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'VITEST_PENDING';
+}
+
+export function bigintSafe(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
