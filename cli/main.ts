@@ -39,6 +39,7 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
+  .option('--html', 'also render the Allure HTML report (needs Java)', false)
   .action(runCommand);
 
 program.command('simulate').description('start the reference simulator')
@@ -57,7 +58,10 @@ program.command('simulate').description('start the reference simulator')
 targetOptions(program.command('load').description('measure throughput and latency of a target under bounded load'))
   .option('--connections <n>', 'concurrent connections', parse.positiveInt)
   .option('--duration <s>', 'seconds per scenario', parse.positiveInt)
-  .option('--scenario <names>', 'comma-separated scenarios (see --help of load)')
+  .option('--scenario <names>', 'comma-separated: get-object, get-attr, list-children, list-network, enumerate-root (default: the first three)')
+  .option('--max-requests <n>', 'cap on requests per scenario', parse.positiveInt)
+  .option('--min-rps <n>', 'fail when a scenario serves fewer requests per second', parse.positiveInt)
+  .option('--max-p99 <ms>', 'fail when a scenario p99 latency is higher', parse.positiveInt)
   .option('--baseline <file>', 'compare against an earlier load-results.json')
   .option('--out <dir>', 'where load-results.json goes', 'reports/latest')
   .action(loadCommand);

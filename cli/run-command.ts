@@ -3,6 +3,8 @@ import type { Area } from '../catalogue/requirements.js';
 import type { Profile, WritableAttribute } from '../runner/config.js';
 import { runConformance } from '../runner/run.js';
 import { UsageError } from '../runner/usage-error.js';
+import { dirname } from 'node:path';
+import { renderHtml } from './report-command.js';
 
 export interface RunFlags {
   target?: string;
@@ -25,6 +27,7 @@ export interface RunFlags {
   seed?: number;
   rps?: number;
   fault: string[];
+  html: boolean;
 }
 
 export async function runCommand(flags: RunFlags): Promise<void> {
@@ -53,5 +56,6 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     maxRequestsPerSecond: flags.rps,
     faults: flags.fault,
   });
+  if (flags.html) await renderHtml(dirname(outcome.resultsFile));
   process.exitCode = outcome.exitCode;
 }

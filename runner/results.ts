@@ -1,7 +1,7 @@
 /** The per-requirement verdict file (results.json) and how test outcomes roll up into it. */
 import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
 import type { Observation } from '../suites/support/check.js';
-import type { EvidenceEntry } from '../client/evidence.js';
+import type { Exchange as EvidenceEntry } from '../client/evidence.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'NOT_TESTED';
 

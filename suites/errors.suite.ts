@@ -83,11 +83,11 @@ check('ERR-4', 'successful requests answer exactly 200 OK with status "ok"', asy
   }
 });
 
-check(['ERR-5', 'ERR-6'], 'odd paths, encodings and malformed login bodies give no server error', async (t) => {
+check('ERR-5', 'odd paths, encodings and malformed login bodies give no server error', async (t) => {
   t.observe('statuses of odd requests', await expectNoServerError(t, oddReads(t)), 'ERR-6');
 });
 
-check(['ERR-5', 'ERR-6'], 'malformed writes give no server error and change nothing', async (t) => {
+check('ERR-5', 'malformed writes give no server error and change nothing', async (t) => {
   const sys = `${t.root}/inventory/system`;
   const before = await getObject(t.client, sys);
   t.cleanup(async () => {

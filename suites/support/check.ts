@@ -9,7 +9,7 @@ import * as allure from 'allure-js-commons';
 import { isRequirementId } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
-import type { EvidenceEntry } from '../../client/evidence.js';
+import type { Exchange as EvidenceEntry } from '../../client/evidence.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
 

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench`: figures measured in one run on this machine, stated as ratios where a
+ * baseline exists (machines are noisy; no figure here is a test assertion).
+ */
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { generate } from 'selfsigned';
+import { BmcClient } from '../client/http.js';
+import { EventSubscriber } from '../client/subscriber.js';
+import { autocannonRun } from '../load/autocannon-run.js';
+import { startSimulator } from '../simulator/index.js';
+import { measureFuzzThroughput } from './fuzz-throughput.js';
+
+const NS = 'mgmt_project';
+const CONNECTIONS = 10;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function loggedIn(url: string): Promise<BmcClient> {
+  const client = new BmcClient({ baseUrl: url, user: 'root', password: '0penBmc', insecure: true, timeoutMs: 120_000 });
+  await client.login();
+  return client;
+}
+
+/** A bare node:https server answering the same-sized fixed JSON body: the ceiling for this machine. */
+async function bareServer(body: string): Promise<{ url: string; close(): Promise<void> }> {
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048, days: 1 });
+  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `https://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+async function getObjectRatio(): Promise<void> {
+  const sim = await startSimulator({ namespace: NS });
+  const client = await loggedIn(sim.url);
+  const path = `/xyz/${NS}/inventory/system`;
+  const sample = await client.get(path);
+  const bare = await bareServer(sample.text);
+  try {
+    const simFigures = await autocannonRun({ url: `${sim.url}${path}`, headers: { cookie: client.cookieHeader() }, connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000 });
+    const bareFigures = await autocannonRun({ url: `${bare.url}${path}`, connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000 });
+    console.log(`GET object: simulator ${simFigures.requestsPerSecond.toFixed(0)} req/s (p50 ${simFigures.latencyMs.p50} ms, non-2xx ${simFigures.non2xx}), bare node:https ${bareFigures.requestsPerSecond.toFixed(0)} req/s`);
+    console.log(`GET object ratio simulator/bare: ${(simFigures.requestsPerSecond / bareFigures.requestsPerSecond).toFixed(2)} (target >= 0.6; ${CONNECTIONS} connections, ${DURATION_S} s each)`);
+  } finally {
+    await client.close();
+    await Promise.all([sim.close(), bare.close()]);
+  }
+}
+
+async function enumerateLatency(): Promise<void> {
+  const started = performance.now();
+  const sim = await startSimulator({ namespace: NS, objects: 10_000 });
+  const startMs = performance.now() - started;
+  const client = await loggedIn(sim.url);
+  try {
+    const times: number[] = [];
+    let size = 0;
+    for (let i = 0; i < 15; i++) {
+      const t0 = performance.now();
+      const res = await client.get(`/xyz/${NS}/enumerate`);
+      times.push(performance.now() - t0);
+      if (res.status !== 200) throw new Error(`enumerate answered ${res.status}`);
+      size = res.text.length;
+    }
+    times.sort((a, b) => a - b);
+    console.log(`enumerate /xyz/${NS} with --objects 10000: median ${percentile(times, 50).toFixed(1)} ms, p90 ${percentile(times, 90).toFixed(1)} ms over 15 requests (${(size / 1e6).toFixed(1)} MB body; simulator start ${startMs.toFixed(0)} ms)`);
+  } finally {
+    await client.close();
+    await sim.close();
+  }
+}
+
+async function eventLatency(): Promise<void> {
+  const sim = await startSimulator({ namespace: NS });
+  const client = await loggedIn(sim.url);
+  const subscribers: EventSubscriber[] = [];
+  const path = `/xyz/${NS}/inventory/system`;
+  try {
+    for (let i = 0; i < 50; i++) subscribers.push(await EventSubscriber.open(client, { paths: [path] }));
+    const latencies: number[] = [];
+    const writes = 100;
+    for (let i = 0; i < writes; i++) {
+      const value = `bench-${i}`;
+      const match = (e: unknown) => (e as { properties?: Record<string, unknown> })?.properties?.AssetTag === value;
+      const t0 = performance.now();
+      const waits = subscribers.map((s) => s.waitFor(match, 5_000));
+      const res = await client.put(`${path}/attr/AssetTag`, value);
+      if (res.status !== 200) throw new Error(`PUT answered ${res.status}`);
+      for (const e of await Promise.all(waits)) latencies.push(e.at - t0);
+    }
+    latencies.sort((a, b) => a - b);
+    console.log(`event delivery (write sent → event received), 50 subscribers × ${writes} writes: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms, max ${latencies[latencies.length - 1]!.toFixed(2)} ms`);
+  } finally {
+    await Promise.all(subscribers.map((s) => s.close()));
+    await client.close();
+    await sim.close();
+  }
+}
+
+async function fuzzThroughput(): Promise<void> {
+  const sim = await startSimulator({ namespace: NS });
+  try {
+    const r = await measureFuzzThroughput(sim.url, { namespace: NS });
+    console.log(`fuzzing: ${r.requests} generated requests in ${r.seconds.toFixed(2)} s = ${r.perSecond.toFixed(0)} requests/s (target >= 1000)`);
+  } finally {
+    await sim.close();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`bmc-conformance bench on ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  await getObjectRatio();
+  await enumerateLatency();
+  await eventLatency();
+  await fuzzThroughput();
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,172 @@
+/** The command line as a user meets it: exit codes, one-sentence errors, reports without secrets. */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startSimulator } from '../../simulator/index.js';
+import { packageRoot } from '../../runner/package-root.js';
+
+const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
+const PASSWORD = 'cli-Secret-9f3a';
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function cli(args: string[], timeoutMs = 60_000): Promise<Ran> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** One plain sentence on stderr. */
+function expectSentence(stderr: string): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^[A-Z-].*[.!?]$/);
+}
+
+let sim: { url: string; close(): Promise<void> };
+let out: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ password: PASSWORD });
+  out = await mkdtemp(join(tmpdir(), 'bmc-cli-'));
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await rm(out, { recursive: true, force: true });
+});
+
+describe('usage errors exit 2 with one sentence', () => {
+  test('--help lists the four commands and exits 0', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of ['run', 'simulate', 'load', 'report']) expect(r.stdout).toContain(c);
+  });
+
+  test.each([
+    [['run', '--bogus']],
+    [['run', '--profile', 'reckless']],
+    [['run', '--only', 'auth,nonsense']],
+    [['run', '--timeout', 'soon']],
+    [['run', '--requirements', 'EP-99']],
+    [['frobnicate']],
+    [['run', '--target', 'https://127.0.0.1:1', '--fault', 'status-ok-on-error']],
+  ])('%j', async (args) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+  });
+
+  test('an unreachable target', async () => {
+    const r = await cli(['run', '--target', 'https://127.0.0.1:1', '--insecure']);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr).toMatch(/reach|refused/i);
+    expect(r.ms).toBeLessThan(20_000);
+  });
+
+  test('a wrong password', async () => {
+    const r = await cli(['run', '--target', sim.url, '--insecure', '--password', 'not-it']);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr).toMatch(/refused/i);
+    expect(r.stderr).not.toContain('not-it');
+  });
+
+  test('a certificate that is not trusted', async () => {
+    const r = await cli(['run', '--target', sim.url, '--password', PASSWORD]);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr).toMatch(/--insecure/);
+  });
+});
+
+describe('run against a target', () => {
+  test('writes results.json, junit.xml and Allure results, none holding a credential', async () => {
+    const dir = join(out, 'run');
+    const r = await cli(['run', '--target', sim.url, '--insecure', '--password', PASSWORD, '--only', 'auth,envelope,objects', '--out', dir]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
+    expect(results).toMatchObject({ target: sim.url, namespace: 'mgmt_project', profile: 'safe' });
+    expect(results.summary.FAIL).toBe(0);
+    expect(typeof results.seed).toBe('number');
+    const byId = Object.fromEntries(results.requirements.map((x: { id: string }) => [x.id, x]));
+    expect(byId['EP-1'].verdict).toBe('PASS');
+    expect(byId['EP-5']).toMatchObject({ verdict: 'NOT_TESTED', reason: 'area listings not selected (--only)' });
+    expect(byId['AUTH-2'].tests.some((t: { verdict: string }) => t.verdict === 'NOT_TESTED')).toBe(true);
+    const files = [join(dir, 'results.json'), join(dir, 'junit.xml'), ...(await readdir(join(dir, 'allure-results'))).map((f) => join(dir, 'allure-results', f))];
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) {
+      const text = await readFile(f, 'utf8');
+      expect(text.includes(PASSWORD), `${f} holds the password`).toBe(false);
+      expect(/sid=[0-9a-f]{16}/.test(text), `${f} holds a session cookie`).toBe(false);
+    }
+  });
+
+  test('report prints the verdicts and the changes since a baseline', async () => {
+    const dir = join(out, 'run');
+    const r = await cli(['report', '--in', dir, '--baseline', join(dir, 'results.json'), '--no-html']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no verdict changed since the baseline');
+    expect(r.stdout).toMatch(/requirements: \d+ PASS, 0 FAIL/);
+  });
+
+  test('report without a run says so', async () => {
+    const r = await cli(['report', '--in', join(out, 'nothing-here')]);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+  });
+});
+
+describe('simulate and load', () => {
+  test('simulate prints "listening https://HOST:PORT" first and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = await new Promise<string>((resolve) => {
+      let buf = '';
+      child.stdout.on('data', (d: Buffer) => {
+        buf += d.toString();
+        if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+      });
+    });
+    expect(first).toMatch(/^listening https:\/\/127\.0\.0\.1:\d+$/);
+    const code = await new Promise<number | null>((resolve) => {
+      child.on('close', resolve);
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+
+  test('simulate --list-faults names each fault with its requirement', async () => {
+    const r = await cli(['simulate', '--list-faults']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/status-ok-on-error\s+ENV-3/);
+  });
+
+  test('load runs a bounded scenario and writes load-results.json', async () => {
+    const dir = join(out, 'load');
+    const r = await cli(['load', '--target', sim.url, '--insecure', '--password', PASSWORD, '--scenario', 'get-object', '--duration', '1', '--connections', '2', '--max-requests', '300', '--out', dir]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const load = JSON.parse(await readFile(join(dir, 'load-results.json'), 'utf8'));
+    expect(load.results[0]).toMatchObject({ scenario: 'get-object', non2xx: 0, errors: 0 });
+    expect(load.results[0].requests).toBeGreaterThan(0);
+    expect(load.results[0].requests).toBeLessThanOrEqual(300);
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * The suites' self-test: every simulator fault must turn the requirement it breaks into a FAIL,
+ * and the clean simulator must pass with no FAIL and no WARN. `npm run mutation` runs this alone.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { FAULTS } from '../../simulator/faults.js';
+import { formatMutationReport, runMutation, type MutationReport } from '../../runner/mutation.js';
+import { packageRoot } from '../../runner/package-root.js';
+
+let report: MutationReport;
+
+beforeAll(async () => {
+  report = await runMutation({ concurrency: 2 });
+  const dir = join(packageRoot(), 'reports', 'mutation');
+  await mkdir(dir, { recursive: true });
+  const text = formatMutationReport(report);
+  await writeFile(join(dir, 'mutation-report.md'), `${text}\n`);
+  await writeFile(join(dir, 'mutation-report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`${text}\n`);
+}, 280_000);
+
+describe('mutation self-test', () => {
+  test('the clean simulator passes with no FAIL and no WARN', () => {
+    expect(report.clean.fails).toEqual([]);
+    expect(report.clean.warns).toEqual([]);
+    expect(report.clean.exitCode).toBe(0);
+  });
+
+  test('every MUST and SAFETY requirement has a fault that breaks it', () => {
+    expect(report.uncovered).toEqual([]);
+  });
+
+  test.each(FAULTS.map((f) => [f.name, f.requirement]))('fault %s is caught as a FAIL of %s', (name) => {
+    const outcome = report.outcomes.find((o) => o.fault === name);
+    expect(outcome, `no outcome for ${name}`).toBeDefined();
+    expect(outcome!.verdict, `${name} survived: ${outcome!.reason ?? ''}`).toBe('FAIL');
+  });
+
+  test('the score is 100 %', () => {
+    expect(report.score).toBe(1);
+  });
+});

@@ -1,0 +1,65 @@
+/** The catalogue links spec, tests and report: every requirement is tested, every test is traced. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { AREAS, REQUIREMENTS, isRequirementId } from '../../catalogue/requirements.js';
+import { FAULTS } from '../../simulator/faults.js';
+import { packageRoot } from '../../runner/package-root.js';
+
+const suitesDir = join(packageRoot(), 'suites');
+const suiteFiles = readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts'));
+
+/** The IDs named by each check(...) call of a suite file: a string or an array literal. */
+function checkIds(source: string): string[][] {
+  const calls: string[][] = [];
+  const re = /\bcheck\(\s*(\[[^\]]*\]|'[^']*')/g;
+  for (const m of source.matchAll(re)) calls.push([...m[1]!.matchAll(/'([^']+)'/g)].map((x) => x[1]!));
+  return calls;
+}
+
+const checks = suiteFiles.flatMap((file) => checkIds(readFileSync(join(suitesDir, file), 'utf8')).map((ids) => ({ file, ids })));
+
+describe('requirement catalogue', () => {
+  test('IDs are unique and every requirement names a known area and level', () => {
+    const ids = REQUIREMENTS.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of REQUIREMENTS) {
+      expect(AREAS).toContain(r.area);
+      expect(['MUST', 'SAFETY', 'OBSERVE']).toContain(r.level);
+      expect(r.title.length).toBeGreaterThan(10);
+    }
+  });
+
+  test('each area has its suite file, and every suite file is an area', () => {
+    expect(suiteFiles.map((f) => f.replace('.suite.ts', '')).sort()).toEqual([...AREAS].sort());
+  });
+
+  test('every test names catalogue IDs only', () => {
+    expect(checks.length).toBeGreaterThan(REQUIREMENTS.length / 2);
+    for (const c of checks) {
+      expect(c.ids.length, `a check in ${c.file} names no requirement`).toBeGreaterThan(0);
+      for (const id of c.ids) expect(isRequirementId(id), `${c.file} names unknown ${id}`).toBe(true);
+    }
+  });
+
+  test('every requirement has at least one test', () => {
+    const tested = new Set(checks.flatMap((c) => c.ids));
+    const untested = REQUIREMENTS.map((r) => r.id).filter((id) => !tested.has(id));
+    expect(untested).toEqual([]);
+  });
+
+  test('suites declare tests only through check()', () => {
+    for (const file of suiteFiles) {
+      const source = readFileSync(join(suitesDir, file), 'utf8');
+      expect(/\b(?:test|it)(?:\.\w+)?\(/.test(source), `${file} calls test()/it() directly`).toBe(false);
+    }
+  });
+
+  test('every fault names a catalogue requirement that can fail', () => {
+    for (const f of FAULTS) {
+      expect(isRequirementId(f.requirement), `${f.name} names unknown ${f.requirement}`).toBe(true);
+      expect(REQUIREMENTS.find((r) => r.id === f.requirement)!.level, `${f.name} targets an OBSERVE requirement`).not.toBe('OBSERVE');
+    }
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+  });
+});
