@@ -1,0 +1,148 @@
+/**
+ * Errors the client throws. Each message is one self-contained sentence: the CLI prints
+ * `.message` as is and exits with code 2.
+ */
+
+/** Base class, so callers can tell target/transport trouble from programming errors. */
+export class BmcClientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The target could not be reached at all (refused, unknown host, no route, connect timeout). */
+export class UnreachableError extends BmcClientError {}
+
+/** The TLS handshake failed (certificate not trusted, wrong name, not a TLS server). */
+export class TlsError extends BmcClientError {}
+
+/** The target accepted the connection but did not answer within the limit. */
+export class TargetTimeoutError extends BmcClientError {}
+
+/** The connection broke before a complete response arrived. */
+export class ConnectionLostError extends BmcClientError {}
+
+/** The target refused the login with the configured credentials. */
+export class LoginRefusedError extends BmcClientError {
+  constructor(
+    readonly user: string,
+    readonly status: number,
+    readonly statusLine: string,
+  ) {
+    super(`Login as ${user} was refused (${statusLine}).`);
+  }
+}
+
+/** A WebSocket subscription was refused or closed when it had to stay open. */
+export class SubscriptionError extends BmcClientError {}
+
+/** Context that lets a classified error name the request it broke. */
+export interface RequestContext {
+  method?: string;
+  path?: string;
+  timeoutMs?: number;
+}
+
+/** Formats a duration limit for messages: "250 ms", "10 s", "2.5 s". */
+export function formatLimit(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+const TLS_REASONS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate; pass --insecure to accept it',
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed certificate in the chain; pass --insecure to accept it',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate is not signed by a trusted authority; pass --insecure to accept it',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate issuer is unknown; pass --insecure to accept it',
+  UNABLE_TO_GET_ISSUER_CERT: 'the certificate issuer is unknown; pass --insecure to accept it',
+  CERT_HAS_EXPIRED: 'the certificate has expired; pass --insecure to accept it',
+  CERT_NOT_YET_VALID: 'the certificate is not yet valid (check the clock); pass --insecure to accept it',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate does not name this host; pass --insecure to accept it',
+  CERT_SIGNATURE_FAILURE: 'the certificate signature is invalid',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the port does not speak TLS (an http:// server?); check the URL scheme and port',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the port does not speak TLS (an http:// server?); check the URL scheme and port',
+  ERR_SSL_UNSUPPORTED_PROTOCOL: 'no TLS version in common with the target',
+  ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION: 'no TLS version in common with the target',
+  ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: 'no cipher or protocol in common with the target',
+};
+
+const UNREACHABLE_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EHOSTDOWN: 'host is down',
+  EADDRNOTAVAIL: 'address not available',
+  UND_ERR_CONNECT_TIMEOUT: 'no answer to the connection attempt',
+  ETIMEDOUT: 'the connection attempt timed out',
+};
+
+const LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED', 'UND_ERR_CLOSED']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Collects error codes and messages through `cause` chains and AggregateErrors. */
+function collect(err: unknown, out: { codes: string[]; messages: string[] }, depth = 0): void {
+  if (depth > 5 || err === null || typeof err !== 'object') return;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string') out.codes.push(e.code);
+  if (typeof e.message === 'string') out.messages.push(e.message);
+  if (Array.isArray(e.errors)) for (const inner of e.errors) collect(inner, out, depth + 1);
+  collect(e.cause, out, depth + 1);
+}
+
+function describeRequest(ctx: RequestContext): string {
+  return ctx.method && ctx.path !== undefined ? `${ctx.method} ${ctx.path}` : 'the request';
+}
+
+/**
+ * Maps a transport failure to an error with a plain-sentence message. Already classified errors
+ * are returned unchanged.
+ */
+export function classifyNetworkError(err: unknown, baseUrl: string, ctx: RequestContext = {}): BmcClientError {
+  if (err instanceof BmcClientError) return err;
+  const found = { codes: [] as string[], messages: [] as string[] };
+  collect(err, found);
+  const text = found.messages.join(' | ');
+  const origin = safeOrigin(baseUrl);
+
+  for (const code of found.codes) {
+    const reason = TLS_REASONS[code];
+    if (reason) return new TlsError(`TLS handshake with ${origin} failed: ${reason}.`, { cause: err });
+  }
+  if (/wrong version number|packet length too long|http request/i.test(text)) {
+    return new TlsError(`TLS handshake with ${origin} failed: ${TLS_REASONS.ERR_SSL_WRONG_VERSION_NUMBER}.`, { cause: err });
+  }
+  if (found.codes.includes('EPROTO') || /ssl|tls/i.test(found.codes.join(' '))) {
+    const detail = found.messages[0]?.replace(/\.$/, '') ?? 'protocol error';
+    return new TlsError(`TLS handshake with ${origin} failed: ${detail}.`, { cause: err });
+  }
+  for (const code of found.codes) {
+    const reason = UNREACHABLE_REASONS[code];
+    if (reason) return new UnreachableError(`Cannot reach ${origin}: ${reason}.`, { cause: err });
+  }
+  if (found.codes.some((c) => TIMEOUT_CODES.has(c)) || isAbortTimeout(err)) {
+    const limit = ctx.timeoutMs !== undefined ? ` within ${formatLimit(ctx.timeoutMs)}` : ' in time';
+    return new TargetTimeoutError(`The target did not answer ${describeRequest(ctx)}${limit}.`, { cause: err });
+  }
+  if (found.codes.some((c) => LOST_CODES.has(c)) || /other side closed|socket hang up/i.test(text)) {
+    return new ConnectionLostError(
+      `The connection to ${origin} broke before ${describeRequest(ctx)} got a complete answer (${found.messages[0] ?? 'socket closed'}).`,
+      { cause: err },
+    );
+  }
+  const detail = (found.messages[0] ?? String(err)).replace(/\.$/, '');
+  return new BmcClientError(`Request ${describeRequest(ctx)} to ${origin} failed: ${detail}.`, { cause: err });
+}
+
+function isAbortTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+}
+
+function safeOrigin(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return baseUrl;
+  }
+}

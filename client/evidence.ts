@@ -1,0 +1,223 @@
+/**
+ * Evidence of HTTP exchanges for reports. Everything is redacted on the way in, so no password,
+ * cookie or token can leak into a report, whatever the caller later does with the entries.
+ */
+import { isUtf8 } from 'node:buffer';
+import { parseJson, stringifyJson } from './json.js';
+
+export interface Exchange {
+  /** ISO timestamp of when the request was sent. */
+  at: string;
+  method: string;
+  /** Request target as sent (path and query). */
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  statusLine?: string;
+  responseHeaders?: Record<string, string | string[] | undefined>;
+  responseBody?: string;
+  durationMs: number;
+  /** Set when no response arrived (network failure, timeout). */
+  error?: string;
+}
+
+export const REQUEST_BODY_LIMIT = 4 * 1024;
+export const RESPONSE_BODY_LIMIT = 8 * 1024;
+const DEFAULT_CAPACITY = 200;
+export const REDACTED = '<redacted>';
+const MASK = '***';
+
+const SECRET_HEADERS = new Set([
+  'cookie',
+  'set-cookie',
+  'x-auth-token',
+  'x-xsrf-token',
+  'authorization',
+  'sec-websocket-protocol',
+]);
+/** Headers whose values are `name=value` pairs: names stay visible, values do not. */
+const COOKIE_HEADERS = new Set(['cookie', 'set-cookie']);
+
+/** Replaces every occurrence of each secret (raw, JSON-escaped and URL-encoded) with `***`. */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    // Very short secrets would blank out ordinary text; structured redaction still covers them.
+    if (secret.length < 3) continue;
+    const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+    for (const form of forms) out = out.split(form).join(MASK);
+  }
+  return out;
+}
+
+/** True for JSON member names that carry credentials. */
+function isSecretKey(key: string): boolean {
+  const k = key.toLowerCase();
+  return k === 'password' || k === 'token' || k.endsWith('password') || k.endsWith('token');
+}
+
+/** Returns the value with credential members masked, or the same object when none was found. */
+function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(redactValue);
+    return items.some((item, i) => item !== value[i]) ? items : value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const masked = isSecretKey(k) ? MASK : redactValue(v);
+      if (masked !== v) changed = true;
+      Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+    }
+    return changed ? out : value;
+  }
+  return value;
+}
+
+function isLoginPath(url: string): boolean {
+  return /\/login\/?$/i.test(url.split(/[?#]/)[0] ?? '');
+}
+
+/**
+ * Redacts a JSON body; the text stays as received unless a member had to be masked. Non-JSON
+ * text only gets secret-string redaction.
+ */
+export function redactBody(body: string, url: string, secrets: readonly string[]): string {
+  let text = body;
+  try {
+    const original = parseJson(body);
+    let value = original;
+    if (isLoginPath(url) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const data = (value as Record<string, unknown>).data;
+      if (Array.isArray(data) && data.length > 1) {
+        value = { ...(value as Record<string, unknown>), data: data.map((x, i) => (i === 1 ? MASK : x)) };
+      }
+    }
+    value = redactValue(value);
+    if (value !== original) text = stringifyJson(value);
+  } catch {
+    // Not JSON (fuzzed or binary body): fall through to plain text redaction.
+  }
+  return redactText(text, secrets);
+}
+
+/** Cookie request header: every pair keeps its name, loses its value. */
+function redactCookieValues(value: string): string {
+  return value
+    .split(';')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      return eq < 0 ? REDACTED : `${part.slice(0, eq)}=${REDACTED}`;
+    })
+    .join(';');
+}
+
+/** Set-Cookie: only the first pair is the cookie; attributes such as Path stay readable. */
+function redactSetCookie(value: string): string {
+  const [first = '', ...attrs] = value.split(';');
+  const eq = first.indexOf('=');
+  const name = eq < 0 ? '' : first.slice(0, eq);
+  return [eq < 0 ? REDACTED : `${name}=${REDACTED}`, ...attrs].join(';');
+}
+
+export function redactHeaders<T extends string | string[] | undefined>(
+  headers: Record<string, T>,
+  secrets: readonly string[],
+): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    const one = (v: string): string => {
+      if (lower === 'set-cookie') return redactSetCookie(v);
+      if (lower === 'cookie') return redactCookieValues(v);
+      if (SECRET_HEADERS.has(lower)) return REDACTED;
+      return redactText(v, secrets);
+    };
+    if (value === undefined) out[name] = value;
+    else out[name] = (Array.isArray(value) ? value.map(one) : one(value)) as T;
+  }
+  return out;
+}
+
+export function truncate(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}…[truncated, ${text.length} characters in total]`;
+}
+
+/** Renders a request/response body for evidence: text as is, binary as a short summary. */
+export function bodyToText(body: Buffer | string | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string') return body;
+  if (isUtf8(body) && !/[\x00-\x08\x0e-\x1f]/.test(body.toString('utf8'))) return body.toString('utf8');
+  const head = body.subarray(0, 48).toString('hex');
+  return `<${body.length} bytes of binary data, starting ${head}>`;
+}
+
+export interface EvidenceOptions {
+  /** Strings to blank out wherever they appear (the configured password). */
+  secrets?: string[];
+  /** Entries kept; older ones are dropped. Default 200. */
+  capacity?: number;
+}
+
+/** A bounded, redacting log of exchanges. */
+export class EvidenceLog {
+  private readonly secrets = new Set<string>();
+  private readonly capacity: number;
+  private items: { seq: number; exchange: Exchange }[] = [];
+  private nextSeq = 0;
+
+  constructor(opts: EvidenceOptions = {}) {
+    for (const s of opts.secrets ?? []) this.addSecret(s);
+    this.capacity = opts.capacity ?? DEFAULT_CAPACITY;
+  }
+
+  /** Adds a string that must never appear in recorded text. */
+  addSecret(secret: string): void {
+    if (secret) this.secrets.add(secret);
+  }
+
+  /** Records one exchange, redacted and truncated. */
+  record(x: Exchange): void {
+    const secrets = [...this.secrets];
+    const entry: Exchange = {
+      ...x,
+      url: redactText(x.url, secrets),
+      requestHeaders: redactHeaders(x.requestHeaders, secrets),
+      requestBody:
+        x.requestBody === undefined ? undefined : truncate(redactBody(x.requestBody, x.url, secrets), REQUEST_BODY_LIMIT),
+      responseHeaders: x.responseHeaders && redactHeaders(x.responseHeaders, secrets),
+      responseBody:
+        x.responseBody === undefined ? undefined : truncate(redactBody(x.responseBody, x.url, secrets), RESPONSE_BODY_LIMIT),
+      error: x.error === undefined ? undefined : redactText(x.error, secrets),
+      durationMs: Math.round(x.durationMs * 100) / 100,
+    };
+    for (const key of Object.keys(entry) as (keyof Exchange)[]) if (entry[key] === undefined) delete entry[key];
+    this.items.push({ seq: this.nextSeq++, exchange: entry });
+    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+  }
+
+  /** All kept entries, oldest first. */
+  entries(): Exchange[] {
+    return this.items.map((i) => i.exchange);
+  }
+
+  /** Returns the kept entries and clears the log. */
+  take(): Exchange[] {
+    const out = this.entries();
+    this.items = [];
+    return out;
+  }
+
+  /** A position to pass to `since()` later. */
+  mark(): number {
+    return this.nextSeq;
+  }
+
+  /** Entries recorded after `mark` that are still kept. */
+  since(mark: number): Exchange[] {
+    return this.items.filter((i) => i.seq >= mark).map((i) => i.exchange);
+  }
+}

@@ -1,0 +1,466 @@
+/**
+ * BmcClient: the only place where requests to the target are formed. Suites, the fuzzer and the
+ * load tool all go through it, so session handling, XSRF echo, retries, rate caps, timeouts and
+ * evidence work the same everywhere.
+ */
+import { isUtf8 } from 'node:buffer';
+import { STATUS_CODES } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent } from 'undici';
+import { SessionCookies, type SerializedCookies } from './cookies.js';
+import { BmcClientError, LoginRefusedError, TargetTimeoutError, classifyNetworkError, formatLimit } from './errors.js';
+import { EvidenceLog, bodyToText } from './evidence.js';
+import { parseJson, stringifyJson } from './json.js';
+import { RateLimiter } from './rate.js';
+import { ExchangeTimeout, exchange, requestTarget, type RawResponse } from './transport.js';
+
+export type { SerializedCookies } from './cookies.js';
+
+export interface ClientOptions {
+  /** e.g. https://127.0.0.1:8443 (a trailing slash is ignored). */
+  baseUrl: string;
+  user: string;
+  password: string;
+  /** Accept self-signed or mismatched certificates. */
+  insecure?: boolean;
+  /** Per request; default 120 000 ms (an enumerate on real hardware can take minutes). */
+  timeoutMs?: number;
+  /** Default 10 000 ms. */
+  connectTimeoutMs?: number;
+  /** Cap on request starts per second (0 = none), shared by this client and the forks that keep it. */
+  maxRequestsPerSecond?: number;
+  /** Default 3; Retry-After is honoured (capped at 30 s), otherwise exponential backoff. */
+  max503Retries?: number;
+  evidence?: EvidenceLog;
+  /** Start with an existing session. */
+  cookies?: SerializedCookies;
+  /** Keep-alive pool size; default 4. */
+  connections?: number;
+  /**
+   * When the spec's login body is rejected as malformed (400/415/422), retry once with
+   * {"username", "password"} as newer bmcweb wants. Default true. `tryLogin` never falls back.
+   */
+  loginFallback?: boolean;
+}
+
+export interface BmcResponse {
+  status: number;
+  /** `<code> <reason>` with the reason phrase as received, or the standard one if none came. */
+  statusLine: string;
+  /** Lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
+  /** Body decoded as UTF-8. */
+  text: string;
+  /** Lossless-parsed JSON; undefined when the body is empty or not JSON. */
+  json: unknown;
+  /** Why JSON parsing failed, if it did. */
+  jsonError?: string;
+  durationMs: number;
+}
+
+export interface RequestOptions {
+  /** Serialised as is (helpers such as put/post wrap their value in {"data": …}). */
+  json?: unknown;
+  /** Raw body, for fuzzing and uploads. */
+  body?: Buffer | string;
+  /** Exact Content-Type value; default application/json when `json` is given, none otherwise. */
+  contentType?: string;
+  /** Extra headers; they override the defaults. */
+  headers?: Record<string, string>;
+  /** Default true. false sends no credentials at all and stores no cookies. */
+  auth?: boolean;
+  /** Default true: a 401 to an authenticated request triggers one new login and one retry. */
+  relogin?: boolean;
+  timeoutMs?: number;
+  /** Overrides the client's max503Retries for this request (0 shows a 503 as is). */
+  max503Retries?: number;
+}
+
+export type HelperOptions = Omit<RequestOptions, 'json' | 'body'>;
+
+/** Read-only view of the target settings, for the WebSocket subscriber and reports. */
+export interface TargetSettings {
+  baseUrl: string;
+  user: string;
+  insecure: boolean;
+  timeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_503_RETRIES = 3;
+const DEFAULT_CONNECTIONS = 4;
+const RETRY_AFTER_CAP_MS = 30_000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+/** Cookie values shorter than this are not treated as secrets (e.g. `lang=en`). */
+const SECRET_COOKIE_MIN_LENGTH = 8;
+
+/** Statuses that mean "the body shape was rejected", not "the credentials were wrong". */
+const LOGIN_FORM_REJECTED = new Set([400, 415, 422]);
+
+export type LoginForm = 'data-array' | 'username-password' | 'custom';
+
+interface SendFlags {
+  sendCredentials: boolean;
+  storeCookies: boolean;
+}
+
+export class BmcClient {
+  readonly baseUrl: string;
+  private readonly options: ClientOptions;
+  private readonly origin: string;
+  private readonly prefix: string;
+  private readonly agent: Agent;
+  private readonly cookies: SessionCookies;
+  private readonly limiter?: RateLimiter;
+  private readonly evidence?: EvidenceLog;
+  private token?: string;
+  private form?: LoginForm;
+  /** Bumped on every stored login, so concurrent 401s share one re-login. */
+  private epoch = 0;
+  private relogging?: Promise<boolean>;
+  private closing?: Promise<void>;
+
+  /** `shared` is for fork(): it passes the rate limiter on. */
+  constructor(opts: ClientOptions, shared?: { limiter?: RateLimiter }) {
+    const url = parseBaseUrl(opts.baseUrl);
+    this.options = { ...opts };
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.baseUrl = this.origin + this.prefix;
+    this.cookies = new SessionCookies(this.baseUrl, opts.cookies);
+    this.evidence = opts.evidence;
+    this.evidence?.addSecret(opts.password);
+    // 0 or absent means no cap.
+    this.limiter = shared?.limiter ?? (opts.maxRequestsPerSecond ? new RateLimiter(opts.maxRequestsPerSecond) : undefined);
+    const insecure = opts.insecure ?? false;
+    this.agent = new Agent({
+      connections: opts.connections ?? DEFAULT_CONNECTIONS,
+      headersTimeout: this.timeoutMs(),
+      bodyTimeout: this.timeoutMs(),
+      connect: {
+        rejectUnauthorized: !insecure,
+        timeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      },
+    });
+    for (const c of this.cookies.list()) this.addCookieSecret(c.value);
+  }
+
+  get settings(): TargetSettings {
+    return {
+      baseUrl: this.baseUrl,
+      user: this.options.user,
+      insecure: this.options.insecure ?? false,
+      timeoutMs: this.timeoutMs(),
+      connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    };
+  }
+
+  /** The token a bmcweb-style login returned, if any (cookies stay the credential in use). */
+  get authToken(): string | undefined {
+    return this.token;
+  }
+
+  /** Which body the last successful login used. */
+  get loginForm(): LoginForm | undefined {
+    return this.form;
+  }
+
+  get evidenceLog(): EvidenceLog | undefined {
+    return this.evidence;
+  }
+
+  // --- Requests ---------------------------------------------------------------------------------
+
+  /** Sends one request; `path` is used verbatim (only bytes illegal in a request line are encoded). */
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<BmcResponse> {
+    const auth = opts.auth ?? true;
+    const epoch = this.epoch;
+    const flags = { sendCredentials: auth, storeCookies: auth };
+    const res = await this.send(method, path, opts, flags);
+    if (res.status !== 401 || !auth || opts.relogin === false || isLoginPath(path)) return res;
+    // One new login, then one retry: a second 401 is returned as it is.
+    if (!(await this.renewSession(epoch))) return res;
+    return this.send(method, path, opts, flags);
+  }
+
+  get(path: string, opts: HelperOptions = {}): Promise<BmcResponse> {
+    return this.request('GET', path, opts);
+  }
+
+  /** PUT with body {"data": data}. */
+  put(path: string, data: unknown, opts: HelperOptions = {}): Promise<BmcResponse> {
+    return this.request('PUT', path, { ...opts, json: { data } });
+  }
+
+  /** POST with body {"data": data}. */
+  post(path: string, data: unknown, opts: HelperOptions = {}): Promise<BmcResponse> {
+    return this.request('POST', path, { ...opts, json: { data } });
+  }
+
+  delete(path: string, opts: HelperOptions = {}): Promise<BmcResponse> {
+    return this.request('DELETE', path, opts);
+  }
+
+  /** POST /upload/image, or PUT /upload/image/{remoteName}, as application/octet-stream. */
+  upload(image: Buffer, remoteName?: string, opts: HelperOptions = {}): Promise<BmcResponse> {
+    const request: RequestOptions = { ...opts, body: image, contentType: 'application/octet-stream' };
+    return remoteName === undefined
+      ? this.request('POST', '/upload/image', request)
+      : this.request('PUT', `/upload/image/${encodeURIComponent(remoteName)}`, request);
+  }
+
+  // --- Session ------------------------------------------------------------------------------------
+
+  /**
+   * Logs in and stores the session. Default body {"data": [user, password]}; throws
+   * LoginRefusedError when the target does not answer 2xx.
+   */
+  async login(body?: unknown): Promise<BmcResponse> {
+    const { user, password } = this.options;
+    let res = await this.tryLogin(body ?? { data: [user, password] });
+    let form: LoginForm = body === undefined ? 'data-array' : 'custom';
+    if (body === undefined && !isSuccess(res) && LOGIN_FORM_REJECTED.has(res.status) && this.options.loginFallback !== false) {
+      const alt = await this.tryLogin({ username: user, password });
+      if (isSuccess(alt)) {
+        res = alt;
+        form = 'username-password';
+      }
+    }
+    if (!isSuccess(res)) throw new LoginRefusedError(user, res.status, res.statusLine);
+    this.form = form;
+    return res;
+  }
+
+  /**
+   * Sends a login body as given and returns the answer without throwing. Only a 2xx answer
+   * replaces the stored session (unless `store` is false). No old credentials are sent.
+   */
+  async tryLogin(body: unknown, opts: { contentType?: string; store?: boolean } = {}): Promise<BmcResponse> {
+    const res = await this.send(
+      'POST',
+      '/login',
+      { json: body, contentType: opts.contentType },
+      { sendCredentials: false, storeCookies: false },
+    );
+    if ((opts.store ?? true) && isSuccess(res)) this.storeSession(res);
+    return res;
+  }
+
+  /**
+   * POST /logout {"data": []}. The cookies stay in the jar so a test can show that the target
+   * now refuses them; the next 401 starts a new session unless `relogin: false` is passed.
+   */
+  logout(): Promise<BmcResponse> {
+    return this.request('POST', '/logout', { json: { data: [] }, relogin: false });
+  }
+
+  /** Cookie header value for a request to `path` (for the WebSocket handshake). */
+  cookieHeader(path = '/'): string {
+    return this.cookies.header(path);
+  }
+
+  /** Value of the XSRF-TOKEN cookie, if the target set one. */
+  xsrfToken(): string | undefined {
+    return this.cookies.xsrfToken();
+  }
+
+  exportCookies(): SerializedCookies {
+    return this.cookies.serialize();
+  }
+
+  /** Drops the stored session without telling the target. */
+  clearSession(): void {
+    this.cookies.clear();
+    this.token = undefined;
+  }
+
+  /**
+   * A new client for the same target with an empty cookie jar (its own session). The rate cap
+   * stays shared unless `maxRequestsPerSecond` is overridden; the evidence log is shared.
+   */
+  fork(overrides: Partial<ClientOptions> = {}): BmcClient {
+    const keepLimiter = overrides.maxRequestsPerSecond === undefined;
+    return new BmcClient(
+      { ...this.options, cookies: undefined, ...overrides },
+      { limiter: keepLimiter ? this.limiter : undefined },
+    );
+  }
+
+  /** Closes the connection pool; requests still running after 1 s are aborted. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const closed = this.agent.close();
+      const graceful = await Promise.race([closed.then(() => true), sleep(1000, false, { ref: false })]);
+      if (!graceful) await this.agent.destroy().catch(() => undefined);
+    })();
+    return this.closing;
+  }
+
+  // --- Internals ----------------------------------------------------------------------------------
+
+  private timeoutMs(): number {
+    return this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  private storeSession(res: BmcResponse): void {
+    this.cookies.clear();
+    for (const c of this.cookies.store(res.headers['set-cookie'], '/login')) this.addCookieSecret(c.value);
+    const json = res.json;
+    const token = json && typeof json === 'object' ? (json as Record<string, unknown>).token : undefined;
+    this.token = typeof token === 'string' ? token : undefined;
+    if (this.token) this.evidence?.addSecret(this.token);
+    this.epoch++;
+  }
+
+  private addCookieSecret(value: string): void {
+    if (value.length >= SECRET_COOKIE_MIN_LENGTH) this.evidence?.addSecret(value);
+  }
+
+  /** True when a usable new session exists (made by this call or a concurrent one). */
+  private async renewSession(epochAtSend: number): Promise<boolean> {
+    if (this.epoch !== epochAtSend) return true;
+    this.relogging ??= this.login()
+      .then(() => true)
+      .catch((err: unknown) => {
+        if (err instanceof LoginRefusedError) return false;
+        throw err;
+      })
+      .finally(() => {
+        this.relogging = undefined;
+      });
+    return this.relogging;
+  }
+
+  /** One logical request: the exchange plus bounded retries of 503 answers. */
+  private async send(method: string, path: string, opts: RequestOptions, flags: SendFlags): Promise<BmcResponse> {
+    const maxRetries = opts.max503Retries ?? this.options.max503Retries ?? DEFAULT_503_RETRIES;
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.sendOnce(method, path, opts, flags);
+      if (res.status !== 503 || attempt >= maxRetries) return res;
+      await sleep(retryDelayMs(res.headers['retry-after'], attempt));
+    }
+  }
+
+  private async sendOnce(method: string, path: string, opts: RequestOptions, flags: SendFlags): Promise<BmcResponse> {
+    if (this.closing) throw new BmcClientError(`The client for ${this.baseUrl} is closed.`);
+    const target = requestTarget(this.prefix, path);
+    const headers = this.requestHeaders(method, path, opts, flags);
+    const body = opts.json !== undefined ? stringifyJson(opts.json) : opts.body;
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs();
+
+    await this.limiter?.acquire();
+    const at = new Date();
+    const start = performance.now();
+    let raw: RawResponse;
+    try {
+      raw = await exchange(this.agent, { origin: this.origin, path: target, method, headers, body, timeoutMs });
+    } catch (err) {
+      const error =
+        err instanceof ExchangeTimeout
+          ? new TargetTimeoutError(`The target did not answer ${method} ${path} within ${formatLimit(timeoutMs)}.`, {
+              cause: err,
+            })
+          : classifyNetworkError(err, this.baseUrl, { method, path, timeoutMs });
+      this.evidence?.record({
+        at: at.toISOString(),
+        method,
+        url: target,
+        requestHeaders: headers,
+        requestBody: bodyToText(body),
+        durationMs: performance.now() - start,
+        error: error.message,
+      });
+      throw error;
+    }
+    const durationMs = performance.now() - start;
+    const res = toResponse(raw, durationMs);
+    if (flags.storeCookies) {
+      for (const c of this.cookies.store(res.headers['set-cookie'], path)) this.addCookieSecret(c.value);
+    }
+    this.evidence?.record({
+      at: at.toISOString(),
+      method,
+      url: target,
+      requestHeaders: headers,
+      requestBody: bodyToText(body),
+      status: res.status,
+      statusLine: res.statusLine,
+      responseHeaders: res.headers,
+      responseBody: res.json !== undefined || isUtf8(raw.body) ? res.text : bodyToText(raw.body),
+      durationMs,
+    });
+    return res;
+  }
+
+  private requestHeaders(method: string, path: string, opts: RequestOptions, flags: SendFlags): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const contentType = opts.contentType ?? (opts.json !== undefined ? 'application/json' : undefined);
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    if (flags.sendCredentials) {
+      const cookie = this.cookies.header(path);
+      if (cookie) headers.cookie = cookie;
+      const xsrf = this.cookies.xsrfToken(path);
+      // bmcweb refuses cookie-authenticated non-GET requests without this echo.
+      if (xsrf && method.toUpperCase() !== 'GET') headers['x-xsrf-token'] = xsrf;
+    }
+    for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
+    return headers;
+  }
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new BmcClientError(`The target URL ${JSON.stringify(baseUrl)} is not a valid URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new BmcClientError(`The target URL ${baseUrl} must start with https://.`);
+  }
+  return url;
+}
+
+function isSuccess(res: BmcResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
+
+function isLoginPath(path: string): boolean {
+  return /^\/login\/?(?:[?#].*)?$/i.test(path);
+}
+
+function toResponse(raw: RawResponse, durationMs: number): BmcResponse {
+  const reason = raw.statusText.trim() || STATUS_CODES[raw.status] || '';
+  const text = raw.body.toString('utf8');
+  const res: BmcResponse = {
+    status: raw.status,
+    statusLine: reason ? `${raw.status} ${reason}` : String(raw.status),
+    headers: raw.headers,
+    text,
+    json: undefined,
+    durationMs,
+  };
+  if (text.trim() !== '') {
+    try {
+      res.json = parseJson(text);
+    } catch (err) {
+      res.jsonError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  return res;
+}
+
+/** Delay before retrying a 503: Retry-After (seconds or HTTP-date) capped, else exponential backoff. */
+export function retryDelayMs(retryAfter: string | string[] | undefined, attempt: number): number {
+  const value = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+  if (value !== undefined) {
+    const trimmed = value.trim();
+    if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, RETRY_AFTER_CAP_MS);
+    const date = Date.parse(trimmed);
+    if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), RETRY_AFTER_CAP_MS);
+  }
+  return Math.min(BACKOFF_BASE_MS * 2 ** attempt, BACKOFF_CAP_MS);
+}

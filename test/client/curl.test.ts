@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { shellQuote, toCurl } from '../../client/curl.js';
+
+/** What bash makes of a quoted word. */
+function bashWord(word: string): string {
+  return execFileSync('bash', ['-c', `printf '%s' ${word}`]).toString('utf8');
+}
+
+describe('toCurl', () => {
+  test('one line, -k, cookie placeholder, exact path and body', () => {
+    const line = toCurl('PUT', 'https://10.0.0.1:443/', "/xyz/a b/attr/It's", { body: '{"data":"x\'y"}', contentType: 'application/json' });
+    expect(line).toBe(
+      `curl -k -sS -i --path-as-is -g -X PUT -b "$COOKIE" -H 'Accept: application/json' -H 'Content-Type: application/json' --data-raw '{"data":"x'\\''y"}' 'https://10.0.0.1:443/xyz/a b/attr/It'\\''s'`,
+    );
+    expect(line).not.toContain('\n');
+  });
+
+  test('no credentials when auth is false; XSRF placeholder on request', () => {
+    expect(toCurl('GET', 'https://h', '/', { auth: false })).not.toContain('COOKIE');
+    expect(toCurl('POST', 'https://h', '/', { xsrf: true })).toContain(`-H "X-XSRF-TOKEN: $XSRF"`);
+  });
+
+  test('quoting survives bash, including non-ASCII text', () => {
+    for (const s of ["it's", 'a b', '$HOME', 'ü\tx', '`id`', '']) expect(bashWord(shellQuote(s))).toBe(s);
+  });
+
+  test('binary bodies go through printf', () => {
+    const line = toCurl('POST', 'https://h', '/upload/image', { body: Buffer.from([0, 0x27, 0x25, 0xff, 0x41]), contentType: 'application/octet-stream' });
+    const arg = /--data-binary @<\(printf '([^']*)'\)/.exec(line)?.[1];
+    expect(arg).toBeDefined();
+    const bytes = execFileSync('bash', ['-c', `printf '${arg}'`]);
+    expect([...bytes]).toEqual([0, 0x27, 0x25, 0xff, 0x41]);
+  });
+});
