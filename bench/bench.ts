@@ -29,7 +29,7 @@ async function loggedIn(url: string): Promise<BmcClient> {
 
 /** A bare node:https server answering the same-sized fixed JSON body: the ceiling for this machine. */
 async function bareServer(body: string): Promise<{ url: string; close(): Promise<void> }> {
-  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048, days: 1 });
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048 });
   const server: Server = createServer({ key: pems.private, cert: pems.cert }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);

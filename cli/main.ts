@@ -39,6 +39,7 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
+  .option('--expectations <file>', 'known deviations of the platform: expected FAILs do not fail the run')
   .option('--html', 'also render the Allure HTML report (needs Java)', false)
   .action(runCommand);
 

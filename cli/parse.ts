@@ -1,7 +1,7 @@
 /** Parsers for option values: each rejects a bad value with one plain sentence. */
 import { InvalidArgumentError } from 'commander';
 import { AREAS, isRequirementId, type Area } from '../catalogue/requirements.js';
-import { PROFILES, type Profile, type WritableAttribute } from '../runner/config.js';
+import { PROFILES, parseWritable, type Profile, type WritableAttribute } from '../runner/config.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -44,10 +44,8 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /** `--writable /xyz/ns/led/groups/x:Asserted` or with values `...:State=A|B|C`. */
 export function writable(value: string, previous: WritableAttribute[] = []): WritableAttribute[] {
-  const m = /^(\/[^:=]+):([A-Za-z0-9_]+)(?:=(.+))?$/.exec(value);
-  if (!m) throw new InvalidArgumentError('expected PATH:ATTRIBUTE or PATH:ATTRIBUTE=VALUE|VALUE.');
-  const attr: WritableAttribute = { path: m[1]!, name: m[2]! };
-  if (m[3]) attr.values = m[3].split('|');
+  const attr = parseWritable(value);
+  if (!attr) throw new InvalidArgumentError('expected PATH:ATTRIBUTE or PATH:ATTRIBUTE=VALUE|VALUE.');
   return [...previous, attr];
 }
 

@@ -5,6 +5,7 @@ import { runConformance } from '../runner/run.js';
 import { UsageError } from '../runner/usage-error.js';
 import { dirname } from 'node:path';
 import { renderHtml } from './report-command.js';
+import { loadExpectations } from '../runner/expectations.js';
 
 export interface RunFlags {
   target?: string;
@@ -28,6 +29,7 @@ export interface RunFlags {
   rps?: number;
   fault: string[];
   html: boolean;
+  expectations?: string;
 }
 
 export async function runCommand(flags: RunFlags): Promise<void> {
@@ -55,6 +57,7 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     seed: flags.seed,
     maxRequestsPerSecond: flags.rps,
     faults: flags.fault,
+    expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
   });
   if (flags.html) await renderHtml(dirname(outcome.resultsFile));
   process.exitCode = outcome.exitCode;

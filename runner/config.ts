@@ -18,6 +18,15 @@ export interface WritableAttribute {
   values?: unknown[];
 }
 
+/** `PATH:ATTR` or `PATH:ATTR=V1|V2`; undefined when malformed. */
+export function parseWritable(value: string): WritableAttribute | undefined {
+  const m = /^(\/[^:=]+):([A-Za-z0-9_]+)(?:=(.+))?$/.exec(value);
+  if (!m) return undefined;
+  const attr: WritableAttribute = { path: m[1]!, name: m[2]! };
+  if (m[3]) attr.values = m[3].split('|');
+  return attr;
+}
+
 export interface TftpSource {
   /** The TFTP server as DownloadViaTFTP takes it: host, or host:port. */
   server: string;

@@ -33,8 +33,9 @@ export interface Results {
   durationMs: number;
   seed: number;
   summary: Record<Verdict, number>;
-  requirements: RequirementResult[];
+  requirements: Array<RequirementResult & { expected?: string }>;
   observations: Array<Observation & { test: string }>;
+  expectations?: { file: string; platform?: string };
 }
 
 /** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */

@@ -10,6 +10,7 @@ import { buildRequirementResults, summarize, type Results } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
 import { formatSummary } from './summary.js';
+import { applyExpectations, unexpectedFailures, type Expectations } from './expectations.js';
 
 export interface RunOptions {
   target?: string;
@@ -30,6 +31,8 @@ export interface RunOptions {
   fuzzRuns?: number;
   seed?: number;
   maxRequestsPerSecond?: number;
+  /** Known deviations of the platform. */
+  expectations?: Expectations;
   /** Embedded simulator only: faults to inject (for demonstrating and self-testing the suites). */
   faults: string[];
   print?: (line: string) => void;
@@ -79,7 +82,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
         : opts.requirements && !opts.requirements.includes(req.id)
           ? 'not selected (--requirements)'
           : 'no test of this requirement ran';
-    const requirements = buildRequirementResults(reporter.outcomes, absentReason);
+    const requirements = applyExpectations(buildRequirementResults(reporter.outcomes, absentReason), opts.expectations);
     const results: Results = {
       target: cfg.target,
       namespace: cfg.namespace,
@@ -90,12 +93,13 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       summary: summarize(requirements),
       requirements,
       observations: reporter.observations,
+      ...(opts.expectations && { expectations: { file: opts.expectations.file, platform: opts.expectations.platform } }),
     };
     const resultsFile = join(outDir, 'results.json');
     await writeFile(resultsFile, `${JSON.stringify(results, bigintSafe, 2)}\n`);
     for (const line of formatSummary(results, reporter.unhandled)) print(line);
     print(`results: ${resultsFile}`);
-    const failed = results.summary.FAIL > 0 || reporter.unhandled.length > 0;
+    const failed = unexpectedFailures(requirements).length > 0 || reporter.unhandled.length > 0;
     return { exitCode: failed ? 1 : 0, results, resultsFile };
   } finally {
     await embedded?.stop();
@@ -118,7 +122,9 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     quietWindowMs: opts.quietWindowMs ?? (onSimulator ? 300 : 6_000),
     allowFactoryReset: onSimulator || opts.allowFactoryReset,
     tftp: opts.tftp ?? embedded?.tftp,
-    writable: opts.writable.length > 0 ? opts.writable : (embedded?.writable ?? []),
+    writable: [...opts.writable, ...(opts.expectations?.writable ?? [])].length > 0
+      ? [...opts.writable, ...(opts.expectations?.writable ?? [])]
+      : (embedded?.writable ?? []),
     fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     maxRequestsPerSecond: opts.maxRequestsPerSecond,

@@ -9,7 +9,10 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     const reqs = results.requirements.filter((r) => r.verdict === verdict);
     if (reqs.length === 0) continue;
     lines.push(`${verdict}:`);
-    for (const r of reqs) lines.push(`  ${r.id.padEnd(8)} ${r.level.padEnd(7)} ${r.reason ?? ''}`);
+    for (const r of reqs) {
+      const known = r.expected !== undefined ? ` (expected: ${r.expected})` : '';
+      lines.push(`  ${r.id.padEnd(8)} ${r.level.padEnd(7)} ${r.reason ?? ''}${known}`);
+    }
   }
   for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
   const s = results.summary;

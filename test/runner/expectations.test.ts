@@ -1,0 +1,47 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { requirement } from '../../catalogue/requirements.js';
+import { applyExpectations, loadExpectations, unexpectedFailures } from '../../runner/expectations.js';
+import { rollUp, type TestOutcome } from '../../runner/results.js';
+
+const result = (id: string, verdict: TestOutcome['verdict']) =>
+  rollUp(requirement(id), [{ name: 't', file: 'f', requirements: [id], verdict, reason: verdict === 'FAIL' ? 'why' : undefined }], 'x');
+
+async function file(content: string): Promise<string> {
+  const f = join(await mkdtemp(join(tmpdir(), 'bmc-exp-')), 'expectations.json');
+  await writeFile(f, content);
+  return f;
+}
+
+describe('expectations', () => {
+  test('an expected FAIL stays a FAIL, marked expected, and does not count against the run', async () => {
+    const exp = await loadExpectations(await file('{"platform":"p","expected":{"RULE-4":"answers 405"}}'));
+    const reqs = applyExpectations([result('RULE-4', 'FAIL'), result('RULE-5', 'FAIL')], exp);
+    expect(reqs[0]).toMatchObject({ id: 'RULE-4', verdict: 'FAIL', expected: 'answers 405' });
+    expect(unexpectedFailures(reqs).map((r) => r.id)).toEqual(['RULE-5']);
+  });
+
+  test('an expected failure that disappeared is flagged as a WARN', async () => {
+    const exp = await loadExpectations(await file('{"expected":{"EP-9":"500 on PUT object"}}'));
+    const [r] = applyExpectations([result('EP-9', 'PASS')], exp);
+    expect(r!.verdict).toBe('WARN');
+    expect(r!.reason).toMatch(/expected to fail .* but now PASS/);
+  });
+
+  test('writable attributes come with the platform', async () => {
+    const exp = await loadExpectations(await file('{"writable":["/xyz/a/led/x:Asserted","/xyz/a/led/y:State=A|B"]}'));
+    expect(exp.writable).toEqual([{ path: '/xyz/a/led/x', name: 'Asserted' }, { path: '/xyz/a/led/y', name: 'State', values: ['A', 'B'] }]);
+  });
+
+  test.each([
+    ['{"expected":{"NOPE-1":"x"}}', /unknown requirement NOPE-1/],
+    ['{"expected":{"EP-1":5}}', /must be a string/],
+    ['{"writable":["no-colon"]}', /PATH:ATTR/],
+    ['not json', /not valid JSON/],
+    ['[]', /not a JSON object/],
+  ])('%s is refused in one sentence', async (content, message) => {
+    await expect(loadExpectations(await file(content))).rejects.toThrow(message);
+  });
+});
