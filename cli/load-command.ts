@@ -14,7 +14,7 @@ export interface LoadFlags {
   password: string;
   namespace: string;
   insecure: boolean;
-  timeout: number;
+  timeout?: number;
   connections?: number;
   duration?: number;
   maxRequests?: number;
@@ -33,7 +33,7 @@ export async function loadCommand(flags: LoadFlags): Promise<void> {
   const embedded = flags.target ? undefined : await startEmbeddedTarget({ namespace: flags.namespace, user: flags.user, password: flags.password, faults: [] });
   try {
     const target = embedded?.url ?? flags.target!;
-    const { client } = await preflight({ target, user: flags.user, password: flags.password, insecure: flags.insecure || Boolean(embedded), timeoutMs: flags.timeout });
+    const { client } = await preflight({ target, user: flags.user, password: flags.password, insecure: flags.insecure || Boolean(embedded), timeoutMs: flags.timeout ?? 120_000 });
     // Hardware gets a gentle default: two connections; the simulator can take more.
     const connections = flags.connections ?? (embedded ? 10 : 2);
     const durationS = flags.duration ?? (embedded ? 3 : 5);

@@ -21,7 +21,7 @@ function targetOptions(cmd: Command): Command {
     .addOption(new Option('--password <password>', 'login password').env('BMC_PASSWORD').default('0penBmc'))
     .addOption(new Option('--namespace <ns>', 'vendor word in paths and interface names').env('BMC_NAMESPACE').default('mgmt_project'))
     .option('--insecure', 'accept a self-signed or mismatched TLS certificate', false)
-    .option('--timeout <ms>', 'per-request timeout', parse.positiveInt, 120_000);
+    .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', parse.positiveInt);
 }
 
 targetOptions(program.command('run').description('run the conformance suites against a target and write reports'))

@@ -13,7 +13,7 @@ export interface RunFlags {
   password: string;
   namespace: string;
   insecure: boolean;
-  timeout: number;
+  timeout?: number;
   profile?: Profile;
   only?: Area[];
   requirements?: string[];

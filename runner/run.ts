@@ -22,7 +22,7 @@ export interface RunOptions {
   only?: Area[];
   requirements?: string[];
   out: string;
-  timeoutMs: number;
+  timeoutMs?: number;
   eventTimeoutMs?: number;
   quietWindowMs?: number;
   allowFactoryReset: boolean;
@@ -116,7 +116,8 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     // The embedded simulator is ours to break: everything runs against it.
     profile: opts.profile ?? (onSimulator ? 'destructive' : 'safe'),
     insecure: onSimulator || opts.insecure,
-    timeoutMs: opts.timeoutMs,
+    // Real BMCs can take minutes for an enumerate; the simulator answering slowly is itself a fault.
+    timeoutMs: opts.timeoutMs ?? (onSimulator ? 15_000 : 120_000),
     // Field servers deliver events seconds late; the simulator within milliseconds.
     eventTimeoutMs: opts.eventTimeoutMs ?? (onSimulator ? 3_000 : 10_000),
     quietWindowMs: opts.quietWindowMs ?? (onSimulator ? 300 : 6_000),
