@@ -1,0 +1,107 @@
+/**
+ * Method calls (endpoint 10) and deletes (endpoint 11). The model only records a method's
+ * argument signatures; what it does is decided here by interface and method name.
+ */
+import { basename } from 'node:path';
+import type { Bus } from './bus.js';
+import { HttpError } from './envelope.js';
+import type { HostStateMachine } from './host-state.js';
+import { checkRemoteName, type SoftwareRegistry } from './software.js';
+import { fetchViaTftp, type TftpFetchLimits } from './tftp-download.js';
+import { coerce, TypeMismatch, type DbusValue } from './types.js';
+
+export class Actions {
+  constructor(
+    private readonly bus: Bus,
+    private readonly registry: SoftwareRegistry,
+    private readonly host: HostStateMachine,
+    private readonly tftpLimits: TftpFetchLimits,
+  ) {}
+
+  private get iface(): string {
+    return `xyz.${this.bus.namespace}`;
+  }
+
+  /** True when POST {path}/action/{method} names an existing method (otherwise rule 4: 403). */
+  exists(path: string, method: string): boolean {
+    return this.bus.tree.get(path)?.findMethod(method) !== undefined;
+  }
+
+  async call(path: string, method: string, body: unknown): Promise<unknown> {
+    const found = this.bus.tree.get(path)?.findMethod(method);
+    if (!found) throw new HttpError(403, `No method ${method} on ${path}`);
+    const args = parseArgs(method, found.method.args, body);
+    if (this.bus.faults.has('action-ignored')) return null;
+    switch (`${found.interfaceName}.${method}`) {
+      case `${this.iface}.Common.TFTP.DownloadViaTFTP`:
+        return this.downloadViaTftp(args[0] as string, args[1] as string);
+      case `${this.iface}.Common.FactoryReset.Reset`:
+        return this.reset();
+      case `${this.iface}.Object.Delete.Delete`:
+        this.delete(path);
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  /** DELETE {path} (rule 5): only instances implementing Object.Delete. */
+  delete(path: string): void {
+    const obj = this.bus.tree.get(path);
+    if (!obj) {
+      if (this.bus.tree.hasNode(path)) throw new HttpError(403, `${path} is not a deletable instance`);
+      throw new HttpError(404, `Path ${path} not found`);
+    }
+    if (!obj.implements(`${this.iface}.Object.Delete`)) {
+      if (!this.bus.faults.has('delete-nondeletable-succeeds')) {
+        throw new HttpError(403, `${path} does not implement ${this.iface}.Object.Delete`);
+      }
+    } else if (this.bus.faults.has('delete-ignored')) {
+      return;
+    }
+    this.bus.removeObject(path);
+  }
+
+  private async downloadViaTftp(file: string, server: string): Promise<unknown> {
+    if (this.bus.faults.has('tftp-ignored')) return null;
+    const image = await fetchViaTftp(file, server, this.tftpLimits);
+    let name: string | undefined = basename(file);
+    try {
+      checkRemoteName(name);
+    } catch {
+      name = undefined;
+    }
+    await this.registry.register(image, name);
+    return null;
+  }
+
+  private reset(): unknown {
+    if (this.bus.faults.has('reset-500')) throw new HttpError(500, 'Reset failed');
+    this.host.cancel();
+    this.bus.loadInitialTree();
+    return null;
+  }
+}
+
+function parseArgs(method: string, signatures: readonly string[], body: unknown): DbusValue[] {
+  const data =
+    body !== null && typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, 'data')
+      ? (body as { data: unknown }).data
+      : undefined;
+  if (!Array.isArray(data)) {
+    throw new HttpError(400, `Method ${method} needs {"data": [arguments]}`);
+  }
+  if (data.length !== signatures.length) {
+    throw new HttpError(400, `Method ${method} takes ${signatures.length} argument(s), got ${data.length}`);
+  }
+  return signatures.map((sig, i) => {
+    try {
+      return coerce(sig, data[i]);
+    } catch (e) {
+      if (e instanceof TypeMismatch) {
+        throw new HttpError(400, `Argument ${i + 1} of ${method} has the wrong type (D-Bus signature ${sig})`);
+      }
+      throw e;
+    }
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The object tree plus its signals: every change goes through here so that PropertiesChanged and
+ * InterfacesAdded are published exactly once, in the order the changes happen.
+ */
+import { EventHub } from './events.js';
+import type { FaultSet } from './faults.js';
+import { buildInitialTree, type TreeOptions } from './initial-tree.js';
+import { DbusObject, ObjectTree, readProperty, type AttributeRef, type Property } from './model.js';
+import { toWire, type DbusValue, sameValue } from './types.js';
+
+export type AttributeMap = Record<string, unknown>;
+
+export class Bus {
+  readonly tree = new ObjectTree();
+
+  constructor(
+    readonly hub: EventHub,
+    readonly faults: FaultSet,
+    private readonly treeOptions: TreeOptions,
+  ) {
+    this.loadInitialTree();
+  }
+
+  get namespace(): string {
+    return this.treeOptions.namespace;
+  }
+
+  /** Factory state: the initial tree again (no signals, as after a reboot). */
+  loadInitialTree(): void {
+    this.tree.clear();
+    for (const obj of buildInitialTree(this.treeOptions)) this.tree.add(obj);
+  }
+
+  /** GET view of an object: its interfaces flattened into one attribute map. */
+  attributes(path: string): AttributeMap {
+    const obj = this.tree.get(path);
+    const out: AttributeMap = {};
+    if (!obj) return out;
+    for (const [name, ref] of obj.attributes()) out[name] = wireValue(ref.property);
+    return out;
+  }
+
+  /** GET view per interface (only the object-not-flattened fault shows this). */
+  interfaceView(path: string): Record<string, AttributeMap> {
+    const obj = this.tree.get(path);
+    const out: Record<string, AttributeMap> = {};
+    if (!obj) return out;
+    for (const [iface, { properties }] of obj.interfaces) {
+      const m: AttributeMap = {};
+      for (const [name, p] of properties) m[name] = wireValue(p);
+      out[iface] = m;
+    }
+    return out;
+  }
+
+  /** Looks up an attribute by exact (case-sensitive) name. */
+  findAttribute(obj: DbusObject, name: string): AttributeRef | undefined {
+    const attrs = obj.attributes();
+    const exact = attrs.get(name);
+    if (exact || !this.faults.has('attr-case-insensitive')) return exact;
+    const lower = name.toLowerCase();
+    for (const [n, ref] of attrs) if (n.toLowerCase() === lower) return ref;
+    return undefined;
+  }
+
+  /** Stores a canonical value; publishes PropertiesChanged when it really changed. */
+  setProperty(path: string, ref: AttributeRef, name: string, value: DbusValue): boolean {
+    if (sameValue(ref.property.value, value)) return false;
+    ref.property.value = value;
+    this.hub.publish({
+      event: 'PropertiesChanged',
+      path,
+      interface: ref.interfaceName,
+      properties: { [name]: wireValue(ref.property) },
+    });
+    return true;
+  }
+
+  addObject(obj: DbusObject): void {
+    this.tree.add(obj);
+    const interfaces: Record<string, AttributeMap> = {};
+    for (const [iface, { properties }] of obj.interfaces) {
+      const m: AttributeMap = {};
+      for (const [name, p] of properties) m[name] = wireValue(p);
+      interfaces[iface] = m;
+    }
+    this.hub.publish({ event: 'InterfacesAdded', path: obj.path, interfaces });
+  }
+
+  removeObject(path: string): boolean {
+    const obj = this.tree.get(path);
+    if (!obj || !this.tree.remove(path)) return false;
+    if (this.faults.has('extra-event-kind')) this.hub.publishRemoved(path, [...obj.interfaces.keys()]);
+    return true;
+  }
+}
+
+export function wireValue(p: Property): unknown {
+  return toWire(p.signature, readProperty(p));
+}

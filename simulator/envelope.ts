@@ -1,0 +1,80 @@
+/**
+ * The response envelope `{data, message, status}` that every JSON response carries: message is the
+ * status line text of that very response, status follows the HTTP code.
+ */
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { FaultSet } from './faults.js';
+import { stringifyJson } from './json.js';
+
+/** Thrown anywhere below a route; the router turns it into an error envelope. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly description: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(description);
+  }
+}
+
+export function statusLine(code: number): string {
+  return `${code} ${STATUS_CODES[code] ?? 'Unknown'}`;
+}
+
+export function envelopeBody(code: number, data: unknown, faults: FaultSet): string {
+  const isError = code >= 400;
+  const envelope: Record<string, unknown> = { data };
+  if (!faults.has('missing-message-member')) {
+    envelope.message = isError && faults.has('message-wrong-code') ? '200 OK' : statusLine(code);
+  }
+  envelope.status = !isError || faults.has('status-ok-on-error') ? 'ok' : 'error';
+  return stringifyJson(envelope);
+}
+
+export function errorData(description: string, faults: FaultSet): unknown {
+  return faults.has('error-without-description') ? { error: description } : { description };
+}
+
+export function contentType(faults: FaultSet): string {
+  return faults.has('text-plain-content-type') ? 'text/plain; charset=utf-8' : 'application/json';
+}
+
+export function sendEnvelope(
+  res: ServerResponse,
+  code: number,
+  data: unknown,
+  faults: FaultSet,
+  headers: Record<string, string | string[]> = {},
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = envelopeBody(code, data, faults);
+  res.writeHead(code, {
+    ...headers,
+    'Content-Type': contentType(faults),
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
+}
+
+export function sendError(
+  res: ServerResponse,
+  code: number,
+  description: string,
+  faults: FaultSet,
+  headers: Record<string, string> = {},
+): void {
+  sendEnvelope(res, code, errorData(description, faults), faults, headers);
+}
+
+/** A complete raw HTTP/1.1 error response, for sockets that never became an HTTP response. */
+export function rawErrorResponse(code: number, description: string, faults: FaultSet): string {
+  const body = envelopeBody(code, errorData(description, faults), faults);
+  return (
+    `HTTP/1.1 ${statusLine(code)}\r\n` +
+    `Content-Type: ${contentType(faults)}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}

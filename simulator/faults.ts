@@ -1,0 +1,110 @@
+/**
+ * Deliberate faults: each one breaks a single statement of the spec, named by its requirement id
+ * in catalogue/requirements.ts. The conformance suites must fail that requirement when the
+ * simulator runs with the fault (mutation self-test). Hooks are plain `faults.has(name)` checks at
+ * the point of behaviour.
+ */
+
+export interface FaultInfo {
+  name: string;
+  requirement: string;
+  description: string;
+}
+
+export const FAULTS: readonly FaultInfo[] = [
+  // Envelope
+  { name: 'missing-message-member', requirement: 'ENV-1', description: 'responses omit the message member' },
+  { name: 'message-wrong-code', requirement: 'ENV-2', description: 'error responses say "200 OK" in message' },
+  { name: 'status-ok-on-error', requirement: 'ENV-3', description: 'error responses carry status "ok"' },
+  { name: 'text-plain-content-type', requirement: 'ENV-4', description: 'responses are labelled text/plain' },
+  // Auth
+  { name: 'login-no-cookie', requirement: 'EP-1', description: 'login answers 200 but sets no cookie' },
+  { name: 'logout-keeps-session', requirement: 'EP-2', description: 'logout answers 200 but the session stays valid' },
+  { name: 'auth-bypass-enumerate', requirement: 'AUTH-1', description: '{path}/enumerate answers without a session' },
+  { name: 'auth-bypass-upload', requirement: 'AUTH-2', description: 'image uploads are accepted without a session' },
+  { name: 'subscribe-without-login', requirement: 'AUTH-3', description: 'the WebSocket handshake succeeds without a session and events flow' },
+  { name: 'login-any-password', requirement: 'AUTH-4', description: 'login accepts any password for a known user' },
+  { name: 'refusal-leaks-data', requirement: 'AUTH-5', description: 'a refused request lists the top-level paths in its error data' },
+  { name: 'http-plain', requirement: 'TLS-1', description: 'the service is plain HTTP/ws instead of HTTPS/wss' },
+  // Objects
+  { name: 'object-not-flattened', requirement: 'EP-3', description: 'GET {path} maps interface names to property maps instead of attribute names to values' },
+  { name: 'attr-wrong-value', requirement: 'EP-4', description: 'GET {path}/attr/{name} answers a value different from the object map' },
+  { name: 'object-outside-namespace', requirement: 'OBJ-1', description: 'an object lives at /org/{ns}/... and is listed from /' },
+  { name: 'missing-top-level-led', requirement: 'OBJ-2', description: 'the top-level child led is missing' },
+  { name: 'present-as-string', requirement: 'OBJ-3', description: 'inventory/system Present is shown as the string "1"' },
+  { name: 'elapsed-as-string', requirement: 'OBJ-4', description: 'time/bmc Elapsed is shown as a string' },
+  { name: 'host-enum-wrong-namespace', requirement: 'OBJ-5', description: 'CurrentHostState values use xyz.other_vendor instead of xyz.{ns}' },
+  { name: 'no-dhcp-object', requirement: 'OBJ-6', description: 'network/config/dhcp does not exist' },
+  { name: 'entry-id-not-integer', requirement: 'OBJ-7', description: 'logging entries are named entry/e<N> instead of an integer id' },
+  { name: 'attr-case-insensitive', requirement: 'OBJ-8', description: 'attribute names match regardless of case' },
+  // Listings
+  { name: 'listing-relative-paths', requirement: 'EP-5', description: '{path}/ lists child names instead of absolute paths' },
+  { name: 'list-not-recursive', requirement: 'EP-6', description: '{path}/list lists only the direct children' },
+  { name: 'enumerate-stale-value', requirement: 'EP-7', description: 'enumerate keeps serving the attribute maps it first computed' },
+  { name: 'root-lists-nothing', requirement: 'RULE-1', description: 'GET / answers an empty listing' },
+  // Writes
+  { name: 'put-attr-ignored', requirement: 'EP-8', description: 'PUT {path}/attr/{name} answers 200 but changes nothing' },
+  { name: 'put-object-ignored', requirement: 'EP-9', description: 'PUT {path} answers 200 but changes nothing' },
+  { name: 'put-rejects-get-body', requirement: 'RULE-2', description: 'PUT {path} refuses booleans given as 0/1, as GET shows them' },
+  { name: 'put-partial-accepted', requirement: 'RULE-3', description: 'PUT {path} with a partial map is accepted and applied' },
+  { name: 'patch-accepted', requirement: 'RULE-3', description: 'PATCH {path} applies a partial update' },
+  { name: 'wrong-type-stored', requirement: 'WR-1', description: 'PUT {path}/attr/{name} stores a wrongly typed value' },
+  { name: 'requested-transition-readonly', requirement: 'STATE-1', description: 'RequestedHostTransition refuses writes with 403' },
+  // Actions
+  { name: 'action-ignored', requirement: 'EP-10', description: 'actions answer 200 without calling the method' },
+  { name: 'tftp-ignored', requirement: 'ACT-1', description: 'DownloadViaTFTP answers 200 without downloading anything' },
+  { name: 'reset-500', requirement: 'ACT-2', description: 'Reset answers 500 and resets nothing' },
+  { name: 'post-create-405', requirement: 'RULE-4', description: 'a creating POST answers 405 instead of 403' },
+  // Delete
+  { name: 'delete-ignored', requirement: 'EP-11', description: 'DELETE of a deletable instance answers 200 but it stays' },
+  { name: 'delete-nondeletable-succeeds', requirement: 'RULE-5', description: 'DELETE of an object without Object.Delete removes it with 200' },
+  // Upload
+  { name: 'upload-id-as-number', requirement: 'EP-12', description: 'POST /upload/image answers the version id as a number' },
+  { name: 'upload-put-405', requirement: 'EP-13', description: 'PUT /upload/image/{remote_name} answers 405' },
+  { name: 'upload-not-registered', requirement: 'RULE-7', description: 'an upload answers with an id but registers no software object' },
+  { name: 'bad-image-accepted', requirement: 'ERR-2', description: 'an upload that fails extraction answers 200 with an id' },
+  { name: 'duplicate-accepted', requirement: 'ERR-3', description: 'an upload of an existing version answers 200' },
+  // Events
+  { name: 'no-events', requirement: 'EP-14', description: 'subscriptions never receive any event' },
+  { name: 'empty-filter-drops', requirement: 'EV-1', description: 'the empty filter {} delivers nothing' },
+  { name: 'wrong-interface-name', requirement: 'EV-2', description: 'PropertiesChanged names org.freedesktop.DBus.Properties as its interface' },
+  { name: 'no-interfaces-added', requirement: 'EV-3', description: 'no InterfacesAdded is pushed when an object appears' },
+  { name: 'filter-paths-ignored', requirement: 'EV-4', description: 'the paths filter key is ignored' },
+  { name: 'filter-interfaces-ignored', requirement: 'EV-5', description: 'the interfaces filter key is ignored' },
+  { name: 'filter-and', requirement: 'EV-6', description: 'paths and interfaces are ANDed instead of ORed' },
+  { name: 'extra-event-kind', requirement: 'EV-7', description: 'a "Subscribed" message acknowledges the filter and deletes push InterfacesRemoved' },
+  { name: 'events-dropped', requirement: 'EV-8', description: 'every third event to a subscriber is dropped' },
+  { name: 'events-duplicated', requirement: 'EV-8', description: 'every event is pushed twice' },
+  { name: 'events-reordered', requirement: 'EV-9', description: 'consecutive events to a subscriber are swapped in pairs' },
+  { name: 'bad-filter-kills-all', requirement: 'EV-10', description: 'a malformed filter closes every subscriber, not just its own' },
+  // Errors
+  { name: 'error-without-description', requirement: 'ERR-1', description: 'error data has no description string' },
+  { name: 'success-201', requirement: 'ERR-4', description: 'successful writes (PUT) answer 201 Created' },
+  { name: 'crash-on-unicode-path', requirement: 'ERR-5', description: 'a path with a non-ASCII character answers 500' },
+  { name: 'malformed-json-500', requirement: 'ERR-5', description: 'a malformed JSON body answers 500' },
+];
+
+const NAMES = new Set(FAULTS.map((f) => f.name));
+
+/** The set of faults a simulator runs with; unknown names are refused up front. */
+export class FaultSet {
+  private readonly active: ReadonlySet<string>;
+
+  constructor(names: readonly string[] = []) {
+    const unknown = names.filter((n) => !NAMES.has(n));
+    if (unknown.length > 0) {
+      throw new Error(
+        `unknown fault(s): ${unknown.join(', ')}; known faults: ${FAULTS.map((f) => f.name).join(', ')}`,
+      );
+    }
+    this.active = new Set(names);
+  }
+
+  has(name: string): boolean {
+    return this.active.has(name);
+  }
+
+  get names(): string[] {
+    return [...this.active];
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The host power state machine: a requested transition moves CurrentHostState after a short
+ * delay, so subscribers always see the requested value change before the current one.
+ */
+import type { Bus } from './bus.js';
+import { hostStateValue } from './initial-tree.js';
+
+export class HostStateMachine {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly delayMs: number,
+  ) {}
+
+  get hostPath(): string {
+    return `/xyz/${this.bus.namespace}/state/host0`;
+  }
+
+  /** Called after RequestedHostTransition was stored; a newer request supersedes a pending one. */
+  requested(transition: string): void {
+    const prefix = `xyz.${this.bus.namespace}.State.Host.Transition.`;
+    if (!transition.startsWith(prefix)) return;
+    const target = transition.slice(prefix.length) === 'On' ? 'Running' : 'Off';
+    this.cancel();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const obj = this.bus.tree.get(this.hostPath);
+      const ref = obj?.attributes().get('CurrentHostState');
+      if (!ref) return;
+      this.bus.setProperty(
+        this.hostPath,
+        ref,
+        'CurrentHostState',
+        hostStateValue(this.bus.namespace, this.bus.faults, target),
+      );
+    }, this.delayMs);
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

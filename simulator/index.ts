@@ -1,0 +1,13 @@
+/** Public entry of the reference simulator. */
+export { startSimulator, type SimulatorOptions, type RunningSimulator } from './server.js';
+export { FAULTS, type FaultInfo } from './faults.js';
+export {
+  simulatorTargetProfile,
+  simulatorDeletablePrefix,
+  type SimulatorTargetProfile,
+  type WritableAttribute,
+} from './target-profile.js';
+export { startTftpServer, type TftpServerHandle } from './tftp-server.js';
+export { versionId } from './initial-tree.js';
+export { UPLOAD_FAILED } from './software.js';
+export { runSimulatorCli, listFaultsText } from './main.js';

@@ -1,0 +1,213 @@
+/**
+ * The HTTP request pipeline: authentication first, then the route's method table.
+ *
+ * Authentication is checked BEFORE routing: every request except /login without a valid session
+ * gets 401 with an error envelope, whatever its path or method, so a refusal never reveals whether
+ * a path exists. Uploads and the WebSocket upgrade follow the same rule (see server.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Actions } from './actions.js';
+import { wireValue, type Bus } from './bus.js';
+import { HttpError, sendEnvelope, sendError, errorData } from './envelope.js';
+import type { EventHub } from './events.js';
+import type { FaultSet } from './faults.js';
+import type { Listings } from './listings.js';
+import { parseRoute, targetPath, type Route } from './route-parse.js';
+import { discardBody, readImageBody, readJsonBody } from './request-body.js';
+import type { Sessions } from './sessions.js';
+import { checkRemoteName, type SoftwareRegistry } from './software.js';
+import type { Writer } from './writes.js';
+
+export interface Context {
+  bus: Bus;
+  faults: FaultSet;
+  sessions: Sessions;
+  hub: EventHub;
+  writer: Writer;
+  listings: Listings;
+  actions: Actions;
+  registry: SoftwareRegistry;
+  log: (message: string) => void;
+}
+
+interface Outcome {
+  status?: number;
+  data: unknown;
+  headers?: Record<string, string | string[]>;
+}
+
+const UNAUTHORIZED = 'Unauthorized: log in with POST /login first';
+
+/** Handles one request; never throws, and answers 500 only for a bug (logged). */
+export async function handleRequest(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const outcome = await route(ctx, req);
+    sendEnvelope(res, outcome.status ?? 200, outcome.data, ctx.faults, outcome.headers);
+  } catch (e) {
+    if (e instanceof HttpError) {
+      await discardBody(req);
+      if (e.status >= 500 && !ctx.faults.has('reset-500')) ctx.log(`${req.method} ${req.url}: ${e.message}`);
+      sendError(res, e.status, e.description, ctx.faults, e.headers);
+    } else {
+      ctx.log(`internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
+      await discardBody(req).catch(() => undefined);
+      sendError(res, 500, 'Internal error', ctx.faults);
+    }
+  }
+}
+
+function hasNonAscii(path: string): boolean {
+  return /[^\x00-\x7f]/.test(path) || /%[89a-f][0-9a-f]/i.test(path);
+}
+
+function isAuthenticated(ctx: Context, req: IncomingMessage, r: Route): string | undefined | true {
+  const sid = ctx.sessions.fromCookieHeader(req.headers.cookie);
+  if (sid) return sid;
+  if (r.kind === 'enumerate' && ctx.faults.has('auth-bypass-enumerate')) return true;
+  if ((r.kind === 'upload' || r.kind === 'upload-named') && ctx.faults.has('auth-bypass-upload')) return true;
+  return undefined;
+}
+
+function methodNotAllowed(allow: string): HttpError {
+  return new HttpError(405, `Method not allowed; allowed: ${allow}`, { Allow: allow });
+}
+
+/** Rule 4: a POST that is not login, logout, upload or an existing action would create: 403. */
+function postRefused(ctx: Context): HttpError {
+  if (ctx.faults.has('post-create-405')) return methodNotAllowed('GET, PUT, DELETE');
+  return new HttpError(403, 'POST cannot create resources');
+}
+
+function ok(data: unknown = null): Outcome {
+  return { data };
+}
+
+function written(ctx: Context): Outcome {
+  return { status: ctx.faults.has('success-201') ? 201 : 200, data: null };
+}
+
+async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? '');
+  if (ctx.faults.has('crash-on-unicode-path') && hasNonAscii(targetPath(req.url))) {
+    throw new Error('path decoding failed');
+  }
+  const r = parseRoute(req.url, ctx.bus.tree);
+
+  if (r.kind !== 'login') {
+    const auth = isAuthenticated(ctx, req, r);
+    if (!auth) {
+      const data = ctx.faults.has('refusal-leaks-data')
+        ? { ...(errorData(UNAUTHORIZED, ctx.faults) as object), paths: ctx.bus.tree.childrenOf(`/xyz/${ctx.bus.namespace}`) }
+        : errorData(UNAUTHORIZED, ctx.faults);
+      await discardBody(req);
+      return { status: 401, data, headers: { 'WWW-Authenticate': 'Cookie realm="bmc", cookie-name="sid"' } };
+    }
+    if (r.kind === 'logout' && method === 'POST') {
+      await readJsonBody(req, ctx.faults, true);
+      if (typeof auth === 'string') {
+        ctx.sessions.logout(auth);
+      }
+      if (ctx.faults.has('logout-keeps-session')) return ok();
+      const expired = `${ctx.sessions.cookieFor('', !ctx.faults.has('http-plain'))}; Max-Age=0`;
+      return { data: null, headers: { 'Set-Cookie': expired } };
+    }
+  }
+
+  switch (r.kind) {
+    case 'login': {
+      if (method !== 'POST') throw methodNotAllowed('POST');
+      const sid = ctx.sessions.login(await readJsonBody(req, ctx.faults));
+      const headers: Record<string, string> = {};
+      if (!ctx.faults.has('login-no-cookie')) headers['Set-Cookie'] = ctx.sessions.cookieFor(sid, !ctx.faults.has('http-plain'));
+      return { data: null, headers };
+    }
+    case 'logout':
+      throw methodNotAllowed('POST');
+    case 'upload':
+      if (method !== 'POST') throw methodNotAllowed('POST');
+      return ok(await ctx.registry.register(await readImageBody(req), undefined));
+    case 'upload-named':
+      if (method === 'POST') throw postRefused(ctx);
+      if (method !== 'PUT' || ctx.faults.has('upload-put-405')) throw methodNotAllowed('PUT');
+      checkRemoteName(r.name);
+      return ok(await ctx.registry.register(await readImageBody(req), r.name));
+    case 'subscribe':
+      if (method === 'POST') throw postRefused(ctx);
+      throw new HttpError(400, 'Use a WebSocket upgrade (wss) on /subscribe');
+    case 'invalid':
+      if (method === 'POST') throw postRefused(ctx);
+      throw new HttpError(404, 'Not found');
+    case 'children':
+    case 'list':
+    case 'enumerate':
+      if (method === 'POST') throw postRefused(ctx);
+      if (method !== 'GET') throw methodNotAllowed('GET');
+      return ok(
+        r.kind === 'children'
+          ? ctx.listings.children(r.path)
+          : r.kind === 'list'
+            ? ctx.listings.list(r.path)
+            : ctx.listings.enumerate(r.path),
+      );
+    case 'attr':
+      return attrRoute(ctx, req, method, r.path, r.name);
+    case 'action':
+      if (method !== 'POST') throw methodNotAllowed('POST');
+      if (!ctx.actions.exists(r.path, r.method)) throw postRefused(ctx);
+      return ok(await ctx.actions.call(r.path, r.method, await readJsonBody(req, ctx.faults)));
+    case 'object':
+      return objectRoute(ctx, req, method, r.path);
+  }
+}
+
+async function attrRoute(ctx: Context, req: IncomingMessage, method: string, path: string, name: string): Promise<Outcome> {
+  switch (method) {
+    case 'GET': {
+      const obj = ctx.bus.tree.get(path);
+      if (!ctx.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
+      const ref = obj && ctx.bus.findAttribute(obj, name);
+      if (!ref) throw new HttpError(404, `Attribute ${name} not found on ${path}`);
+      const value = wireValue(ref.property);
+      return ok(ctx.faults.has('attr-wrong-value') ? distort(value) : value);
+    }
+    case 'PUT':
+      ctx.writer.writeAttribute(path, name, await readJsonBody(req, ctx.faults));
+      return written(ctx);
+    case 'POST':
+      throw postRefused(ctx);
+    default:
+      throw methodNotAllowed('GET, PUT');
+  }
+}
+
+async function objectRoute(ctx: Context, req: IncomingMessage, method: string, path: string): Promise<Outcome> {
+  switch (method) {
+    case 'GET':
+      if (!ctx.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
+      return ok(ctx.faults.has('object-not-flattened') ? ctx.bus.interfaceView(path) : ctx.bus.attributes(path));
+    case 'PUT':
+      ctx.writer.writeObject(path, await readJsonBody(req, ctx.faults));
+      return written(ctx);
+    case 'DELETE':
+      ctx.actions.delete(path);
+      return ok();
+    case 'POST':
+      throw postRefused(ctx);
+    case 'PATCH':
+      if (ctx.faults.has('patch-accepted')) {
+        ctx.writer.writeObject(path, await readJsonBody(req, ctx.faults), true);
+        return ok();
+      }
+      throw methodNotAllowed('GET, PUT, DELETE');
+    default:
+      throw methodNotAllowed('GET, PUT, DELETE');
+  }
+}
+
+/** attr-wrong-value fault: a value of the same type that differs from the true one. */
+function distort(value: unknown): unknown {
+  if (typeof value === 'string') return value + '-';
+  if (typeof value === 'number') return value + 1;
+  if (typeof value === 'bigint') return value - 1n;
+  return null;
+}

@@ -1,0 +1,112 @@
+/**
+ * Attribute writes (endpoint 8) and whole-object writes (endpoint 9). Everything is validated
+ * before anything is stored, so a refused write changes nothing.
+ */
+import type { Bus } from './bus.js';
+import { HttpError } from './envelope.js';
+import type { HostStateMachine } from './host-state.js';
+import { readProperty, type AttributeRef } from './model.js';
+import { coerce, sameValue, TypeMismatch, type DbusValue } from './types.js';
+
+export class Writer {
+  constructor(
+    private readonly bus: Bus,
+    private readonly host: HostStateMachine,
+  ) {}
+
+  private isWritable(name: string, ref: AttributeRef): boolean {
+    if (name === 'RequestedHostTransition' && this.bus.faults.has('requested-transition-readonly')) {
+      return false;
+    }
+    return ref.property.writable;
+  }
+
+  /** Checks type and enumeration; returns the canonical value. */
+  private convert(name: string, ref: AttributeRef, raw: unknown, strictBooleans = false): DbusValue {
+    const { signature, enumValues } = ref.property;
+    if (strictBooleans && signature === 'b' && typeof raw !== 'boolean') {
+      throw new HttpError(400, `Attribute ${name} needs true or false`);
+    }
+    let value: DbusValue;
+    try {
+      value = coerce(signature, raw);
+    } catch (e) {
+      if (e instanceof TypeMismatch) {
+        throw new HttpError(400, `Wrong type for attribute ${name} (D-Bus signature ${signature}): ${e.message}`);
+      }
+      throw e;
+    }
+    if (enumValues && !enumValues.includes(value as string)) {
+      throw new HttpError(400, `Value not allowed for attribute ${name}; allowed: ${enumValues.join(', ')}`);
+    }
+    return value;
+  }
+
+  private store(path: string, ref: AttributeRef, name: string, value: DbusValue): void {
+    this.bus.setProperty(path, ref, name, value);
+    if (name === 'RequestedHostTransition' && path === this.host.hostPath) {
+      this.host.requested(value as string);
+    }
+  }
+
+  /** PUT {path}/attr/{name} with {"data": value}. */
+  writeAttribute(path: string, name: string, body: unknown): void {
+    const obj = this.bus.tree.get(path);
+    if (!this.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
+    const ref = obj && this.bus.findAttribute(obj, name);
+    if (!ref) throw new HttpError(404, `Attribute ${name} not found on ${path}`);
+    if (!this.isWritable(name, ref)) throw new HttpError(403, `Attribute ${name} is read-only`);
+    const raw = dataMember(body);
+    let value: DbusValue;
+    try {
+      value = this.convert(name, ref, raw);
+    } catch (e) {
+      if (!(e instanceof HttpError) || !this.bus.faults.has('wrong-type-stored')) throw e;
+      value = raw as DbusValue;
+    }
+    if (this.bus.faults.has('put-attr-ignored')) return;
+    this.store(path, ref, name, value);
+  }
+
+  /**
+   * PUT {path} with the complete attribute map (rule 3): exactly the object's attribute names;
+   * read-only attributes must keep their current values; writable ones are all updated or none.
+   * `partial` serves PATCH, which only the patch-accepted fault routes here.
+   */
+  writeObject(path: string, body: unknown, partial = false): void {
+    if (!this.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
+    const data = dataMember(body);
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      throw new HttpError(400, 'PUT on an object needs {"data": {<complete attribute map>}}');
+    }
+    const given = data as Record<string, unknown>;
+    const attrs = this.bus.tree.get(path)?.attributes() ?? new Map<string, AttributeRef>();
+    const extra = Object.keys(given).filter((k) => !attrs.has(k));
+    if (extra.length > 0) throw new HttpError(400, `Unknown attributes: ${extra.join(', ')}`);
+    if (!partial && !this.bus.faults.has('put-partial-accepted')) {
+      const missing = [...attrs.keys()].filter((k) => !Object.hasOwn(given, k));
+      if (missing.length > 0) {
+        throw new HttpError(400, `PUT needs the complete object; missing attributes: ${missing.join(', ')}`);
+      }
+    }
+    const strictBooleans = this.bus.faults.has('put-rejects-get-body');
+    const changes: [string, AttributeRef, DbusValue][] = [];
+    for (const [name, raw] of Object.entries(given)) {
+      const ref = attrs.get(name)!;
+      const value = this.convert(name, ref, raw, strictBooleans);
+      if (this.isWritable(name, ref)) changes.push([name, ref, value]);
+      else if (!ref.property.live && !sameValue(readProperty(ref.property), value)) {
+        throw new HttpError(403, `Attribute ${name} is read-only and cannot change`);
+      }
+    }
+    if (this.bus.faults.has('put-object-ignored')) return;
+    for (const [name, ref, value] of changes) this.store(path, ref, name, value);
+  }
+}
+
+function dataMember(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, 'data')) {
+    throw new HttpError(400, 'Request body must be a JSON object {"data": ...}');
+  }
+  return (body as { data: unknown }).data;
+}

@@ -1,0 +1,284 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failableRequirements, isRequirementId } from '../../catalogue/requirements.js';
+import { FAULTS, startSimulator, startTftpServer, type RunningSimulator, type TftpServerHandle } from '../../simulator/index.js';
+import { listFaultsText } from '../../simulator/main.js';
+import { buildImageTarball } from '../../simulator/image-archive.js';
+import { call, I, login, openSocket, ROOT, sessionFor, sleep, subscribe, type Session } from './helpers.js';
+
+const SYSTEM = `${ROOT}/inventory/system`;
+const CAP = `${ROOT}/control/power_cap`;
+const LED = `${ROOT}/led/groups/enclosure_identify`;
+const octet = 'application/octet-stream';
+
+let tftp: TftpServerHandle;
+let tftpRoot: string;
+beforeAll(async () => {
+  tftpRoot = await mkdtemp(join(tmpdir(), 'sim-fault-tftp-'));
+  await writeFile(join(tftpRoot, 'img.tar'), buildImageTarball({ version: 'fault-tftp' }));
+  tftp = await startTftpServer({ root: tftpRoot });
+});
+afterAll(async () => {
+  await tftp.close();
+  await rm(tftpRoot, { recursive: true, force: true });
+});
+
+async function session(sim: RunningSimulator): Promise<Session> {
+  return sessionFor(sim, await login(sim.url));
+}
+
+const upload = (s: Session, version: string, name?: string) =>
+  s.call(name ? 'PUT' : 'POST', name ? `/upload/image/${name}` : '/upload/image', {
+    raw: buildImageTarball({ version }),
+    contentType: octet,
+  });
+
+/** Collects the events a subscription receives while `act` runs. */
+async function eventsDuring(s: Session, filter: unknown, act: () => Promise<unknown>, settleMs = 150): Promise<any[]> {
+  const sub = await subscribe(s.sim.url, s.cookie, filter);
+  await act();
+  await sleep(settleMs);
+  sub.close();
+  return sub.messages;
+}
+
+/**
+ * For each fault: a probe that answers true when the simulator shows the faulty behaviour. Every
+ * probe must answer true with its fault and false on a clean simulator.
+ */
+const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
+  'missing-message-member': async (sim) => !('message' in (await (await session(sim)).get('/')).body),
+  'message-wrong-code': async (sim) => (await (await session(sim)).get(`${ROOT}/nope`)).body.message === '200 OK',
+  'status-ok-on-error': async (sim) => (await (await session(sim)).get(`${ROOT}/nope`)).body.status === 'ok',
+  'text-plain-content-type': async (sim) => !String((await (await session(sim)).get('/')).headers['content-type']).startsWith('application/json'),
+  'login-no-cookie': async (sim) => {
+    const r = await call(sim.url, 'POST', '/login', { json: { data: ['root', '0penBmc'] } });
+    return r.status === 200 && r.headers['set-cookie'] === undefined;
+  },
+  'logout-keeps-session': async (sim) => {
+    const s = await session(sim);
+    await s.post('/logout', []);
+    return (await s.get('/')).status === 200;
+  },
+  'auth-bypass-enumerate': async (sim) => (await call(sim.url, 'GET', `${ROOT}/enumerate`)).status === 200,
+  'auth-bypass-upload': async (sim) =>
+    (await call(sim.url, 'POST', '/upload/image', { raw: buildImageTarball({ version: 'bypass' }), contentType: octet })).status === 200,
+  'subscribe-without-login': async (sim) => {
+    const ws = openSocket(sim.url);
+    return new Promise<boolean>((resolve) => {
+      ws.on('open', () => {
+        ws.terminate();
+        resolve(true);
+      });
+      ws.on('unexpected-response', () => resolve(false));
+      ws.on('error', () => resolve(false));
+    });
+  },
+  'login-any-password': async (sim) => (await call(sim.url, 'POST', '/login', { json: { data: ['root', 'wrong'] } })).status === 200,
+  'refusal-leaks-data': async (sim) => (await call(sim.url, 'GET', SYSTEM)).text.includes('/xyz/'),
+  'http-plain': async (sim) => {
+    if (!sim.url.startsWith('http://')) return false;
+    const r = await request(`${sim.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: ['root', '0penBmc'] }),
+      dispatcher: new Agent(),
+    });
+    await r.body.text();
+    return r.statusCode === 200;
+  },
+  'object-not-flattened': async (sim) => `${I}.Inventory.Item` in (await (await session(sim)).get(SYSTEM)).body.data,
+  'attr-wrong-value': async (sim) => {
+    const s = await session(sim);
+    return (await s.get(`${SYSTEM}/attr/AssetTag`)).body.data !== (await s.get(SYSTEM)).body.data.AssetTag;
+  },
+  'object-outside-namespace': async (sim) => (await (await session(sim)).get('/list')).body.data.some((p: string) => !p.startsWith('/xyz')),
+  'missing-top-level-led': async (sim) => !(await (await session(sim)).get(`${ROOT}/`)).body.data.includes(`${ROOT}/led`),
+  'present-as-string': async (sim) => typeof (await (await session(sim)).get(SYSTEM)).body.data.Present === 'string',
+  'elapsed-as-string': async (sim) => typeof (await (await session(sim)).get(`${ROOT}/time/bmc`)).body.data.Elapsed === 'string',
+  'host-enum-wrong-namespace': async (sim) =>
+    !(await (await session(sim)).get(`${ROOT}/state/host0`)).body.data.CurrentHostState.startsWith(`${I}.`),
+  'no-dhcp-object': async (sim) => (await (await session(sim)).get(`${ROOT}/network/config/dhcp`)).status === 404,
+  'entry-id-not-integer': async (sim) =>
+    (await (await session(sim)).get(`${ROOT}/logging/entry/`)).body.data.some((p: string) => !/\/\d+$/.test(p)),
+  'attr-case-insensitive': async (sim) => (await (await session(sim)).get(`${SYSTEM}/attr/assettag`)).status === 200,
+  'listing-relative-paths': async (sim) => (await (await session(sim)).get(`${ROOT}/`)).body.data.some((p: string) => !p.startsWith('/')),
+  'list-not-recursive': async (sim) => !(await (await session(sim)).get(`${ROOT}/list`)).body.data.includes(`${ROOT}/network/config/dhcp`),
+  'enumerate-stale-value': async (sim) => {
+    const s = await session(sim);
+    await s.get(`${ROOT}/inventory/enumerate`);
+    await s.put(`${SYSTEM}/attr/AssetTag`, 'FRESH');
+    return (await s.get(`${ROOT}/inventory/enumerate`)).body.data[SYSTEM].AssetTag !== 'FRESH';
+  },
+  'root-lists-nothing': async (sim) => (await (await session(sim)).get('/')).body.data.length === 0,
+  'put-attr-ignored': async (sim) => {
+    const s = await session(sim);
+    const r = await s.put(`${SYSTEM}/attr/AssetTag`, 'NEW');
+    return r.status === 200 && (await s.get(`${SYSTEM}/attr/AssetTag`)).body.data !== 'NEW';
+  },
+  'put-object-ignored': async (sim) => {
+    const s = await session(sim);
+    const full = (await s.get(SYSTEM)).body.data;
+    const r = await s.put(SYSTEM, { ...full, AssetTag: 'WHOLE' });
+    return r.status === 200 && (await s.get(`${SYSTEM}/attr/AssetTag`)).body.data !== 'WHOLE';
+  },
+  'put-rejects-get-body': async (sim) => {
+    const s = await session(sim);
+    return (await s.put(SYSTEM, (await s.get(SYSTEM)).body.data)).status !== 200;
+  },
+  'put-partial-accepted': async (sim) => (await (await session(sim)).put(SYSTEM, { AssetTag: 'PART' })).status === 200,
+  'patch-accepted': async (sim) => {
+    const s = await session(sim);
+    await s.call('PATCH', SYSTEM, { json: { data: { AssetTag: 'PATCHED' } } });
+    return (await s.get(`${SYSTEM}/attr/AssetTag`)).body.data === 'PATCHED';
+  },
+  'wrong-type-stored': async (sim) => (await (await session(sim)).put(`${CAP}/attr/PowerCap`, 'high')).status === 200,
+  'requested-transition-readonly': async (sim) =>
+    (await (await session(sim)).put(`${ROOT}/state/host0/attr/RequestedHostTransition`, `${I}.State.Host.Transition.On`)).status === 403,
+  'action-ignored': async (sim) => {
+    const s = await session(sim);
+    await s.put(`${SYSTEM}/attr/AssetTag`, 'KEEP');
+    await s.post(`${ROOT}/software/action/Reset`, []);
+    return (await s.get(`${SYSTEM}/attr/AssetTag`)).body.data === 'KEEP';
+  },
+  'tftp-ignored': async (sim) => {
+    const s = await session(sim);
+    const r = await s.post(`${ROOT}/software/action/DownloadViaTFTP`, ['img.tar', `${tftp.host}:${tftp.port}`]);
+    return r.status === 200 && (await s.get(`${ROOT}/software/`)).body.data.length === 1;
+  },
+  'reset-500': async (sim) => (await (await session(sim)).post(`${ROOT}/software/action/Reset`, [])).status === 500,
+  'post-create-405': async (sim) => (await (await session(sim)).post(`${ROOT}/inventory/new`, {})).status === 405,
+  'delete-ignored': async (sim) => {
+    const s = await session(sim);
+    await s.del(`${ROOT}/logging/entry/1`);
+    return (await s.get(`${ROOT}/logging/entry/1`)).status === 200;
+  },
+  'delete-nondeletable-succeeds': async (sim) => (await (await session(sim)).del(SYSTEM)).status === 200,
+  'upload-id-as-number': async (sim) => typeof (await upload(await session(sim), 'numeric')).body.data === 'number',
+  'upload-put-405': async (sim) => (await upload(await session(sim), 'put405', 'named.tar')).status === 405,
+  'upload-not-registered': async (sim) => {
+    const s = await session(sim);
+    const r = await upload(s, 'unregistered');
+    return r.status === 200 && (await s.get(`${ROOT}/software/${r.body.data}`)).status === 404;
+  },
+  'bad-image-accepted': async (sim) =>
+    (await (await session(sim)).call('POST', '/upload/image', { raw: Buffer.alloc(2048, 1), contentType: octet })).status === 200,
+  'duplicate-accepted': async (sim) => {
+    const s = await session(sim);
+    await upload(s, 'twice');
+    return (await upload(s, 'twice')).status === 200;
+  },
+  'no-events': async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, {}, () => s.put(`${SYSTEM}/attr/AssetTag`, 'E'))).length === 0;
+  },
+  'empty-filter-drops': async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, {}, () => s.put(`${SYSTEM}/attr/AssetTag`, 'E'))).length === 0;
+  },
+  'wrong-interface-name': async (sim) => {
+    const s = await session(sim);
+    const [e] = await eventsDuring(s, {}, () => s.put(`${SYSTEM}/attr/AssetTag`, 'E'));
+    return e.interface !== `${I}.Inventory.Decorator.AssetTag`;
+  },
+  'no-interfaces-added': async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, {}, () => upload(s, 'silent'))).length === 0;
+  },
+  'filter-paths-ignored': async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, { paths: [CAP] }, () => s.put(`${SYSTEM}/attr/AssetTag`, 'E'))).length > 0;
+  },
+  'filter-interfaces-ignored': async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, { interfaces: [`${I}.Led.Group`] }, () => s.put(`${SYSTEM}/attr/AssetTag`, 'E'))).length > 0;
+  },
+  'filter-and': async (sim) => {
+    const s = await session(sim);
+    const got = await eventsDuring(s, { paths: [SYSTEM], interfaces: [`${I}.Led.Group`] }, () => s.put(`${LED}/attr/Asserted`, 1));
+    return got.length === 0;
+  },
+  'extra-event-kind': async (sim) => {
+    const s = await session(sim);
+    const got = await eventsDuring(s, {}, () => s.del(`${ROOT}/logging/entry/1`));
+    return got.some((e) => e.event !== 'PropertiesChanged' && e.event !== 'InterfacesAdded');
+  },
+  'events-dropped': async (sim) => {
+    const s = await session(sim);
+    const got = await eventsDuring(s, {}, async () => {
+      for (let i = 0; i < 6; i++) await s.put(`${SYSTEM}/attr/AssetTag`, `D${i}`);
+    });
+    return got.length !== 6;
+  },
+  'events-duplicated': async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, {}, () => s.put(`${SYSTEM}/attr/AssetTag`, 'ONCE'))).length !== 1;
+  },
+  'events-reordered': async (sim) => {
+    const s = await session(sim);
+    const got = await eventsDuring(s, {}, async () => {
+      for (let i = 0; i < 4; i++) await s.put(`${SYSTEM}/attr/AssetTag`, `R${i}`);
+    });
+    return got.map((e) => e.properties.AssetTag).join() !== 'R0,R1,R2,R3';
+  },
+  'bad-filter-kills-all': async (sim) => {
+    const s = await session(sim);
+    const good = await subscribe(sim.url, s.cookie, {});
+    const bad = await subscribe(sim.url, s.cookie, 'not json');
+    await bad.closed;
+    await sleep(50);
+    const killed = good.ws.readyState !== good.ws.OPEN;
+    good.close();
+    return killed;
+  },
+  'error-without-description': async (sim) => typeof (await (await session(sim)).get(`${ROOT}/nope`)).body.data?.description !== 'string',
+  'success-201': async (sim) => (await (await session(sim)).put(`${SYSTEM}/attr/AssetTag`, 'C')).status === 201,
+  'crash-on-unicode-path': async (sim) => (await (await session(sim)).get(`${ROOT}/caf%C3%A9`)).status >= 500,
+  'malformed-json-500': async (sim) =>
+    (await (await session(sim)).call('PUT', `${SYSTEM}/attr/AssetTag`, { raw: '{"data":', contentType: 'application/json' })).status >= 500,
+};
+
+describe('fault catalogue', () => {
+  it('names are unique and every fault names a catalogue requirement', () => {
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+    for (const f of FAULTS) {
+      expect(isRequirementId(f.requirement), f.name).toBe(true);
+      expect(f.description.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('every MUST and SAFETY requirement has at least one fault', () => {
+    const covered = new Set(FAULTS.map((f) => f.requirement));
+    expect(failableRequirements().map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+
+  it('unknown fault names are refused with the list of known ones', async () => {
+    await expect(startSimulator({ faults: ['no-such-fault'] })).rejects.toThrow(/unknown fault.*no-such-fault.*known faults: .*message-wrong-code/);
+  });
+
+  it('listFaultsText prints one row per fault', () => {
+    const text = listFaultsText();
+    for (const f of FAULTS) expect(text).toMatch(new RegExp(`^${f.name} +${f.requirement} +\\S`, 'm'));
+  });
+
+  it('every fault has a probe', () => {
+    expect(Object.keys(probes).sort()).toEqual(FAULTS.map((f) => f.name).sort());
+  });
+});
+
+describe.each(FAULTS.map((f) => [f.name, f.requirement]))('fault %s (%s)', (name) => {
+  it('changes behaviour, and a clean simulator does not show it', async () => {
+    const probe = probes[name];
+    const faulty = await startSimulator({ faults: [name], transitionDelayMs: 10, log: () => {} });
+    const clean = await startSimulator({ transitionDelayMs: 10 });
+    try {
+      expect(await probe(faulty), 'with the fault').toBe(true);
+      expect(await probe(clean), 'without the fault').toBe(false);
+    } finally {
+      await Promise.all([faulty.close(), clean.close()]);
+    }
+  });
+});
