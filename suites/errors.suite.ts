@@ -3,6 +3,7 @@ import type { BmcResponse, RequestOptions } from '../client/http.js';
 import { check, type CheckContext } from './support/check.js';
 import { describeResponse, ensure, envelopeOf, errorEnvelopeProblems, expectOk, show } from './support/assert.js';
 import { getObject } from './support/tree.js';
+import { firstWritePlan, restoreAfter } from './support/writable.js';
 
 interface Probe {
   what: string;
@@ -82,6 +83,15 @@ check('ERR-4', 'successful requests answer exactly 200 OK with status "ok"', asy
     expectOk(res, `GET ${path}`);
   }
 });
+
+check('ERR-4', 'a successful write answers exactly 200 OK with status "ok"', async (t) => {
+  const plan = await firstWritePlan(t);
+  restoreAfter(t, plan);
+  const { path, name } = plan.attr;
+  const res = await t.client.put(`${path}/attr/${name}`, plan.next);
+  ensure(res.status === 200, `PUT ${path}/attr/${name} answered ${describeResponse(res)}, expected 200 OK`);
+  expectOk(res, `PUT ${path}/attr/${name}`);
+}, { profile: 'safe' });
 
 check('ERR-5', 'odd paths, encodings and malformed login bodies give no server error', async (t) => {
   t.observe('statuses of odd requests', await expectNoServerError(t, oddReads(t)), 'ERR-6');

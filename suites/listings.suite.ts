@@ -90,8 +90,11 @@ check('RULE-1', 'GET / lists the top of the hierarchy and repeated listing from 
   const top = expectOk(await t.client.get('/'), 'GET /');
   ensure(Array.isArray(top) && top.length > 0, `GET / is not a non-empty listing: ${show(top)}`);
   const all = await cached('list:root', () => list(t.client, t.root));
+  let first = true;
   const [unreached] = await stableDifference(async () => {
-    const w = await walk(t.client, '/');
+    // The first reading may come from the run's cache; a second reading is always fresh.
+    const w = first ? await cached('walk:/', () => walk(t.client, '/')) : await walk(t.client, '/');
+    first = false;
     return [await list(t.client, t.root), [...w.nodes]];
   });
   ensure(unreached.length === 0, `listing from / never reaches ${show(unreached.slice(0, 5))} (of ${all.length} objects)`);

@@ -3,7 +3,7 @@ import { jsonEqual } from '../client/json.js';
 import { check, type CheckContext } from './support/check.js';
 import { asObject, ensure, expectOk, setDifference, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
-import { cached, children, getAttr, getObject, list } from './support/tree.js';
+import { cached, children, getAttr, getObject, list, walk } from './support/tree.js';
 
 const TOP_LEVEL = ['dump', 'software', 'control', 'network', 'logging', 'sensors', 'inventory', 'user', 'time', 'led', 'state'];
 const FLAGS = ['Cached', 'FieldReplaceable', 'Present'];
@@ -18,11 +18,17 @@ async function stableAttributes(t: CheckContext, path: string): Promise<Record<s
   return stable;
 }
 
+/** An attribute the spec shows for each object: it must be a key of the object's own map. */
+const SHOWN_ATTRIBUTE: Record<string, string> = { 'inventory/system': 'Model', 'state/host0': 'CurrentHostState', 'time/owner': 'TimeOwner' };
+
 check('EP-3', 'GET {path} answers with a map of attribute name to value', async (t) => {
-  for (const rel of ['inventory/system', 'state/host0', 'time/owner']) {
-    const data = expectOk(await t.client.get(`${t.root}/${rel}`), `GET ${t.root}/${rel}`);
+  for (const [rel, shown] of Object.entries(SHOWN_ATTRIBUTE)) {
+    const data = asObject(expectOk(await t.client.get(`${t.root}/${rel}`), `GET ${t.root}/${rel}`), `GET ${t.root}/${rel} data`);
     expectSchema(t, 'attributeMap', data, `GET ${t.root}/${rel} data`);
-    ensure(Object.keys(asObject(data, rel)).length > 0, `GET ${t.root}/${rel} has no attributes`);
+    ensure(shown in data, `GET ${t.root}/${rel} has no attribute ${shown} at the top of its map: keys ${show(Object.keys(data))}`);
+    // Attribute names are D-Bus property names; a key like xyz.{ns}.X is an interface, not an attribute.
+    const interfaces = Object.keys(data).filter((k) => /^xyz\.[^.]+\./.test(k));
+    ensure(interfaces.length === 0, `GET ${t.root}/${rel} maps interface names, not attribute names: ${show(interfaces)}`);
   }
 });
 
@@ -40,11 +46,15 @@ check('EP-4', "GET {path}/attr/{name} answers with the bare value equal to the o
   ensure(compared > 0, 'no attribute could be compared');
 });
 
-check('OBJ-1', 'every path of the tree is absolute and begins with /xyz/{ns}/', async (t) => {
+check('OBJ-1', 'every object reached from / is addressed by an absolute path beginning with /xyz/{ns}/', async (t) => {
   const paths = await cached('list:root', () => list(t.client, t.root));
   ensure(paths.length > 0, `GET ${t.root}/list is empty`);
-  const bad = paths.filter((p) => !p.startsWith(`${t.root}/`));
-  ensure(bad.length === 0, `paths outside ${t.root}/: ${show(bad.slice(0, 5))}`);
+  const inList = paths.filter((p) => !p.startsWith(`${t.root}/`));
+  ensure(inList.length === 0, `GET ${t.root}/list names paths outside ${t.root}/: ${show(inList.slice(0, 5))}`);
+  // Only the ancestors of the namespace root may stand outside it.
+  const reached = await cached('walk:/', () => walk(t.client, '/'));
+  const outside = [...reached.nodes].filter((p) => !p.startsWith(`${t.root}/`) && !`${t.root}/`.startsWith(`${p}/`));
+  ensure(outside.length === 0, `listing from / reaches objects outside ${t.root}/: ${show(outside.slice(0, 5))}`);
 });
 
 check('OBJ-2', 'the 11 top-level children of /xyz/{ns}/ are present', async (t) => {
