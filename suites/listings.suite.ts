@@ -4,6 +4,7 @@ import { check, type CheckContext } from './support/check.js';
 import { asObject, ensure, expectOk, setDifference, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
 import { cached, children, enumerate, getObject, list, walk } from './support/tree.js';
+import { firstWritePlan, putAttr, restoreAfter } from './support/writable.js';
 
 const SUBTREES = ['', '/network', '/inventory', '/logging', '/state', '/time'];
 
@@ -99,3 +100,15 @@ check('RULE-1', 'GET / lists the top of the hierarchy and repeated listing from 
   });
   ensure(unreached.length === 0, `listing from / never reaches ${show(unreached.slice(0, 5))} (of ${all.length} objects)`);
 });
+
+check('EP-7', 'GET {path}/enumerate shows a write at once', async (t) => {
+  const plan = await firstWritePlan(t);
+  restoreAfter(t, plan);
+  const { path, name } = plan.attr;
+  const parent = path.slice(0, path.lastIndexOf('/'));
+  const before = asObject((await enumerate(t.client, parent))[path], `GET ${parent}/enumerate entry ${path}`);
+  ensure(jsonEqual(before[name], plan.original), `GET ${parent}/enumerate says ${path} ${name} = ${show(before[name])} before the write, GET says ${show(plan.original)}`);
+  await putAttr(t, path, name, plan.next);
+  const after = asObject((await enumerate(t.client, parent))[path], `GET ${parent}/enumerate entry ${path}`);
+  ensure(jsonEqual(after[name], plan.next), `after PUT ${path}/attr/${name} = ${show(plan.next)}, GET ${parent}/enumerate still says ${show(after[name])}`);
+}, { profile: 'safe' });
