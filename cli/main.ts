@@ -35,6 +35,7 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--tftp-file <name>', 'image tarball on the TFTP server', 'image.tar')
   .option('--event-timeout <ms>', 'how long to wait for an expected event', parse.positiveInt)
   .option('--quiet-window <ms>', 'how long to watch that no unexpected event arrives', parse.positiveInt)
+  .option('--event-writes <n>', 'writes per measured event sequence (default 4; 10 on the simulator)', parse.positiveInt)
   .option('--fuzz-runs <n>', 'generated cases per fuzzing property', parse.positiveInt)
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)

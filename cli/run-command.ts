@@ -24,6 +24,7 @@ export interface RunFlags {
   tftpFile: string;
   eventTimeout?: number;
   quietWindow?: number;
+  eventWrites?: number;
   fuzzRuns?: number;
   seed?: number;
   rps?: number;
@@ -50,6 +51,7 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     timeoutMs: flags.timeout,
     eventTimeoutMs: flags.eventTimeout,
     quietWindowMs: flags.quietWindow,
+    eventWrites: flags.eventWrites,
     allowFactoryReset: flags.allowFactoryReset,
     tftp: flags.tftpServer ? { server: flags.tftpServer, file: flags.tftpFile } : undefined,
     writable: flags.writable,

@@ -61,6 +61,8 @@ interface Handshake {
 
 export class EventSubscriber {
   readonly events: ReceivedEvent[] = [];
+  /** Arrival times of the server's pings (ws answers each with a pong by itself). */
+  readonly pings: number[] = [];
   private closeState?: { code: number; reason: string };
   private readonly waiters = new Set<() => void>();
 
@@ -76,6 +78,7 @@ export class EventSubscriber {
       this.events.push({ at: performance.now(), seq: this.events.length, data: parsed, raw });
       this.wake();
     });
+    socket.on('ping', () => this.pings.push(performance.now()));
     socket.on('close', (code: number, reason: Buffer) => {
       this.closeState = { code, reason: reason.toString('utf8') };
       this.wake();

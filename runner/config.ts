@@ -47,6 +47,8 @@ export interface RunConfig {
   eventTimeoutMs: number;
   /** How long "no matching event arrives" is watched for. */
   quietWindowMs: number;
+  /** Writes in one measured event sequence (fewer on hardware). */
+  eventWrites: number;
   allowFactoryReset: boolean;
   tftp?: TftpSource;
   writable: WritableAttribute[];

@@ -25,6 +25,7 @@ export interface RunOptions {
   timeoutMs?: number;
   eventTimeoutMs?: number;
   quietWindowMs?: number;
+  eventWrites?: number;
   allowFactoryReset: boolean;
   tftp?: TftpSource;
   writable: WritableAttribute[];
@@ -121,6 +122,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     // Field servers deliver events seconds late; the simulator within milliseconds.
     eventTimeoutMs: opts.eventTimeoutMs ?? (onSimulator ? 3_000 : 10_000),
     quietWindowMs: opts.quietWindowMs ?? (onSimulator ? 300 : 6_000),
+    eventWrites: opts.eventWrites ?? (onSimulator ? 10 : 4),
     allowFactoryReset: onSimulator || opts.allowFactoryReset,
     tftp: opts.tftp ?? embedded?.tftp,
     writable: [...opts.writable, ...(opts.expectations?.writable ?? [])].length > 0
