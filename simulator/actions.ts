@@ -53,6 +53,7 @@ export class Actions {
       throw new HttpError(404, `Path ${path} not found`);
     }
     if (!obj.implements(`${this.iface}.Object.Delete`)) {
+      if (this.bus.faults.has('delete-nondeletable-404')) throw new HttpError(404, `Path ${path} not found`);
       if (!this.bus.faults.has('delete-nondeletable-succeeds')) {
         throw new HttpError(403, `${path} does not implement ${this.iface}.Object.Delete`);
       }

@@ -23,15 +23,18 @@ export function statusLine(code: number): string {
 
 export function envelopeBody(code: number, data: unknown, faults: FaultSet): string {
   const isError = code >= 400;
-  const envelope: Record<string, unknown> = { data };
+  const envelope: Record<string, unknown> = !isError && faults.has('missing-data-member') ? {} : { data };
   if (!faults.has('missing-message-member')) {
-    envelope.message = isError && faults.has('message-wrong-code') ? '200 OK' : statusLine(code);
+    envelope.message = isError && faults.has('message-wrong-code') ? '200 OK' : faults.has('message-without-reason') ? String(code) : statusLine(code);
   }
   envelope.status = !isError || faults.has('status-ok-on-error') ? 'ok' : 'error';
+  // status-error-on-success: an attribute map (a GET of an object) answered with status "error".
+  if (!isError && faults.has('status-error-on-success') && data !== null && typeof data === 'object' && !Array.isArray(data)) envelope.status = 'error';
   return stringifyJson(envelope);
 }
 
 export function errorData(description: string, faults: FaultSet): unknown {
+  if (faults.has('error-data-string')) return description;
   return faults.has('error-without-description') ? { error: description } : { description };
 }
 

@@ -17,10 +17,14 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'message-wrong-code', requirement: 'ENV-2', description: 'error responses say "200 OK" in message' },
   { name: 'status-ok-on-error', requirement: 'ENV-3', description: 'error responses carry status "ok"' },
   { name: 'text-plain-content-type', requirement: 'ENV-4', description: 'responses are labelled text/plain' },
+  { name: 'missing-data-member', requirement: 'ENV-1', description: 'successful responses omit the data member' },
+  { name: 'message-without-reason', requirement: 'ENV-2', description: 'message is the bare code ("200"), without the reason' },
+  { name: 'status-error-on-success', requirement: 'ENV-3', description: 'successful GETs of objects carry status "error"' },
   // Auth
   { name: 'login-no-cookie', requirement: 'EP-1', description: 'login answers 200 but sets no cookie' },
   { name: 'logout-keeps-session', requirement: 'EP-2', description: 'logout answers 200 but the session stays valid' },
   { name: 'auth-bypass-enumerate', requirement: 'AUTH-1', description: '{path}/enumerate answers without a session' },
+  { name: 'auth-bypass-attr', requirement: 'AUTH-1', description: 'GET {path}/attr/{name} answers without a session' },
   { name: 'auth-bypass-upload', requirement: 'AUTH-2', description: 'image uploads are accepted without a session' },
   { name: 'subscribe-without-login', requirement: 'AUTH-3', description: 'the WebSocket handshake succeeds without a session and events flow' },
   { name: 'login-any-password', requirement: 'AUTH-4', description: 'login accepts any password for a known user' },
@@ -29,6 +33,7 @@ export const FAULTS: readonly FaultInfo[] = [
   // Objects
   { name: 'object-not-flattened', requirement: 'EP-3', description: 'GET {path} maps interface names to property maps instead of attribute names to values' },
   { name: 'attr-wrong-value', requirement: 'EP-4', description: 'GET {path}/attr/{name} answers a value different from the object map' },
+  { name: 'attr-wrapped-in-map', requirement: 'EP-4', description: 'GET {path}/attr/{name} answers {name: value} instead of the bare value' },
   { name: 'object-outside-namespace', requirement: 'OBJ-1', description: 'an object lives at /org/{ns}/... and is listed from /' },
   { name: 'missing-top-level-led', requirement: 'OBJ-2', description: 'the top-level child led is missing' },
   { name: 'present-as-string', requirement: 'OBJ-3', description: 'inventory/system Present is shown as the string "1"' },
@@ -39,7 +44,9 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'attr-case-insensitive', requirement: 'OBJ-8', description: 'attribute names match regardless of case' },
   // Listings
   { name: 'listing-relative-paths', requirement: 'EP-5', description: '{path}/ lists child names instead of absolute paths' },
+  { name: 'listing-includes-grandchildren', requirement: 'EP-5', description: 'GET {path}/ also lists the children of the children' },
   { name: 'list-not-recursive', requirement: 'EP-6', description: '{path}/list lists only the direct children' },
+  { name: 'list-includes-self', requirement: 'EP-6', description: 'GET {path}/list names {path} itself among its descendants' },
   { name: 'enumerate-stale-value', requirement: 'EP-7', description: 'enumerate keeps serving the attribute maps it first computed' },
   { name: 'root-lists-nothing', requirement: 'RULE-1', description: 'GET / answers an empty listing' },
   // Writes
@@ -49,21 +56,26 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'put-partial-accepted', requirement: 'RULE-3', description: 'PUT {path} with a partial map is accepted and applied' },
   { name: 'patch-accepted', requirement: 'RULE-3', description: 'PATCH {path} applies a partial update' },
   { name: 'wrong-type-stored', requirement: 'WR-1', description: 'PUT {path}/attr/{name} stores a wrongly typed value' },
+  { name: 'wrong-type-500', requirement: 'WR-1', description: 'a PUT of a wrongly typed value answers 500' },
   { name: 'requested-transition-readonly', requirement: 'STATE-1', description: 'RequestedHostTransition refuses writes with 403' },
   // Actions
   { name: 'action-ignored', requirement: 'EP-10', description: 'actions answer 200 without calling the method' },
   { name: 'tftp-ignored', requirement: 'ACT-1', description: 'DownloadViaTFTP answers 200 without downloading anything' },
   { name: 'reset-500', requirement: 'ACT-2', description: 'Reset answers 500 and resets nothing' },
   { name: 'post-create-405', requirement: 'RULE-4', description: 'a creating POST answers 405 instead of 403' },
+  { name: 'post-create-200', requirement: 'RULE-4', description: 'a POST that would create answers 200 ok' },
   // Delete
   { name: 'delete-ignored', requirement: 'EP-11', description: 'DELETE of a deletable instance answers 200 but it stays' },
   { name: 'delete-nondeletable-succeeds', requirement: 'RULE-5', description: 'DELETE of an object without Object.Delete removes it with 200' },
+  { name: 'delete-nondeletable-404', requirement: 'RULE-5', description: 'DELETE of an object without the Delete interface answers 404' },
   // Upload
   { name: 'upload-id-as-number', requirement: 'EP-12', description: 'POST /upload/image answers the version id as a number' },
+  { name: 'upload-id-empty', requirement: 'EP-12', description: 'POST /upload/image answers an empty version id' },
   { name: 'upload-put-405', requirement: 'EP-13', description: 'PUT /upload/image/{remote_name} answers 405' },
   { name: 'upload-not-registered', requirement: 'RULE-7', description: 'an upload answers with an id but registers no software object' },
   { name: 'bad-image-accepted', requirement: 'ERR-2', description: 'an upload that fails extraction answers 200 with an id' },
   { name: 'duplicate-accepted', requirement: 'ERR-3', description: 'an upload of an existing version answers 200' },
+  { name: 'duplicate-500', requirement: 'ERR-3', description: 'an upload of an existing version answers 500' },
   // Events
   { name: 'no-events', requirement: 'EP-14', description: 'subscriptions never receive any event' },
   { name: 'empty-filter-drops', requirement: 'EV-1', description: 'the empty filter {} delivers nothing' },
@@ -76,10 +88,13 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'events-dropped', requirement: 'EV-8', description: 'every third event to a subscriber is dropped' },
   { name: 'events-duplicated', requirement: 'EV-8', description: 'every event is pushed twice' },
   { name: 'events-reordered', requirement: 'EV-9', description: 'consecutive events to a subscriber are swapped in pairs' },
+  { name: 'host-current-before-requested', requirement: 'EV-9', description: 'CurrentHostState changes (and is signalled) before the RequestedHostTransition change' },
   { name: 'bad-filter-kills-all', requirement: 'EV-10', description: 'a malformed filter closes every subscriber, not just its own' },
   // Errors
   { name: 'error-without-description', requirement: 'ERR-1', description: 'error data has no description string' },
   { name: 'success-201', requirement: 'ERR-4', description: 'successful writes (PUT) answer 201 Created' },
+  { name: 'error-data-string', requirement: 'ERR-1', description: 'error data is the description string itself, not a map' },
+  { name: 'crash-on-long-segment', requirement: 'ERR-5', description: 'a path segment longer than 1,000 characters answers 500' },
   { name: 'crash-on-unicode-path', requirement: 'ERR-5', description: 'a path with a non-ASCII character answers 500' },
   { name: 'malformed-json-500', requirement: 'ERR-5', description: 'a malformed JSON body answers 500' },
 ];

@@ -18,12 +18,12 @@ export class HostStateMachine {
   }
 
   /** Called after RequestedHostTransition was stored; a newer request supersedes a pending one. */
-  requested(transition: string): void {
+  requested(transition: string, immediately = false): void {
     const prefix = `xyz.${this.bus.namespace}.State.Host.Transition.`;
     if (!transition.startsWith(prefix)) return;
     const target = transition.slice(prefix.length) === 'On' ? 'Running' : 'Off';
     this.cancel();
-    this.timer = setTimeout(() => {
+    const move = () => {
       this.timer = undefined;
       const obj = this.bus.tree.get(this.hostPath);
       const ref = obj?.attributes().get('CurrentHostState');
@@ -34,7 +34,10 @@ export class HostStateMachine {
         'CurrentHostState',
         hostStateValue(this.bus.namespace, this.bus.faults, target),
       );
-    }, this.delayMs);
+    };
+    // Only the host-current-before-requested fault moves the state before the request is stored.
+    if (immediately) move();
+    else this.timer = setTimeout(move, this.delayMs);
   }
 
   cancel(): void {

@@ -21,12 +21,14 @@ export class Listings {
     if (path === '/' && this.bus.faults.has('root-lists-nothing')) return [];
     const paths = this.bus.tree.childrenOf(path);
     if (this.bus.faults.has('listing-relative-paths')) return paths.map((p) => p.slice(p.lastIndexOf('/') + 1));
+    if (this.bus.faults.has('listing-includes-grandchildren')) return [...paths, ...paths.flatMap((p) => this.bus.tree.childrenOf(p))];
     return paths;
   }
 
   list(path: string): string[] {
     this.requireNode(path);
     if (this.bus.faults.has('list-not-recursive')) return this.bus.tree.childrenOf(path);
+    if (this.bus.faults.has('list-includes-self')) return [path, ...this.bus.tree.descendantsOf(path)];
     return this.bus.tree.descendantsOf(path);
   }
 

@@ -64,6 +64,7 @@ function isAuthenticated(ctx: Context, req: IncomingMessage, r: Route): string |
   const sid = ctx.sessions.fromCookieHeader(req.headers.cookie);
   if (sid) return sid;
   if (r.kind === 'enumerate' && ctx.faults.has('auth-bypass-enumerate')) return true;
+  if (r.kind === 'attr' && req.method === 'GET' && ctx.faults.has('auth-bypass-attr')) return true;
   if ((r.kind === 'upload' || r.kind === 'upload-named') && ctx.faults.has('auth-bypass-upload')) return true;
   return undefined;
 }
@@ -75,6 +76,7 @@ function methodNotAllowed(allow: string): HttpError {
 /** Rule 4: a POST that is not login, logout, upload or an existing action would create: 403. */
 function postRefused(ctx: Context): HttpError {
   if (ctx.faults.has('post-create-405')) return methodNotAllowed('GET, PUT, DELETE');
+  if (ctx.faults.has('post-create-200')) return new HttpError(200, 'created');
   return new HttpError(403, 'POST cannot create resources');
 }
 
@@ -90,6 +92,9 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? '');
   if (ctx.faults.has('crash-on-unicode-path') && hasNonAscii(targetPath(req.url))) {
     throw new Error('path decoding failed');
+  }
+  if (ctx.faults.has('crash-on-long-segment') && targetPath(req.url).split('/').some((s) => s.length > 1000)) {
+    throw new Error('path segment buffer overflow');
   }
   const r = parseRoute(req.url, ctx.bus.tree);
 
@@ -168,6 +173,7 @@ async function attrRoute(ctx: Context, req: IncomingMessage, method: string, pat
       const ref = obj && ctx.bus.findAttribute(obj, name);
       if (!ref) throw new HttpError(404, `Attribute ${name} not found on ${path}`);
       const value = wireValue(ref.property);
+      if (ctx.faults.has('attr-wrapped-in-map')) return ok({ [name]: value });
       return ok(ctx.faults.has('attr-wrong-value') ? distort(value) : value);
     }
     case 'PUT':

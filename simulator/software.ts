@@ -65,6 +65,7 @@ export class SoftwareRegistry {
     const path = `/xyz/${this.bus.namespace}/software/${id}`;
     if (this.bus.tree.get(path)) {
       if (faults.has('duplicate-accepted')) return this.answer(id);
+      if (faults.has('duplicate-500')) throw new HttpError(500, 'image manager failed');
       throw new HttpError(400, UPLOAD_FAILED);
     }
     if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
@@ -72,6 +73,7 @@ export class SoftwareRegistry {
   }
 
   private answer(id: string): string | number {
+    if (this.bus.faults.has('upload-id-empty')) return '';
     return this.bus.faults.has('upload-id-as-number') ? parseInt(id, 16) : id;
   }
 

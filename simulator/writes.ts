@@ -43,10 +43,11 @@ export class Writer {
   }
 
   private store(path: string, ref: AttributeRef, name: string, value: DbusValue): void {
+    const isRequest = name === 'RequestedHostTransition' && path === this.host.hostPath;
+    const early = isRequest && this.bus.faults.has('host-current-before-requested');
+    if (early) this.host.requested(value as string, true);
     this.bus.setProperty(path, ref, name, value);
-    if (name === 'RequestedHostTransition' && path === this.host.hostPath) {
-      this.host.requested(value as string);
-    }
+    if (isRequest && !early) this.host.requested(value as string);
   }
 
   /** PUT {path}/attr/{name} with {"data": value}. */
@@ -61,6 +62,7 @@ export class Writer {
     try {
       value = this.convert(name, ref, raw);
     } catch (e) {
+      if (e instanceof HttpError && this.bus.faults.has('wrong-type-500')) throw new Error(`conversion of ${name} failed`);
       if (!(e instanceof HttpError) || !this.bus.faults.has('wrong-type-stored')) throw e;
       value = raw as DbusValue;
     }

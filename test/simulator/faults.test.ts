@@ -239,6 +239,36 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
   'crash-on-unicode-path': async (sim) => (await (await session(sim)).get(`${ROOT}/caf%C3%A9`)).status >= 500,
   'malformed-json-500': async (sim) =>
     (await (await session(sim)).call('PUT', `${SYSTEM}/attr/AssetTag`, { raw: '{"data":', contentType: 'application/json' })).status >= 500,
+  'missing-data-member': async (sim) => !('data' in (await (await session(sim)).get(SYSTEM)).body),
+  'message-without-reason': async (sim) => (await (await session(sim)).get(SYSTEM)).body.message === '200',
+  'status-error-on-success': async (sim) => {
+    const r = await (await session(sim)).get(SYSTEM);
+    return r.status === 200 && r.body.status === 'error';
+  },
+  'error-data-string': async (sim) => typeof (await (await session(sim)).get(`${ROOT}/nope`)).body.data === 'string',
+  'crash-on-long-segment': async (sim) => (await (await session(sim)).get(`${ROOT}/${'a'.repeat(1200)}`)).status >= 500,
+  'attr-wrapped-in-map': async (sim) => typeof (await (await session(sim)).get(`${SYSTEM}/attr/AssetTag`)).body.data === 'object',
+  'listing-includes-grandchildren': async (sim) =>
+    (await (await session(sim)).get(`${ROOT}/`)).body.data.includes(`${ROOT}/network/config`),
+  'list-includes-self': async (sim) => (await (await session(sim)).get(`${ROOT}/network/list`)).body.data.includes(`${ROOT}/network`),
+  'auth-bypass-attr': async (sim) => (await call(sim.url, 'GET', `${SYSTEM}/attr/Model`)).status === 200,
+  'post-create-200': async (sim) => (await (await session(sim)).post(`${ROOT}/inventory/new`, {})).status === 200,
+  'delete-nondeletable-404': async (sim) => (await (await session(sim)).del(SYSTEM)).status === 404,
+  'wrong-type-500': async (sim) => (await (await session(sim)).put(`${CAP}/attr/PowerCap`, 'high')).status >= 500,
+  'duplicate-500': async (sim) => {
+    const s = await session(sim);
+    await upload(s, 'twice-500');
+    return (await upload(s, 'twice-500')).status >= 500;
+  },
+  'upload-id-empty': async (sim) => (await upload(await session(sim), 'empty-id')).body.data === '',
+  'host-current-before-requested': async (sim) => {
+    const s = await session(sim);
+    const got = await eventsDuring(s, { paths: [`${ROOT}/state/host0`] }, () =>
+      s.put(`${ROOT}/state/host0/attr/RequestedHostTransition`, `${I}.State.Host.Transition.On`),
+    );
+    const names = got.map((e) => Object.keys(e.properties ?? {})[0]);
+    return names.indexOf('CurrentHostState') !== -1 && names.indexOf('CurrentHostState') < names.indexOf('RequestedHostTransition');
+  },
 };
 
 describe('fault catalogue', () => {
