@@ -50,7 +50,7 @@ check(['AUTH-1', 'AUTH-5'], 'read routes without credentials are refused and lea
   for (const path of routes) {
     const res = await t.client.get(path, anonymous);
     statuses[`GET ${path}`] = res.status;
-    expectRefused(res, `GET ${path} without credentials`, t);
+    expectRefused(res, `GET ${path} without credentials`, t, path);
   }
   t.observe('status of refused reads', statuses, 'AUTH-6');
 });

@@ -112,16 +112,20 @@ export function errorEnvelopeProblems(res: BmcResponse): string[] {
   return problems;
 }
 
-/** A refused request: not 2xx, and nothing of the tree in the body. */
-export function expectRefused(res: BmcResponse, what: string, t: CheckContext): void {
+/** A refused request: not 2xx, and nothing of the tree in the body (`path`: the one requested). */
+export function expectRefused(res: BmcResponse, what: string, t: CheckContext, path?: string): void {
   ensure(res.status < 200 || res.status >= 300, `${what}: expected a refusal without credentials, got ${describeResponse(res)}`);
-  const leak = leakedData(res, t.root);
+  const leak = leakedData(res, t.root, path);
   ensure(!leak, `${what}: the refusal (${res.status}) carries object data: ${leak}`);
 }
 
-/** Object data in a body: an object path of the tree, or a data member that is not an error map. */
-export function leakedData(res: BmcResponse, root: string): string | undefined {
-  if (res.text.includes(`${root}/`)) return `the body names paths under ${root}/`;
+/**
+ * Object data in a body: an object path of the tree, or a data member that is not an error map.
+ * An echo of the requested path (some servers name it in the description) tells nothing new.
+ */
+export function leakedData(res: BmcResponse, root: string, requested?: string): string | undefined {
+  const text = requested ? res.text.split(requested).join('') : res.text;
+  if (text.includes(`${root}/`)) return `the body names paths under ${root}/`;
   const env = envelopeOf(res);
   if (!env || env.data === undefined || env.data === null) return undefined;
   const data = env.data;
