@@ -8,18 +8,18 @@ import { startSimulator, type SimulatorOptions } from './server.js';
 export async function runSimulatorCli(opts: SimulatorOptions = {}): Promise<void> {
   const sim = await startSimulator(opts);
   process.stdout.write(`listening ${sim.url}\n`);
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
-    const force = setTimeout(() => process.exit(0), 3000);
-    force.unref();
-    void sim.close().finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  // Resolves once a signal has closed the simulator; the caller then exits 0.
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      const force = setTimeout(() => process.exit(0), 3000);
+      force.unref();
+      void sim.close().finally(resolve);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
 }
 
 /** A printable table of the faults: name, requirement, description. */
