@@ -1,0 +1,73 @@
+/**
+ * What a failure report says: the broken rule in a few words, the shrunk request as one line of
+ * curl, and how to replay the exact fast-check case.
+ */
+import { toCurl } from '../../../client/curl.js';
+import { requestTarget } from '../../../client/transport.js';
+import { isUtf8 } from 'node:buffer';
+import { shellWord } from './shell.js';
+import type { FuzzRequest } from './requests.js';
+
+/** A request as it was sent, enough to print it. */
+export type Sent = Pick<FuzzRequest, 'method' | 'path' | 'body' | 'contentType' | 'credentials' | 'template'>;
+
+/** Thrown by a property: what is wrong, and the request(s) that show it. */
+export class FuzzViolation extends Error {
+  override readonly name = 'FuzzViolation';
+  constructor(
+    readonly problem: string,
+    readonly repro: Sent[],
+  ) {
+    super(problem);
+  }
+}
+
+const BODY_PLACEHOLDER = 'BMC_FUZZ_BODY_PLACEHOLDER';
+const URL_PLACEHOLDER = 'BMC_FUZZ_URL_PLACEHOLDER';
+
+/**
+ * One line of curl that sends the same bytes: the path as the client put it on the wire
+ * (--path-as-is, no globbing), the session as "$COOKIE", a login body's password as $PASSWORD,
+ * long repeats as $(printf …) so that the line stays short.
+ */
+export function curlLine(baseUrl: string, s: Sent): string {
+  const target = requestTarget('', s.path);
+  const bytes = s.body === undefined ? undefined : Buffer.isBuffer(s.body) ? s.body : Buffer.from(s.body, 'utf8');
+  const textual = bytes !== undefined && isUtf8(bytes) && !bytes.includes(0);
+  const line = toCurl(s.method, URL_PLACEHOLDER, '', {
+    auth: s.credentials,
+    contentType: s.contentType,
+    body: textual ? BODY_PLACEHOLDER : s.body,
+  });
+  const body = s.template ? shellWord(s.template.text, s.template.expansions) : textual ? shellWord(bytes.toString('utf8')) : '';
+  return line
+    .replace(` --data-raw ${BODY_PLACEHOLDER}`, () => ` --data-raw ${body}`)
+    .replace(new RegExp(`${URL_PLACEHOLDER}$`), () => shellWord(baseUrl.replace(/\/+$/, '') + target));
+}
+
+/** Shortens a text for the one-line reason, keeping both ends. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor((max - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
+}
+
+/** The replay setting for one property: `BMC_FUZZ_PATH=<key>:<path>`. */
+export const REPLAY_VARIABLE = 'BMC_FUZZ_PATH';
+
+/**
+ * Parses BMC_FUZZ_PATH: `key:path[,key:path…]`, e.g. `err5:41:0:2`. Returns the path for `key`,
+ * or undefined when the variable does not name it.
+ */
+export function replayPathFor(key: string, value = process.env[REPLAY_VARIABLE]): string | undefined {
+  if (!value) return undefined;
+  for (const item of value.split(',')) {
+    const at = item.indexOf(':');
+    if (at <= 0) continue;
+    if (item.slice(0, at).trim() === key) {
+      const path = item.slice(at + 1).trim();
+      if (/^\d+(:\d+)*$/.test(path)) return path;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,124 @@
+/**
+ * Glue between the fuzzing properties and `check()`: the environment of a check, budgets from the
+ * run config (fuzz runs, rate cap, simulator or hardware), observations, restoring writes, and
+ * the failure message with the shrunk case.
+ */
+import type { RunConfig } from '../../../runner/config.js';
+import { jsonEqual } from '../../../client/json.js';
+import { describeResponse, ensure, envelopeOf, expectEqual, fail, show } from '../assert.js';
+import type { CheckContext } from '../check.js';
+import { getObject } from '../tree.js';
+import { loadModel } from './model.js';
+import type { FuzzEnv } from './properties.js';
+import { REPLAY_VARIABLE } from './repro.js';
+import { failureMessage, runProperty, type FuzzProperty, type FuzzReport } from './runner.js';
+import { FuzzStats } from './send.js';
+
+/** Failed logins naming the real user a hardware run may make (accounts may lock); env override. */
+export const LOGIN_FAILURES_VARIABLE = 'BMC_FUZZ_LOGIN_FAILURES';
+
+/** Time one request may be expected to take, for budgets: the simulator is fast, BMCs are not. */
+function perRequestMs(cfg: RunConfig): number {
+  const paced = cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0;
+  return Math.max(paced, cfg.embedded ? 4 : 1500);
+}
+
+/** The safety net of one property: generation, requests and shrinking together. */
+export function fuzzTimeLimitMs(cfg: RunConfig, requestsPerRun: number): number {
+  const expected = cfg.fuzzRuns * requestsPerRun * perRequestMs(cfg) * 2;
+  const floor = cfg.embedded ? 10_000 : 60_000;
+  return Math.min(Math.max(expected, floor), 60 * 60_000);
+}
+
+/** The vitest timeout of a fuzzing check: the time limit plus room for a request in flight. */
+export function fuzzCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): number {
+  return fuzzTimeLimitMs(cfg, requestsPerRun) + cfg.timeoutMs * 2 + 10_000;
+}
+
+export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
+  const model = await loadModel(t.client, t.ns);
+  const preferred = `${t.root}/inventory/system`;
+  const withAttrs = model.attrPairs.map(([p]) => p);
+  const knownGood = withAttrs.includes(preferred) ? preferred : (withAttrs[0] ?? t.root);
+  // Same session, own pool: requests that spoil a connection pool go there (see needsSideClient).
+  const sideClient = t.client.fork({ cookies: t.client.exportCookies() });
+  t.cleanup(() => sideClient.close());
+  return {
+    client: t.client,
+    sideClient,
+    model,
+    who: { user: t.cfg.user, password: t.cfg.password },
+    profile: t.cfg.profile,
+    writable: t.cfg.writable,
+    stats: new FuzzStats(),
+    knownGood,
+    loginFailures: loginGuard(t.cfg),
+    onSimulator: t.cfg.embedded,
+    allowReset: t.cfg.allowFactoryReset,
+  };
+}
+
+let guard: { left: number; skipped: number } | undefined;
+
+/**
+ * Failed logins naming the configured user, for the whole run: unlimited on the simulator, 5 on
+ * hardware (BMCs may lock an account after repeated failures), or BMC_FUZZ_LOGIN_FAILURES.
+ */
+function loginGuard(cfg: RunConfig): { left: number; skipped: number } {
+  if (!guard) {
+    const configured = Number(process.env[LOGIN_FAILURES_VARIABLE] ?? Number.NaN);
+    const left = Number.isFinite(configured) && configured >= 0 ? configured : cfg.embedded ? Number.POSITIVE_INFINITY : 5;
+    guard = { left, skipped: 0 };
+  }
+  return guard;
+}
+
+/**
+ * Puts every declared writable attribute back as it was after the check (properties that may
+ * write call this first). Values are read from the object's map (endpoint 3), so a target whose
+ * attr/ route misreports (EP-4) is still restored; attributes that do not answer are left alone.
+ * The cached tree reads stay: the fuzz area runs last and uses them for names and kinds only.
+ */
+export async function restoreWritablesAfter(t: CheckContext): Promise<void> {
+  for (const attr of t.cfg.writable) {
+    const res = await t.client.get(attr.path);
+    const map = envelopeOf(res)?.data;
+    if (res.status !== 200 || map === null || typeof map !== 'object' || !(attr.name in map)) continue;
+    const original = (map as Record<string, unknown>)[attr.name];
+    t.cleanup(async () => {
+      if (jsonEqual((await getObject(t.client, attr.path))[attr.name], original)) return;
+      // Any 2xx will do here: whether success is exactly 200 is ERR-4's concern, not the restore's.
+      const res = await t.client.put(`${attr.path}/attr/${attr.name}`, original);
+      ensure(res.status >= 200 && res.status < 300, `restoring PUT ${attr.path}/attr/${attr.name} = ${show(original)} answered ${describeResponse(res)}`);
+      expectEqual((await getObject(t.client, attr.path))[attr.name], original, `${attr.path} ${attr.name} after restoring`);
+    });
+  }
+}
+
+/** Runs a property within the run's budget; records what ran; fails the check with the shrunk case. */
+export async function runChecked<T>(t: CheckContext, env: FuzzEnv, p: FuzzProperty<T>): Promise<FuzzReport<T>> {
+  t.observe('seed', t.cfg.seed);
+  const timeLimitMs = fuzzTimeLimitMs(t.cfg, p.requestsPerRun);
+  const started = performance.now();
+  const report = await runProperty(p, { numRuns: t.cfg.fuzzRuns, runSeed: t.cfg.seed, timeLimitMs });
+  t.observe(`fuzz ${p.key}`, {
+    propertySeed: report.seed,
+    runs: report.numRuns,
+    requested: t.cfg.fuzzRuns,
+    shrinks: report.numShrinks,
+    interrupted: report.interrupted,
+    replayed: report.replayed ? `${REPLAY_VARIABLE}=${p.key}:${report.replayed}` : undefined,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
+    requests: env.stats.summary(),
+  });
+  if (report.failed && report.violation) {
+    // Once more, so that the exchange of the shrunk case is in the evidence the report keeps.
+    await p.predicate(report.counterexample as T).catch(() => undefined);
+    fail(failureMessage(report, t.client.baseUrl));
+  }
+  if (report.failed) fail(`fuzzing property ${p.key}: ${report.abort ?? 'failed'} (seed ${t.cfg.seed})`);
+  if (report.interrupted && !report.replayed) {
+    t.warn(`the time limit (${Math.round(timeLimitMs / 1000)} s) stopped fuzzing after ${report.numRuns} of ${t.cfg.fuzzRuns} runs`);
+  }
+  return report;
+}

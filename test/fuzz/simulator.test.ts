@@ -1,0 +1,184 @@
+/**
+ * The properties against the simulator: a clean one passes them all; a fault is caught, shrunk,
+ * and its curl line run by real curl reproduces the answer.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, test } from 'vitest';
+import { BmcClient } from '../../client/http.js';
+import { simulatorTargetProfile, startSimulator, type RunningSimulator } from '../../simulator/index.js';
+import { buildModel } from '../../suites/support/fuzz/model.js';
+import {
+  anonymousProperty,
+  envelopeProperty,
+  compareRoutes,
+  envelopeVerdict,
+  loginProperty,
+  serverErrorProperty,
+  stabilityProperty,
+  withoutEcho,
+  writeProperty,
+  writeTargets,
+  type FuzzEnv,
+} from '../../suites/support/fuzz/properties.js';
+import { failureMessage, runProperty, type FuzzProperty } from '../../suites/support/fuzz/runner.js';
+import { FuzzStats } from '../../suites/support/fuzz/send.js';
+import { enumerate, list } from '../../suites/support/tree.js';
+import type { BmcResponse } from '../../client/http.js';
+
+/** Asynchronous: the simulator answers from this very process, so a blocking call would deadlock. */
+const run = promisify(execFile);
+
+const NS = 'mgmt_project';
+const ROOT = `/xyz/${NS}`;
+const WHO = { user: 'root', password: '0penBmc' };
+const open: Array<{ sim: RunningSimulator; clients: BmcClient[] }> = [];
+
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await Promise.all(o.clients.map((c) => c.close()));
+    await o.sim.close();
+  }
+});
+
+async function setup(faults: string[] = []): Promise<{ env: FuzzEnv; loginClient: BmcClient; url: string }> {
+  const sim = await startSimulator({ namespace: NS, faults, log: () => {} });
+  const client = new BmcClient({ baseUrl: sim.url, ...WHO, insecure: true, timeoutMs: 5_000 });
+  await client.login();
+  const sideClient = client.fork({ cookies: client.exportCookies() });
+  const loginClient = client.fork();
+  open.push({ sim, clients: [client, sideClient, loginClient] });
+  const model = buildModel(NS, await list(client, ROOT), await enumerate(client, ROOT));
+  const env: FuzzEnv = {
+    client,
+    sideClient,
+    model,
+    who: WHO,
+    profile: 'destructive',
+    writable: simulatorTargetProfile(NS).writable,
+    stats: new FuzzStats(),
+    knownGood: `${ROOT}/inventory/system`,
+    loginFailures: { left: Number.POSITIVE_INFINITY, skipped: 0 },
+  };
+  return { env, loginClient, url: sim.url };
+}
+
+const budget = { numRuns: 150, runSeed: 1234, timeLimitMs: 20_000 };
+
+describe('on a clean simulator', () => {
+  test('every property passes', async () => {
+    const { env, loginClient } = await setup();
+    const props: Array<FuzzProperty<any>> = [
+      stabilityProperty(env),
+      envelopeProperty(env),
+      anonymousProperty(env),
+      loginProperty(env, loginClient),
+      serverErrorProperty(env),
+      writeProperty(env, await writeTargets(env)),
+    ];
+    for (const p of props) {
+      const r = await runProperty(p, budget);
+      expect(r.failed, `${p.key}: ${r.violation?.problem ?? r.abort}`).toBe(false);
+      expect(r.numRuns).toBe(budget.numRuns);
+    }
+  });
+});
+
+describe('with faults', () => {
+  test('crash-on-unicode-path fails ERR-5 and the printed curl reproduces the 500', async () => {
+    const { env, url } = await setup(['crash-on-unicode-path']);
+    const r = await runProperty(serverErrorProperty(env), budget);
+    expect(r.failed).toBe(true);
+    const line = failureMessage(r, url).split('\n')[0]!;
+    const curl = line.slice(line.indexOf('curl -k'), line.lastIndexOf(' — replay'));
+    const { stdout: out } = await run('bash', ['-c', curl], { env: { ...process.env, COOKIE: env.client.cookieHeader() } });
+    expect(out).toMatch(/^HTTP\/1\.1 500/);
+  });
+
+  test('login-any-password fails AUTH-4 with a body a real shell sends as is', async () => {
+    const { env, loginClient, url } = await setup(['login-any-password']);
+    const r = await runProperty(loginProperty(env, loginClient), budget);
+    expect(r.failed).toBe(true);
+    const line = failureMessage(r, url).split('\n')[0]!;
+    const curl = line.slice(line.indexOf('curl -k'), line.lastIndexOf(' — replay'));
+    const { stdout: out } = await run('bash', ['-c', curl], { env: { ...process.env, PASSWORD: WHO.password } });
+    expect(out).toMatch(/^HTTP\/1\.1 200/);
+  });
+
+  test.each([
+    ['auth-bypass-enumerate', 'auth1'],
+    ['wrong-type-stored', 'wr1'],
+    ['attr-wrong-value', 'stable'],
+    ['list-not-recursive', 'stable'],
+    ['message-wrong-code', 'env'],
+    ['status-ok-on-error', 'env'],
+    ['refusal-leaks-data', 'auth1'],
+  ])('%s fails the %s property', async (fault, key) => {
+    const { env, loginClient } = await setup([fault]);
+    const byKey: Record<string, () => Promise<FuzzProperty<any>>> = {
+      auth1: async () => anonymousProperty(env),
+      wr1: async () => writeProperty(env, await writeTargets(env)),
+      stable: async () => stabilityProperty(env),
+      env: async () => envelopeProperty(env),
+      auth4: async () => loginProperty(env, loginClient),
+    };
+    const r = await runProperty(await byKey[key]!(), budget);
+    expect(r.failed).toBe(true);
+    expect(r.violation?.repro.length).toBeGreaterThan(0);
+  });
+});
+
+describe('envelope verdicts', () => {
+  const res = (status: number, text: string): BmcResponse => {
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status, statusLine: String(status), headers: {}, text, json, durationMs: 0 };
+  };
+  const get = { family: 't', method: 'GET', path: `${ROOT}/nope`, credentials: false };
+
+  test('a refusal with an empty or non-envelope body is fine; a 2xx is not', () => {
+    expect(envelopeVerdict(get, res(401, ''), ROOT)).toEqual([]);
+    expect(envelopeVerdict(get, res(401, 'Unauthorized'), ROOT)).toEqual([]);
+    expect(envelopeVerdict(get, res(200, ''), ROOT)).not.toEqual([]);
+    expect(envelopeVerdict(get, res(200, 'hello'), ROOT)).not.toEqual([]);
+    // OPTIONS answered by the HTTP layer with an empty 200 is no envelope question.
+    expect(envelopeVerdict({ ...get, method: 'OPTIONS' }, res(200, ''), ROOT)).toEqual([]);
+    expect(envelopeVerdict({ ...get, method: 'HEAD' }, res(200, ''), ROOT)).toEqual([]);
+  });
+
+  test('an envelope must name its own status and agree with it', () => {
+    expect(envelopeVerdict(get, res(404, '{"data":{"description":"x"},"message":"404 Not Found","status":"error"}'), ROOT)).toEqual([]);
+    expect(envelopeVerdict(get, res(404, '{"data":{"description":"x"},"message":"200 OK","status":"error"}'), ROOT)).toHaveLength(1);
+    expect(envelopeVerdict(get, res(404, '{"data":{"description":"x"},"message":"404 Not Found","status":"ok"}'), ROOT)).toHaveLength(1);
+  });
+
+  test('our own path echoed in a refusal is no leak; other paths of the tree are', () => {
+    const echo = res(404, `{"data":{"description":"Path ${ROOT}/nope not found"},"message":"404 Not Found","status":"error"}`);
+    expect(withoutEcho(echo, `${ROOT}/nope/enumerate`, ROOT).text).not.toContain(`${ROOT}/`);
+    expect(envelopeVerdict(get, echo, ROOT)).toEqual([]);
+    const leak = res(401, `{"data":{"description":"no","paths":["${ROOT}/inventory"]},"message":"401 Unauthorized","status":"error"}`);
+    expect(envelopeVerdict(get, leak, ROOT)).toHaveLength(1);
+  });
+});
+
+describe('two routes that must agree', () => {
+  const seq = (...values: unknown[]) => {
+    let i = 0;
+    return async () => values[i++];
+  };
+
+  test('a stable disagreement is one; a counter read in between agrees; a moving text cannot be judged', async () => {
+    expect(await compareRoutes('a', 'a', seq(), seq())).toBe('agree');
+    expect(await compareRoutes('a', 'b', seq('a'), seq('b'))).toBe('disagree');
+    expect(await compareRoutes('a', 'b', seq('b'), seq())).toBe('agree');
+    // A microsecond clock: X 100, Y 150, X 200 → Y lies between the two readings of X.
+    expect(await compareRoutes(100n, 150n, seq(200n), seq())).toBe('agree');
+    expect(await compareRoutes(100n, 99n, seq(200n), seq())).toBe('disagree');
+    expect(await compareRoutes(100, 150, seq(100), seq(120))).toBe('moving');
+    expect(await compareRoutes('t1', 'u', seq('t2'), seq())).toBe('moving');
+  });
+});
