@@ -37,6 +37,9 @@ export class LoginRefusedError extends BmcClientError {
 /** A WebSocket subscription was refused or closed when it had to stay open. */
 export class SubscriptionError extends BmcClientError {}
 
+/** A request that cannot be put on the wire at all: it was never sent. */
+export class InvalidRequestError extends BmcClientError {}
+
 /** Context that lets a classified error name the request it broke. */
 export interface RequestContext {
   method?: string;

@@ -5,6 +5,7 @@
  */
 import type { Agent, Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
+import { InvalidRequestError } from './errors.js';
 
 export interface RawRequest {
   origin: string;
@@ -46,7 +47,25 @@ export function requestTarget(prefix: string, path: string): string {
   return target;
 }
 
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Why a request cannot be put on the wire (a method that is no HTTP token, control characters in
+ * a header value), or undefined. Checked before undici sees it: undici 7 loses a pooled connection
+ * slot on each such refusal, and later requests then wait for a connection until they time out.
+ */
+export function unsendable(method: string, headers: Record<string, string>): string | undefined {
+  if (!TOKEN.test(method)) return `the method ${JSON.stringify(method)} is not an HTTP token`;
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_VALUE.test(value)) return `the ${name} header holds control characters`;
+  }
+  return undefined;
+}
+
 export function exchange(agent: Agent, req: RawRequest): Promise<RawResponse> {
+  const refusal = unsendable(req.method, req.headers);
+  if (refusal) return Promise.reject(new InvalidRequestError(`Request not sent: ${refusal}.`));
   return new Promise<RawResponse>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let settled = false;
@@ -102,6 +121,9 @@ export function exchange(agent: Agent, req: RawRequest): Promise<RawResponse> {
           body: req.body ?? null,
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
+          // undici closes the socket after a GET/DELETE with a body unless told not to; every
+          // later request would then pay for a new TLS handshake.
+          reset: false,
         },
         handler,
       );

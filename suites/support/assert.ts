@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { BmcResponse } from '../../client/http.js';
 import { jsonEqual } from '../../client/json.js';
+import { requestTarget } from '../../client/transport.js';
 import type { CheckContext } from './check.js';
 
 export class CheckFailure extends Error {
@@ -120,21 +121,52 @@ export function expectRefused(res: BmcResponse, what: string, t: CheckContext, p
 }
 
 /**
+ * Removes from a body the paths of the tree that are only our own request path (or a prefix of
+ * it) echoed back, in any of its spellings, as in "Path /xyz/…/missing not found".
+ */
+function withoutEcho(text: string, path: string, root: string): string {
+  const spellings = new Set([path, path.split('?')[0]!, requestTarget('', path)]);
+  for (const p of [...spellings]) {
+    try {
+      spellings.add(decodeURIComponent(p));
+    } catch {
+      /* not decodable: the raw spelling is enough */
+    }
+    try {
+      spellings.add(encodeURI(p));
+    } catch {
+      /* a lone surrogate cannot be encoded */
+    }
+  }
+  const token = new RegExp(`${escapeRegExp(root)}/[^\\s"'<>,\\]\\[{}]*`, 'g');
+  return text.replace(token, (m) => ([...spellings].some((s) => s.includes(m)) ? '' : m));
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const ERROR_MEMBERS = new Set(['description', 'error', 'message', 'code', 'detail', 'details', 'reason', 'status']);
+
+/**
  * Object data in a body: an object path of the tree, or a data member that is not an error map.
  * An echo of the requested path (some servers name it in the description) tells nothing new.
  */
 export function leakedData(res: BmcResponse, root: string, requested?: string): string | undefined {
-  const text = requested ? res.text.split(requested).join('') : res.text;
+  const text = requested ? withoutEcho(res.text, requested, root) : res.text;
   if (text.includes(`${root}/`)) return `the body names paths under ${root}/`;
   const env = envelopeOf(res);
   if (!env || env.data === undefined || env.data === null) return undefined;
   const data = env.data;
   if (typeof data === 'object' && !Array.isArray(data)) {
-    const keys = Object.keys(data);
-    if (keys.every((k) => k === 'description')) return undefined;
-    return `data has members ${show(keys)}`;
+    // An error map may say more than its description; object data is anything else, or nested.
+    const other = Object.entries(data).filter(([k, v]) => !ERROR_MEMBERS.has(k.toLowerCase()) || (v !== null && typeof v === 'object'));
+    if (other.length === 0) return undefined;
+    return `data has members ${show(other.map(([k]) => k))}`;
   }
   if (Array.isArray(data) && data.length === 0) return undefined;
+  // A scalar in an error answer is an error text, not object data (ERR-1 judges its shape).
+  if (res.status >= 400 && typeof data !== 'object') return undefined;
   return `data is ${show(data)}`;
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { BmcClient, retryDelayMs, type ClientOptions } from '../../client/http.js';
-import { LoginRefusedError, TargetTimeoutError } from '../../client/errors.js';
+import { InvalidRequestError, LoginRefusedError, TargetTimeoutError } from '../../client/errors.js';
 import { EvidenceLog } from '../../client/evidence.js';
 import { envelope, sendJson, startHttps, type Handler, type SeenRequest, type TestServer } from './servers.js';
 
@@ -393,5 +393,23 @@ describe('evidence', () => {
     const c = client(s, { evidence, timeoutMs: 100 });
     await c.get('/x').catch(() => undefined);
     expect(evidence.entries()[0]?.error).toMatch(/did not answer GET \/x within 100 ms/);
+  });
+});
+
+describe('requests that cannot be sent', () => {
+  test('are refused before reaching the pool, which stays usable, and a GET with a body keeps the connection', async () => {
+    const s = await serve((req, res) => sendJson(res, 200, envelope(200, req.method)));
+    const c = client(s, { connections: 2, timeoutMs: 5_000 });
+    for (let i = 0; i < 8; i++) {
+      await expect(c.request('G ET', '/x', { auth: false })).rejects.toBeInstanceOf(InvalidRequestError);
+      await expect(c.request('PUT', '/x', { auth: false, body: '{}', contentType: 'application/json\r\nX: y' })).rejects.toThrow(/control characters/);
+    }
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) {
+      const res = await c.request('GET', '/x', { auth: false, body: '{"data": 1}', contentType: 'application/json' });
+      expect(res.status).toBe(200);
+    }
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(s.requests.length).toBe(5);
   });
 });

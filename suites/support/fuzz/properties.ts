@@ -83,36 +83,9 @@ function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * Removes from a body the paths of the tree that are only our own request path (or a prefix of
- * it) echoed back, as in "Path /xyz/…/missing not found": an echo is no leak.
- */
-export function withoutEcho(res: BmcResponse, path: string, root: string): BmcResponse {
-  const spellings = new Set([path, path.split('?')[0]!, requestTarget('', path)]);
-  for (const p of [...spellings]) {
-    try {
-      spellings.add(decodeURIComponent(p));
-    } catch {
-      /* not decodable: the raw spelling is enough */
-    }
-    try {
-      spellings.add(encodeURI(p));
-    } catch {
-      /* a lone surrogate cannot be encoded */
-    }
-  }
-  const token = new RegExp(`${escapeRegExp(root)}/[^\\s"'<>,\\]\\[{}]*`, 'g');
-  const text = res.text.replace(token, (m) => ([...spellings].some((s) => s.includes(m)) ? '' : m));
-  return { ...res, text };
-}
-
 /** AUTH-5: a refusal without credentials carries nothing of the tree (our own path echoed is fine). */
 export function anonymousLeak(res: BmcResponse, path: string, root: string): string | undefined {
-  return leakedData(withoutEcho(res, path, root), root);
+  return leakedData(res, root, path);
 }
 
 const API_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'PATCH']);

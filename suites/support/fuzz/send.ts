@@ -5,7 +5,8 @@
  */
 import { METHODS } from 'node:http';
 import type { BmcClient, BmcResponse } from '../../../client/http.js';
-import { ConnectionLostError, TargetTimeoutError, TlsError, UnreachableError } from '../../../client/errors.js';
+import { ConnectionLostError, InvalidRequestError, TargetTimeoutError, TlsError, UnreachableError } from '../../../client/errors.js';
+import { unsendable } from '../../../client/transport.js';
 import type { FuzzRequest } from './requests.js';
 
 export type Outcome =
@@ -35,6 +36,7 @@ function codes(err: unknown, depth = 0, out: string[] = []): string[] {
 }
 
 export function isClientRefusal(err: unknown): boolean {
+  if (err instanceof InvalidRequestError) return true;
   if (err instanceof ConnectionLostError || err instanceof TargetTimeoutError || err instanceof UnreachableError || err instanceof TlsError) {
     return false;
   }
@@ -81,8 +83,6 @@ export function needsSideClient(req: Pick<FuzzRequest, 'method' | 'body' | 'path
   return !METHODS.includes(req.method) || req.path.length > 8000;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
  * Requests undici would refuse to form (a method that is no HTTP token, control characters in a
@@ -90,9 +90,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * each such refusal, and later requests then wait for a connection until they time out.
  */
 export function clientWouldRefuse(req: Pick<FuzzRequest, 'method' | 'contentType'>): string | undefined {
-  if (!TOKEN.test(req.method)) return `the method ${JSON.stringify(req.method)} is not an HTTP token`;
-  if (req.contentType !== undefined && !HEADER_VALUE.test(req.contentType)) return `the Content-Type ${JSON.stringify(req.contentType)} holds control characters`;
-  return undefined;
+  return unsendable(req.method, req.contentType === undefined ? {} : { 'content-type': req.contentType });
 }
 
 export async function sendFuzz(client: BmcClient, req: FuzzRequest, stats?: FuzzStats): Promise<Outcome> {
