@@ -111,6 +111,7 @@ async function fuzzThroughput(): Promise<void> {
   try {
     const r = await measureFuzzThroughput(sim.url, { namespace: NS });
     console.log(`fuzzing: ${r.requests} generated requests in ${r.seconds.toFixed(2)} s = ${r.perSecond.toFixed(0)} requests/s (target >= 1000)`);
+    for (const f of r.failures) console.log(`  fuzzing found on the clean simulator: ${f}`);
   } finally {
     await sim.close();
   }

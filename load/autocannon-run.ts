@@ -27,7 +27,8 @@ export async function autocannonRun(req: LoadRequest): Promise<LoadFigures> {
     headers: { accept: 'application/json', ...req.headers },
     connections: req.connections,
     duration: req.durationS,
-    amount: req.maxRequests,
+    // Not `amount`: autocannon lets amount override the duration; this caps requests within it.
+    maxOverallRequests: Math.max(req.maxRequests, req.connections),
     timeout: req.timeoutS ?? 30,
   });
   const total = result.requests.total;
