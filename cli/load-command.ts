@@ -1,4 +1,5 @@
 /** `load`: bounded throughput and latency runs; exit 1 when a threshold or the baseline is missed. */
+import type { TargetFlags } from './target-flags.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { compareToBaseline, thresholdFailures, type ScenarioResult } from '../load/compare.js';
@@ -8,13 +9,7 @@ import { startEmbeddedTarget } from '../runner/embedded.js';
 import { preflight } from '../runner/preflight.js';
 import { UsageError } from '../runner/usage-error.js';
 
-export interface LoadFlags {
-  target?: string;
-  user: string;
-  password: string;
-  namespace: string;
-  insecure: boolean;
-  timeout?: number;
+export interface LoadFlags extends TargetFlags {
   connections?: number;
   duration?: number;
   maxRequests?: number;

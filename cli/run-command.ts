@@ -1,4 +1,5 @@
 /** `run`: options from commander → a conformance run; exit 0 (no FAIL), 1 (a FAIL), 2 (usage). */
+import type { TargetFlags } from './target-flags.js';
 import type { Area } from '../catalogue/requirements.js';
 import type { Profile, WritableAttribute } from '../runner/config.js';
 import { runConformance } from '../runner/run.js';
@@ -7,13 +8,7 @@ import { dirname } from 'node:path';
 import { renderHtml } from './report-command.js';
 import { loadExpectations } from '../runner/expectations.js';
 
-export interface RunFlags {
-  target?: string;
-  user: string;
-  password: string;
-  namespace: string;
-  insecure: boolean;
-  timeout?: number;
+export interface RunFlags extends TargetFlags {
   profile?: Profile;
   only?: Area[];
   requirements?: string[];

@@ -355,6 +355,7 @@ export class BmcClient {
     const at = new Date();
     const start = performance.now();
     let raw: RawResponse;
+    const sent = { at: at.toISOString(), method, url: target, requestHeaders: headers, requestBody: bodyToText(body) };
     try {
       raw = await exchange(this.agent, { origin: this.origin, path: target, method, headers, body, timeoutMs });
     } catch (err) {
@@ -364,15 +365,7 @@ export class BmcClient {
               cause: err,
             })
           : classifyNetworkError(err, this.baseUrl, { method, path, timeoutMs });
-      this.evidence?.record({
-        at: at.toISOString(),
-        method,
-        url: target,
-        requestHeaders: headers,
-        requestBody: bodyToText(body),
-        durationMs: performance.now() - start,
-        error: error.message,
-      });
+      this.evidence?.record({ ...sent, durationMs: performance.now() - start, error: error.message });
       throw error;
     }
     const durationMs = performance.now() - start;
@@ -381,11 +374,7 @@ export class BmcClient {
       for (const c of this.cookies.store(res.headers['set-cookie'], path)) this.addCookieSecret(c.value);
     }
     this.evidence?.record({
-      at: at.toISOString(),
-      method,
-      url: target,
-      requestHeaders: headers,
-      requestBody: bodyToText(body),
+      ...sent,
       status: res.status,
       statusLine: res.statusLine,
       responseHeaders: res.headers,

@@ -3,6 +3,18 @@ import { startSimulator, type RunningSimulator } from '../../simulator/index.js'
 import { buildImageTarball } from '../../simulator/image-archive.js';
 import { call, login, openSocket, ROOT, subscribe } from './helpers.js';
 
+/** The HTTP status of a WebSocket handshake on /subscribe (101 when it opens). */
+async function handshakeStatus(url: string, cookie?: string): Promise<number> {
+  const ws = cookie ? openSocket(url, cookie) : openSocket(url);
+  const status = await new Promise<number>((resolve) => {
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('open', () => resolve(101));
+    ws.on('error', () => undefined);
+  });
+  ws.terminate();
+  return status;
+}
+
 let sim: RunningSimulator;
 
 beforeAll(async () => {
@@ -125,27 +137,13 @@ describe('requests without a session', () => {
   });
 
   it('the WebSocket handshake is refused with 401', async () => {
-    const ws = openSocket(sim.url);
-    const status = await new Promise<number>((resolve) => {
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('open', () => resolve(101));
-      ws.on('error', () => undefined);
-    });
-    ws.terminate();
-    expect(status).toBe(401);
+    expect(await handshakeStatus(sim.url)).toBe(401);
   });
 
   it('the WebSocket handshake is refused after logout', async () => {
     const cookie = await login(sim.url);
     await call(sim.url, 'POST', '/logout', { cookie, json: { data: [] } });
-    const ws = openSocket(sim.url, cookie);
-    const status = await new Promise<number>((resolve) => {
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('open', () => resolve(101));
-      ws.on('error', () => undefined);
-    });
-    ws.terminate();
-    expect(status).toBe(401);
+    expect(await handshakeStatus(sim.url, cookie)).toBe(401);
   });
 
   it('logout closes the session\'s open event sockets', async () => {

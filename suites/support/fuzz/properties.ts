@@ -127,13 +127,18 @@ export function envelopeVerdict(req: FuzzRequest, res: BmcResponse, root: string
   return problems;
 }
 
+/** Any request the profile allows, built from what the target has. */
+function requestsOf(env: FuzzEnv) {
+  return anyRequestArb({ model: env.model, profile: env.profile, who: env.who, writable: env.writable, allowReset: env.allowReset });
+}
+
 // --- ENV-1 ENV-2 ENV-3 (+AUTH-5) -----------------------------------------------------------------
 
 export function envelopeProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
   return {
     key: 'env',
     requestsPerRun: 1,
-    arbitrary: anyRequestArb({ model: env.model, profile: env.profile, who: env.who, writable: env.writable, allowReset: env.allowReset }),
+    arbitrary: requestsOf(env),
     reproOf: asSent,
     predicate: async (req) => {
       const o = await send(env, req);
@@ -156,7 +161,7 @@ export function serverErrorProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
   return {
     key: 'err5',
     requestsPerRun: 1,
-    arbitrary: anyRequestArb({ model: env.model, profile: env.profile, who: env.who, writable: env.writable, allowReset: env.allowReset }),
+    arbitrary: requestsOf(env),
     reproOf: asSent,
     predicate: async (req) => {
       const o = await send(env, req);
