@@ -6,20 +6,23 @@ import { FAULTS } from './faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
 export async function runSimulatorCli(opts: SimulatorOptions = {}): Promise<void> {
-  const sim = await startSimulator(opts);
-  process.stdout.write(`listening ${sim.url}\n`);
-  // Resolves once a signal has closed the simulator; the caller then exits 0.
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      const force = setTimeout(() => process.exit(0), 3000);
-      force.unref();
-      void sim.close().finally(resolve);
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  // Handlers go in before the "listening" line: whoever reads it may signal at once.
+  let signalled: () => void = () => {};
+  const signal = new Promise<void>((resolve) => (signalled = resolve));
+  const onSignal = (): void => signalled();
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  try {
+    const sim = await startSimulator(opts);
+    process.stdout.write(`listening ${sim.url}\n`);
+    await signal;
+    const force = setTimeout(() => process.exit(0), 3000);
+    force.unref();
+    await sim.close();
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
 }
 
 /** A printable table of the faults: name, requirement, description. */
