@@ -6,7 +6,7 @@
  */
 import { test, inject, type TestContext } from 'vitest';
 import * as allure from 'allure-js-commons';
-import { isRequirementId } from '../../catalogue/requirements.js';
+import { isRequirementId, requirement } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
 import type { Exchange as EvidenceEntry } from '../../client/evidence.js';
@@ -94,7 +94,8 @@ async function runCheck(
   const meta: CheckMeta = { requirements: ids, warnings: [], observations: [] };
   ctx.task.meta.bmc = meta;
   for (const id of ids) await allure.label('requirement', id);
-  await allure.label('suite', ids[0]!);
+  // Allure groups tests by the spec area of the first requirement they check.
+  await allure.label('suite', requirement(ids[0]!).area);
 
   const notTested = (reason: string): never => {
     ctx.skip(reason);
