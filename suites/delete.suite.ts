@@ -1,17 +1,13 @@
 /** DELETE: instances with xyz.{ns}.Object.Delete go away; others are refused with 403. */
-import { buildImage } from '../client/image.js';
 import { check, type CheckContext } from './support/check.js';
 import { describeResponse, ensure, expectError, expectOk } from './support/assert.js';
 import { children, getObject, invalidateTreeCache } from './support/tree.js';
-import { deleteSoftwareVersions, freshVersion, waitForNewChildren } from './support/software.js';
+import { uploadAndTrack } from './support/software.js';
 
 /** A deletable instance this run created itself: an uploaded software version. */
 async function ownDeletableInstance(t: CheckContext): Promise<string> {
-  const before = await children(t.client, `${t.root}/software`);
-  const res = await t.client.upload(await buildImage({ version: freshVersion('delete'), namespace: t.ns }));
+  const { res, added } = await uploadAndTrack(t, { tag: 'delete' });
   if (res.status !== 200) t.notTested(`no instance to delete: uploading one answered ${describeResponse(res)}`);
-  const added = await waitForNewChildren(t, `${t.root}/software`, before, Math.max(t.cfg.eventTimeoutMs, 15_000));
-  deleteSoftwareVersions(t, added);
   if (added.length === 0) t.notTested('no instance to delete: the uploaded image registered no version');
   return added[0]!;
 }

@@ -1,14 +1,13 @@
 /** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSubscriber, type ConnectOutcome, type ReceivedEvent } from '../client/subscriber.js';
-import { buildImage } from '../client/image.js';
 import { jsonEqual } from '../client/json.js';
 import { profileAllows } from '../runner/config.js';
 import { check, runConfig, type CheckContext } from './support/check.js';
 import { describeResponse, ensure, expectOk, fail, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
-import { deleteSoftwareVersions, freshVersion, waitForNewChildren } from './support/software.js';
-import { children, getAttr, invalidateTreeCache } from './support/tree.js';
+import { uploadAndTrack } from './support/software.js';
+import { getAttr, invalidateTreeCache } from './support/tree.js';
 import { noWritableReason, putAttr, writePlans, type WritePlan } from './support/writable.js';
 import {
   AttrWriter,
@@ -40,7 +39,6 @@ const cfg = runConfig();
 /** Every wait is bounded by eventTimeoutMs or quietWindowMs; a check makes a few dozen of them at most. */
 const WAITS = { timeoutMs: cfg.eventTimeoutMs * 24 + cfg.quietWindowMs * 8 + cfg.timeoutMs * 2 };
 /** Uploads answer slowly on hardware (the image manager is polled). */
-const uploadWait = (t: CheckContext) => Math.max(t.cfg.eventTimeoutMs, 15_000);
 const UPLOADS = { timeoutMs: WAITS.timeoutMs + 4 * Math.max(cfg.eventTimeoutMs, 15_000) };
 
 /** Writes per measured sequence: ten on the simulator, fewer on hardware (a field BMC is slow and its flash is not ours to wear). */
@@ -456,14 +454,9 @@ check('EV-3', 'an uploaded version is announced by InterfacesAdded with its path
     }
   }
   t.observe('filter used to watch for InterfacesAdded', tap.filter, 'EV-11');
-  const before = await children(t.client, softwareRoot);
-  const image = await buildImage({ version: freshVersion('events'), namespace: t.ns });
   const from = tap.sub.mark();
-  invalidateTreeCache();
-  const res = await t.client.upload(image);
+  const { res, added } = await uploadAndTrack(t, { tag: 'events' });
   if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
-  const added = await waitForNewChildren(t, softwareRoot, before, uploadWait(t));
-  deleteSoftwareVersions(t, added);
   if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
   const created = added[0]!;
   const announces = (d: unknown) => isInterfacesAdded(d) && (d.path === created || created.startsWith(`${d.path === '/' ? '' : d.path}/`));
@@ -511,12 +504,7 @@ check('EV-7', 'only InterfacesAdded and PropertiesChanged messages are pushed', 
     await provoke(t, writer, tap);
     if (profileAllows(t.cfg.profile, 'destructive')) {
       // An object that appears and disappears: InterfacesRemoved is a D-Bus signal the spec does not push.
-      const softwareRoot = `${t.root}/software`;
-      const before = await children(t.client, softwareRoot);
-      invalidateTreeCache();
-      const res = await t.client.upload(await buildImage({ version: freshVersion('kinds'), namespace: t.ns }));
-      const added = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWait(t)) : [];
-      deleteSoftwareVersions(t, added);
+      const { added } = await uploadAndTrack(t, { tag: 'kinds' });
       for (const path of added) {
         invalidateTreeCache();
         await t.client.delete(path);

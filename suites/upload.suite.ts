@@ -1,24 +1,10 @@
 /** Image upload: POST and PUT with a remote name, registration, failed and duplicate uploads. */
 import { buildImage, corruptImage, imageWithoutManifest } from '../client/image.js';
 import type { BmcResponse } from '../client/http.js';
-import { check, type CheckContext } from './support/check.js';
+import { check } from './support/check.js';
 import { ensure, envelopeOf, expectError, expectOk, show } from './support/assert.js';
 import { children, invalidateTreeCache } from './support/tree.js';
-import { deleteSoftwareVersions, freshVersion, waitForNewChildren } from './support/software.js';
-
-/** Uploads answer slowly on hardware (the image manager is polled): allow for it. */
-const uploadWait = (t: CheckContext) => Math.max(t.cfg.eventTimeoutMs, 15_000);
-
-async function uploadFresh(t: CheckContext, remoteName?: string): Promise<{ res: BmcResponse; added: string[] }> {
-  const softwareRoot = `${t.root}/software`;
-  const before = await children(t.client, softwareRoot);
-  const image = await buildImage({ version: freshVersion('upload'), namespace: t.ns });
-  invalidateTreeCache();
-  const res = await t.client.upload(image, remoteName);
-  const added = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWait(t)) : [];
-  deleteSoftwareVersions(t, added);
-  return { res, added };
-}
+import { freshVersion, uploadAndTrack } from './support/software.js';
 
 function expectVersionId(res: BmcResponse, what: string): string {
   const data = expectOk(res, what);
@@ -33,14 +19,14 @@ function expectDescription(res: BmcResponse, what: string): void {
 }
 
 check(['EP-12', 'RULE-7'], 'POST /upload/image answers with the version id and registers the version', async (t) => {
-  const { res, added } = await uploadFresh(t);
+  const { res, added } = await uploadAndTrack(t);
   const id = expectVersionId(res, 'POST /upload/image');
   ensure(added.length > 0, `no software version appeared under ${t.root}/software after the upload of ${id}`);
   t.observe('version object path names the id', added.some((p) => p.endsWith(`/${id}`)), 'VER-1');
 }, { profile: 'destructive' });
 
 check(['EP-13', 'RULE-7'], 'PUT /upload/image/{remote_name} answers with the version id and registers the version', async (t) => {
-  const { res, added } = await uploadFresh(t, `bmc-conformance-${Date.now()}.tar`);
+  const { res, added } = await uploadAndTrack(t, { remoteName: `bmc-conformance-${Date.now()}.tar` });
   const id = expectVersionId(res, 'PUT /upload/image/{remote_name}');
   ensure(added.length > 0, `no software version appeared under ${t.root}/software after the upload of ${id}`);
 }, { profile: 'destructive' });
@@ -58,10 +44,7 @@ check('ERR-2', 'an image that fails extraction answers 400 saying so', async (t)
 
 check('ERR-3', 'an upload of a version that already exists answers 400 saying so', async (t) => {
   const image = await buildImage({ version: freshVersion('duplicate'), namespace: t.ns });
-  const before = await children(t.client, `${t.root}/software`);
-  invalidateTreeCache();
-  const first = await t.client.upload(image);
+  const { res: first } = await uploadAndTrack(t, { image });
   expectVersionId(first, 'the first POST /upload/image');
-  deleteSoftwareVersions(t, await waitForNewChildren(t, `${t.root}/software`, before, uploadWait(t)));
   expectDescription(await t.client.upload(image), 'the second POST /upload/image of the same version');
 }, { profile: 'destructive' });

@@ -1,4 +1,6 @@
 /** Software versions created by a test (upload, DownloadViaTFTP) and their removal afterwards. */
+import { buildImage } from '../../client/image.js';
+import type { BmcResponse } from '../../client/http.js';
 import { describeResponse, ensure, setDifference } from './assert.js';
 import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
@@ -27,4 +29,27 @@ export function deleteSoftwareVersions(t: CheckContext, paths: string[]): void {
 /** A version string no target has seen: uploads of it register a new version. */
 export function freshVersion(tag: string): string {
   return `bmc-conformance-${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Uploads answer slowly on hardware (the image manager is polled): how long a version may take to appear. */
+export function uploadWaitMs(t: CheckContext): number {
+  return Math.max(t.cfg.eventTimeoutMs, 15_000);
+}
+
+/**
+ * Uploads an image (a fresh version unless one is given) and returns the answer with the versions
+ * it registered under software/; those are deleted after the test.
+ */
+export async function uploadAndTrack(
+  t: CheckContext,
+  opts: { image?: Buffer; tag?: string; remoteName?: string } = {},
+): Promise<{ res: BmcResponse; added: string[] }> {
+  const softwareRoot = `${t.root}/software`;
+  const before = await children(t.client, softwareRoot);
+  const image = opts.image ?? (await buildImage({ version: freshVersion(opts.tag ?? 'upload'), namespace: t.ns }));
+  invalidateTreeCache();
+  const res = await t.client.upload(image, opts.remoteName);
+  const added = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t)) : [];
+  deleteSoftwareVersions(t, added);
+  return { res, added };
 }
