@@ -36,8 +36,6 @@ const SECRET_HEADERS = new Set([
   'authorization',
   'sec-websocket-protocol',
 ]);
-/** Headers whose values are `name=value` pairs: names stay visible, values do not. */
-const COOKIE_HEADERS = new Set(['cookie', 'set-cookie']);
 
 /** Replaces every occurrence of each secret (raw, JSON-escaped and URL-encoded) with `***`. */
 export function redactText(text: string, secrets: readonly string[]): string {

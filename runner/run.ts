@@ -109,6 +109,8 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
 
 function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
   const onSimulator = embedded !== undefined;
+  // Named by the user (flags and the expectations file); the simulator knows its own.
+  const declared = [...opts.writable, ...(opts.expectations?.writable ?? [])];
   return {
     target: embedded?.url ?? opts.target!,
     user: opts.user,
@@ -125,9 +127,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     eventWrites: opts.eventWrites ?? (onSimulator ? 10 : 4),
     allowFactoryReset: onSimulator || opts.allowFactoryReset,
     tftp: opts.tftp ?? embedded?.tftp,
-    writable: [...opts.writable, ...(opts.expectations?.writable ?? [])].length > 0
-      ? [...opts.writable, ...(opts.expectations?.writable ?? [])]
-      : (embedded?.writable ?? []),
+    writable: declared.length > 0 ? declared : (embedded?.writable ?? []),
     fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     maxRequestsPerSecond: opts.maxRequestsPerSecond,
