@@ -25,7 +25,7 @@ export async function loadCommand(flags: LoadFlags): Promise<void> {
   const unknown = names.filter((n) => !scenarioByName(n));
   if (unknown.length > 0) throw new UsageError(`Unknown scenario ${unknown.join(', ')}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`);
   const baseline = flags.baseline ? await readBaseline(flags.baseline) : undefined;
-  const embedded = flags.target ? undefined : await startEmbeddedTarget({ namespace: flags.namespace, user: flags.user, password: flags.password, faults: [] });
+  const embedded = flags.target ? undefined : await startEmbeddedTarget({ namespace: flags.namespace, user: flags.user, password: flags.password, faults: [], tftp: false });
   try {
     const target = embedded?.url ?? flags.target!;
     const { client } = await preflight({ target, user: flags.user, password: flags.password, insecure: flags.insecure || Boolean(embedded), timeoutMs: flags.timeout ?? 120_000 });

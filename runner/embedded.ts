@@ -15,7 +15,8 @@ export interface EmbeddedTarget {
   password: string;
   namespace: string;
   writable: WritableAttribute[];
-  tftp: TftpSource;
+  /** Absent when started without TFTP (load runs need none). */
+  tftp?: TftpSource;
   stop(): Promise<void>;
 }
 
@@ -25,6 +26,8 @@ export interface EmbeddedOptions {
   password: string;
   faults: string[];
   objects?: number;
+  /** Serve a valid image over TFTP for DownloadViaTFTP (default true). */
+  tftp?: boolean;
 }
 
 export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<EmbeddedTarget> {
@@ -35,21 +38,32 @@ export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<Embedd
     faults: opts.faults,
     objects: opts.objects,
   });
-  const dir = await mkdtemp(join(tmpdir(), 'bmc-conformance-tftp-'));
-  const file = 'bmc-conformance-tftp.tar';
-  // A version no other image of the run has, so the download registers a new software version.
-  const version = `bmc-conformance-tftp-${process.pid}-${Date.now()}`;
-  await writeFile(join(dir, file), await buildImage({ version, namespace: opts.namespace }));
-  const tftp = await startTftpServer({ root: dir });
+  const tftp = opts.tftp === false ? undefined : await startImageTftp(opts.namespace);
   return {
     url: sim.url,
     user: opts.user,
     password: opts.password,
     namespace: opts.namespace,
     writable: simulatorTargetProfile(opts.namespace).writable,
-    tftp: { server: `${tftp.host}:${tftp.port}`, file },
+    tftp: tftp?.source,
     async stop() {
-      await Promise.allSettled([sim.close(), tftp.close()]);
+      await Promise.allSettled([sim.close(), tftp?.stop()]);
+    },
+  };
+}
+
+/** A TFTP server on loopback holding one valid image, so DownloadViaTFTP can run end to end. */
+async function startImageTftp(namespace: string): Promise<{ source: TftpSource; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'bmc-conformance-tftp-'));
+  const file = 'bmc-conformance-tftp.tar';
+  // A version no other image of the run has, so the download registers a new software version.
+  const version = `bmc-conformance-tftp-${process.pid}-${Date.now()}`;
+  await writeFile(join(dir, file), await buildImage({ version, namespace }));
+  const server = await startTftpServer({ root: dir });
+  return {
+    source: { server: `${server.host}:${server.port}`, file },
+    async stop() {
+      await server.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
