@@ -6,11 +6,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../client/subscriber.js';
-import { jsonEqual } from '../../client/json.js';
+import { sameValue } from '../../client/values.js';
 import { fail, show } from './assert.js';
 import type { CheckContext } from './check.js';
-import { getAttr } from './tree.js';
-import { putAttr, restoreAfter, writePlans, type WritePlan } from './writable.js';
+import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from './writable.js';
 
 /** Priming writes tried before a subscription is declared not live. */
 export const PRIME_ATTEMPTS = 3;
@@ -46,18 +45,6 @@ export function isInterfacesAdded(data: unknown): data is InterfacesAddedEvent {
 /** Any message that presents itself as an event (it has an `event` member). */
 export function isEventLike(data: unknown): boolean {
   return isRecord(data) && 'event' in data;
-}
-
-/**
- * Values compare as JSON, except that a D-Bus boolean may travel as true/false or as 1/0 (one
- * field server's events carry 1/0 where its GET answers true/false).
- */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (jsonEqual(a, b)) return true;
-  const asBit = (v: unknown): number | undefined => (typeof v === 'boolean' ? (v ? 1 : 0) : undefined);
-  if (typeof a === 'boolean' && (b === 0 || b === 1)) return asBit(a) === b;
-  if (typeof b === 'boolean' && (a === 0 || a === 1)) return asBit(b) === a;
-  return false;
 }
 
 function clip(text: string, max = 160): string {
@@ -146,11 +133,11 @@ export class AttrWriter {
     const { values } = this.plan.attr;
     if (values && values.length > 0) {
       // Declared values only (with the original, which may not be among them): never invent one.
-      const cycle = values.some((v) => jsonEqual(v, this.plan.original)) ? values : [this.plan.original, ...values];
-      const start = cycle.findIndex((v) => jsonEqual(v, this.current));
+      const cycle = values.some((v) => sameValue(v, this.plan.original)) ? values : [this.plan.original, ...values];
+      const start = cycle.findIndex((v) => sameValue(v, this.current));
       for (let k = 1; k <= cycle.length; k++) {
         const v = cycle[(start + k + cycle.length) % cycle.length];
-        if (!jsonEqual(v, this.current)) return v;
+        if (!sameValue(v, this.current)) return v;
       }
     }
     if (typeof this.plan.original === 'string' && typeof this.plan.next === 'string') {
@@ -170,6 +157,37 @@ export class AttrWriter {
     await putAttr(this.t, this.path, this.name, value);
     this.current = value;
     return record;
+  }
+
+  /**
+   * Values that differ from the current one and from each other, as many as the attribute has
+   * (a boolean has one); for a burst of concurrent writes.
+   */
+  distinctValues(count: number): unknown[] {
+    const out: unknown[] = [];
+    const saved = this.current;
+    for (let guard = 0; out.length < count && guard < count * 4; guard++) {
+      const v = this.nextValue();
+      if (sameValue(v, saved) || out.some((o) => sameValue(o, v))) break;
+      out.push(v);
+      this.current = v;
+    }
+    this.current = saved;
+    return out;
+  }
+
+  /**
+   * Sends PUTs of `values` at once, without waiting for one answer before the next request: the
+   * target applies them in an order of its own, close together. Returns the value it kept (read
+   * back once all were answered).
+   */
+  async burst(values: unknown[]): Promise<{ records: WriteRecord[]; final: unknown }> {
+    const records = values.map((value) => ({ value, at: performance.now() }));
+    this.writes.push(...records);
+    await Promise.all(values.map((v) => putAttr(this.t, this.path, this.name, v)));
+    const final = await readValue(this.t, this.path, this.name);
+    this.current = final;
+    return { records, final };
   }
 
   /** A PropertiesChanged of this attribute, whatever its value. */
@@ -249,7 +267,7 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
         return `${x.what} (filter ${show(x.filter)}) did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each; ${recent(x.sub)}`;
       })
       .join('; ');
-    const now = await getAttr(t.client, writer.path, writer.name);
+    const now = await readValue(t, writer.path, writer.name);
     if (!sameValue(now, writer.current)) {
       return { reason, notTested: `the write of ${writer.label} = ${show(writer.current)} did not take effect (it reads ${show(now)}): no change, no event (see EP-8)` };
     }

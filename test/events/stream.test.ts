@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import type { CheckContext } from '../../suites/support/check.js';
-import { AttrWriter, analyseStream, onDistinctObjects, percentile, sameValue } from '../../suites/support/events.js';
+import { AttrWriter, analyseStream, onDistinctObjects, percentile } from '../../suites/support/events.js';
+import { sameValue } from '../../client/values.js';
 import type { WritePlan } from '../../suites/support/writable.js';
 
 const P = '/xyz/ns/inventory/system';
