@@ -179,7 +179,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
 
   // --- Errors ---------------------------------------------------------------------------------
   { id: 'ERR-1', section: 'Errors 1', area: 'errors', level: 'MUST',
-    title: 'An error response has status "error", message the status line, and data a map with a description string' },
+    title: 'An error response carries data as a map with a description string (its status and message are the envelope\'s: ENV-2, ENV-3)' },
   { id: 'ERR-4', section: 'Errors 3', area: 'errors', level: 'MUST',
     title: 'Successful requests answer 200 OK with status "ok"' },
   { id: 'ERR-5', section: 'Errors', area: 'errors', level: 'SAFETY',

@@ -5,12 +5,20 @@ import type { Exchange as EvidenceEntry } from '../client/evidence.js';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'NOT_TESTED';
 
+export interface RequirementVerdict {
+  verdict: Verdict;
+  reason?: string;
+}
+
 export interface TestOutcome {
   name: string;
   file: string;
   requirements: string[];
+  /** The test as a whole: its worst requirement verdict. */
   verdict: Verdict;
   reason?: string;
+  /** Each named requirement's verdict in this test: a failure counts only against its own requirement. */
+  perRequirement?: Record<string, RequirementVerdict>;
   durationMs?: number;
   evidence?: EvidenceEntry[];
 }
@@ -40,7 +48,9 @@ export interface Results {
 
 /** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */
 export function rollUp(req: Requirement, outcomes: TestOutcome[], absentReason: string): RequirementResult {
-  const mine = outcomes.filter((o) => o.requirements.includes(req.id));
+  const mine = outcomes
+    .filter((o) => o.requirements.includes(req.id))
+    .map((o) => ({ ...o, ...(o.perRequirement?.[req.id] ?? { verdict: o.verdict, reason: o.reason }) }));
   const tests = mine.map((o) => ({ name: o.name, verdict: o.verdict, reason: o.reason, evidence: o.evidence }));
   const base = { id: req.id, level: req.level, section: req.section, title: req.title, tests };
   const has = (v: Verdict) => mine.some((o) => o.verdict === v);
@@ -55,7 +65,7 @@ export function rollUp(req: Requirement, outcomes: TestOutcome[], absentReason: 
   return { ...base, verdict: 'NOT_TESTED', reason: reasonsOf(mine, 'NOT_TESTED') };
 }
 
-function reasonsOf(outcomes: TestOutcome[], verdict: Verdict): string {
+function reasonsOf(outcomes: Array<Pick<TestOutcome, 'verdict' | 'reason' | 'name'>>, verdict: Verdict): string {
   const reasons = outcomes.filter((o) => o.verdict === verdict).map((o) => o.reason ?? o.name);
   return [...new Set(reasons)].join('; ');
 }

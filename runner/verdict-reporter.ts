@@ -1,8 +1,8 @@
 /** A vitest reporter that turns each finished test case into a TestOutcome for results.json. */
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CheckMeta, Observation } from '../suites/support/check.js';
-import type { TestOutcome, Verdict } from './results.js';
+import type { CheckMeta, Finding, Observation } from '../suites/support/check.js';
+import type { RequirementVerdict, TestOutcome, Verdict } from './results.js';
 
 const ID_TITLE = /^\[([A-Z0-9\- ]+)\]/;
 
@@ -36,27 +36,51 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
   const requirements = meta?.requirements ?? idsFromTitle(testCase.name);
   const file = relative(root, testCase.module.moduleId);
   const base = { name: testCase.name, file, requirements, durationMs: testCase.diagnostic()?.duration };
-  let verdict: Verdict;
-  let reason: string | undefined;
+  let perRequirement: Record<string, RequirementVerdict>;
   switch (result.state) {
     case 'passed':
-      verdict = meta && meta.warnings.length > 0 ? 'WARN' : 'PASS';
-      reason = meta?.warnings.join('; ') || undefined;
+      perRequirement = judged(requirements, meta, []);
       break;
-    case 'failed':
-      verdict = 'FAIL';
-      reason = firstLine(result.errors[0]?.message ?? 'failed');
+    case 'failed': {
+      // A failure the check did not attribute (a time-out, an error outside the check) is the first requirement's.
+      const failures = meta && meta.failures.length > 0
+        ? meta.failures
+        : [{ requirement: requirements[0] ?? '', message: firstLine(result.errors[0]?.message ?? 'failed') }];
+      const unjudged = meta?.unjudged ?? (meta?.failures.length ? undefined : `not judged: the test stopped at a failure of ${failures[0]!.requirement}`);
+      perRequirement = judged(requirements, meta, failures, unjudged);
       break;
+    }
     case 'skipped':
       // Tests filtered out of this run (by --only or --requirements) are not outcomes at all.
       if (result.note === undefined && testCase.options.mode !== 'run') return undefined;
-      verdict = 'NOT_TESTED';
-      reason = result.note ?? 'skipped';
+      perRequirement = Object.fromEntries(requirements.map((id) => [id, { verdict: 'NOT_TESTED', reason: result.note ?? 'skipped' }]));
       break;
     default:
       return undefined;
   }
-  return { ...base, verdict, reason, evidence: meta?.evidence };
+  const verdicts = Object.values(perRequirement);
+  const verdict: Verdict = verdicts.some((v) => v.verdict === 'FAIL') ? 'FAIL'
+    : verdicts.some((v) => v.verdict === 'WARN') ? 'WARN'
+      : verdicts.every((v) => v.verdict === 'NOT_TESTED') ? 'NOT_TESTED' : 'PASS';
+  const reason = verdicts.filter((v) => v.verdict === verdict && v.reason).map((v) => v.reason).join('; ') || undefined;
+  return { ...base, verdict, reason, perRequirement, evidence: meta?.evidence };
+}
+
+/**
+ * The verdict of each requirement a test names: FAIL with its own failures, NOT_TESTED when the
+ * test stopped at another requirement's failure before judging it, WARN with its own warnings.
+ */
+function judged(ids: string[], meta: CheckMeta | undefined, failures: Finding[], unjudged?: string): Record<string, RequirementVerdict> {
+  const out: Record<string, RequirementVerdict> = {};
+  for (const id of ids) {
+    const mine = failures.filter((f) => f.requirement === id).map((f) => firstLine(f.message));
+    const warnings = (meta?.warnings ?? []).filter((w) => w.requirement === id).map((w) => w.message);
+    if (mine.length > 0) out[id] = { verdict: 'FAIL', reason: mine.join('; ') };
+    else if (unjudged !== undefined) out[id] = { verdict: 'NOT_TESTED', reason: unjudged };
+    else if (warnings.length > 0) out[id] = { verdict: 'WARN', reason: warnings.join('; ') };
+    else out[id] = { verdict: 'PASS' };
+  }
+  return out;
 }
 
 function idsFromTitle(title: string): string[] {

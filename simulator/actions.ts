@@ -38,7 +38,8 @@ export class Actions {
       case `${this.iface}.Common.FactoryReset.Reset`:
         return this.reset();
       case `${this.iface}.Object.Delete.Delete`:
-        this.delete(path);
+        // The method itself: the DELETE verb's faults (delete-ignored, ...) are not the action's.
+        this.bus.removeObject(path);
         return null;
       default:
         return null;

@@ -3,7 +3,9 @@ import { EventSubscriber } from '../client/subscriber.js';
 import { buildImage, corruptImage } from '../client/image.js';
 import type { BmcClient, BmcResponse } from '../client/http.js';
 import { check, type CheckContext } from './support/check.js';
-import { describeResponse, ensure, envelopeOf, expectOk, expectRefused, setDifference } from './support/assert.js';
+import { stringifyJson } from '../client/json.js';
+import { describeResponse, ensure, envelopeOf, expectSuccess, notJudged, setDifference } from './support/assert.js';
+import { discoverKnowledge, leakIn, type SentRequest } from './support/leak.js';
 import { children, getObject } from './support/tree.js';
 
 const anonymous = { auth: false, relogin: false } as const;
@@ -15,6 +17,23 @@ async function ownSession(t: CheckContext): Promise<BmcClient> {
   return c;
 }
 
+/**
+ * A request without working credentials must be refused (a failure of `refusedBy`) and its refusal
+ * must carry nothing of the tree the request did not carry (AUTH-5).
+ */
+async function judgeRefusal(t: CheckContext, res: BmcResponse, what: string, request: SentRequest, refusedBy: string): Promise<void> {
+  const refused = res.status < 200 || res.status >= 300;
+  t.judge(refusedBy, refused, `${what}: expected a refusal, got ${describeResponse(res)}`);
+  if (!refused) return; // an answer that was not refused is refusedBy's failure, whatever it carries
+  const leak = leakIn(res, request, await discoverKnowledge(t.client, t.ns));
+  t.judge('AUTH-5', !leak, `${what}: the refusal (${res.status}) carries data of the target: ${leak}`);
+}
+
+/** The body a put/post helper sends, for the oracle: what the request carried may come back. */
+function sentBody(data: unknown): string {
+  return stringifyJson({ data });
+}
+
 function cookieNames(res: BmcResponse): string[] {
   const raw = res.headers['set-cookie'];
   const all = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
@@ -24,23 +43,25 @@ function cookieNames(res: BmcResponse): string[] {
 check('EP-1', 'login with {"data": [user, password]} answers 200 ok, sets a cookie, and the cookie is accepted', async (t) => {
   const c = await ownSession(t);
   const res = await c.tryLogin({ data: [t.cfg.user, t.cfg.password] }, { store: true });
-  expectOk(res, 'POST /login');
+  expectSuccess(res, 'POST /login');
   const names = cookieNames(res);
   ensure(names.length > 0, `POST /login answered ${describeResponse(res)} but set no cookie`);
-  await getObject(c, `${t.root}/inventory/system`);
+  const sys = `${t.root}/inventory/system`;
+  const probe = await c.get(sys, { relogin: false });
+  ensure(probe.status === 200, `GET ${sys} with the cookie of the login answered ${describeResponse(probe)}`);
   t.observe('login response data', envelopeOf(res)?.data, 'RULE-9');
   await c.logout();
 });
 
-check('EP-2', 'logout with {"data": []} ends the session: its cookie is refused afterwards', async (t) => {
+check(['EP-2', 'AUTH-5'], 'logout with {"data": []} ends the session: its cookie is refused afterwards', async (t) => {
   const c = await ownSession(t);
-  await c.login();
+  await c.login().catch((err: Error) => notJudged(`no session to log out: ${err.message} (see EP-1)`));
   await children(c, t.root);
   const res = await c.logout();
-  expectOk(res, 'POST /logout');
+  expectSuccess(res, 'POST /logout');
   t.observe('logout response data', envelopeOf(res)?.data, 'RULE-9');
   const after = await c.get(`${t.root}/`, { relogin: false });
-  expectRefused(after, 'GET after logout with the old cookie', t);
+  await judgeRefusal(t, after, 'GET after logout with the old cookie', { path: `${t.root}/` }, 'EP-2');
 });
 
 check(['AUTH-1', 'AUTH-5'], 'read routes without credentials are refused and leak nothing', async (t) => {
@@ -50,7 +71,7 @@ check(['AUTH-1', 'AUTH-5'], 'read routes without credentials are refused and lea
   for (const path of routes) {
     const res = await t.client.get(path, anonymous);
     statuses[`GET ${path}`] = res.status;
-    expectRefused(res, `GET ${path} without credentials`, t, path);
+    await judgeRefusal(t, res, `GET ${path} without credentials`, { path }, 'AUTH-1');
   }
   t.observe('status of refused reads', statuses, 'AUTH-6');
 });
@@ -60,40 +81,42 @@ check(['AUTH-1', 'AUTH-5'], 'write, action and delete routes without credentials
   // Values written are the current ones, so even a target that wrongly accepts is left unchanged.
   const current = await getObject(t.client, sys);
   const model = current.Model;
-  const attempts: Array<[string, () => Promise<BmcResponse>]> = [
-    [`PUT ${sys}/attr/Model`, () => t.client.put(`${sys}/attr/Model`, model, anonymous)],
-    [`PUT ${sys}`, () => t.client.put(sys, current, anonymous)],
-    [`POST ${t.root}/software/action/BmcConformanceProbe`, () => t.client.post(`${t.root}/software/action/BmcConformanceProbe`, [], anonymous)],
-    [`DELETE ${t.root}/logging/entry/4294967295`, () => t.client.delete(`${t.root}/logging/entry/4294967295`, anonymous)],
+  const action = `${t.root}/software/action/BmcConformanceProbe`;
+  const entry = `${t.root}/logging/entry/4294967295`;
+  const attempts: Array<[string, SentRequest, () => Promise<BmcResponse>]> = [
+    [`PUT ${sys}/attr/Model`, { path: `${sys}/attr/Model`, body: sentBody(model) }, () => t.client.put(`${sys}/attr/Model`, model, anonymous)],
+    [`PUT ${sys}`, { path: sys, body: sentBody(current) }, () => t.client.put(sys, current, anonymous)],
+    [`POST ${action}`, { path: action, body: sentBody([]) }, () => t.client.post(action, [], anonymous)],
+    [`DELETE ${entry}`, { path: entry }, () => t.client.delete(entry, anonymous)],
   ];
   const statuses: Record<string, number> = {};
-  for (const [what, send] of attempts) {
+  for (const [what, request, send] of attempts) {
     const res = await send();
     statuses[what] = res.status;
-    expectRefused(res, `${what} without credentials`, t);
+    await judgeRefusal(t, res, `${what} without credentials`, request, 'AUTH-1');
   }
   t.observe('status of refused writes', statuses, 'AUTH-6');
 }, { profile: 'safe' });
 
 check(['AUTH-2', 'AUTH-5'], 'an upload without credentials is refused before the image is looked at', async (t) => {
-  for (const [what, send] of [
-    ['POST /upload/image', () => t.client.upload(corruptImage(), undefined, anonymous)],
-    ['PUT /upload/image/bmc-conformance-probe', () => t.client.upload(corruptImage(), 'bmc-conformance-probe', anonymous)],
+  for (const [what, path, send] of [
+    ['POST /upload/image', '/upload/image', () => t.client.upload(corruptImage(), undefined, anonymous)],
+    ['PUT /upload/image/bmc-conformance-probe', '/upload/image/bmc-conformance-probe', () => t.client.upload(corruptImage(), 'bmc-conformance-probe', anonymous)],
   ] as const) {
     const res = await send();
-    expectRefused(res, `${what} without credentials`, t);
+    await judgeRefusal(t, res, `${what} without credentials`, { path }, 'AUTH-2');
     const description = (envelopeOf(res)?.data as { description?: unknown } | undefined)?.description;
     // An extraction error means the image was processed: the credentials were never checked.
-    ensure(!(typeof description === 'string' && /extract|already exists/i.test(description)),
+    t.judge('AUTH-2', !(typeof description === 'string' && /extract|already exists/i.test(description)),
       `${what} without credentials was processed as an image: ${describeResponse(res)} ${JSON.stringify(description)}`);
   }
 }, { profile: 'safe' });
 
-check(['AUTH-2'], 'a valid image uploaded without credentials is refused and registers no version', async (t) => {
+check(['AUTH-2', 'AUTH-5'], 'a valid image uploaded without credentials is refused and registers no version', async (t) => {
   const before = await children(t.client, `${t.root}/software`);
   const image = await buildImage({ version: `bmc-conformance-noauth-${Date.now()}`, namespace: t.ns });
   const res = await t.client.upload(image, undefined, anonymous);
-  expectRefused(res, 'POST /upload/image without credentials', t);
+  await judgeRefusal(t, res, 'POST /upload/image without credentials', { path: '/upload/image' }, 'AUTH-2');
   const added = setDifference(await children(t.client, `${t.root}/software`), before);
   ensure(added.length === 0, `an upload without credentials registered ${added.join(', ')}`);
 }, { profile: 'destructive' });
@@ -107,7 +130,7 @@ check('AUTH-3', 'a WebSocket /subscribe without a login is refused', async (t) =
   t.observe('subscribe without login', outcome.kind === 'refused' ? `handshake refused (${outcome.status ?? 'no status'})` : `closed with code ${outcome.code}`, 'AUTH-6');
 });
 
-check('AUTH-4', 'a wrong password, an unknown user or a malformed login body yields no working session', async (t) => {
+check(['AUTH-4', 'AUTH-5'], 'a wrong password, an unknown user or a malformed login body yields no working session', async (t) => {
   const bodies: Array<[string, unknown]> = [
     ['wrong password', { data: [t.cfg.user, `${t.cfg.password}-wrong`] }],
     ['unknown user', { data: ['bmc-conformance-nobody', t.cfg.password] }],
@@ -120,16 +143,16 @@ check('AUTH-4', 'a wrong password, an unknown user or a malformed login body yie
   for (const [what, body] of bodies) {
     const c = await ownSession(t);
     const res = await c.tryLogin(body, { store: true });
-    ensure(res.status < 200 || res.status >= 300, `login with ${what} answered ${describeResponse(res)}`);
+    t.judge('AUTH-4', res.status < 200 || res.status >= 300, `login with ${what} answered ${describeResponse(res)}`);
     const probe = await c.get(`${t.root}/inventory/system`, { relogin: false });
-    expectRefused(probe, `GET after a login with ${what}`, t);
+    await judgeRefusal(t, probe, `GET after a login with ${what}`, { path: `${t.root}/inventory/system` }, 'AUTH-4');
   }
 });
 
 check('AUTH-6', 'record the cookie, its attributes and any login token', async (t) => {
   const c = await ownSession(t);
   const res = await c.tryLogin({ data: [t.cfg.user, t.cfg.password] }, { store: true });
-  expectOk(res, 'POST /login');
+  expectSuccess(res, 'POST /login', 'EP-1');
   const raw = res.headers['set-cookie'];
   const cookies = (raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]).map((cookie) => {
     const [pair, ...attrs] = cookie.split(';');
@@ -143,5 +166,7 @@ check('AUTH-6', 'record the cookie, its attributes and any login token', async (
 
 check('TLS-1', 'the service is served over HTTPS', async (t) => {
   ensure(t.cfg.target.startsWith('https://'), `the target ${t.cfg.target} is not served over HTTPS`);
-  expectOk(await t.client.get(`${t.root}/`), `GET ${t.root}/ over TLS`);
+  // Any HTTP answer over the TLS connection will do: what it says is other requirements' concern.
+  const res = await t.client.get(`${t.root}/`);
+  ensure(res.status > 0, `GET ${t.root}/ over TLS got no HTTP answer`);
 });

@@ -1,6 +1,6 @@
 /** DELETE: instances with xyz.{ns}.Object.Delete go away; others are refused with 403. */
 import { check, type CheckContext } from './support/check.js';
-import { describeResponse, ensure, expectError, expectOk } from './support/assert.js';
+import { describeResponse, ensure, expectError, expectSuccess } from './support/assert.js';
 import { children, getObject, invalidateTreeCache } from './support/tree.js';
 import { uploadAndTrack } from './support/software.js';
 
@@ -16,7 +16,7 @@ check('EP-11', 'DELETE of an instance with the Delete interface removes it', asy
   const path = await ownDeletableInstance(t);
   invalidateTreeCache();
   const res = await t.client.delete(path);
-  expectOk(res, `DELETE ${path}`);
+  expectSuccess(res, `DELETE ${path}`);
   t.observe('DELETE response data', (res.json as { data?: unknown })?.data, 'RULE-9');
   const after = await t.client.get(path);
   ensure(after.status !== 200, `GET ${path} after its DELETE answered ${describeResponse(after)}`);

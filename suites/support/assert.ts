@@ -4,20 +4,37 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { BmcResponse } from '../../client/http.js';
-import { jsonEqual } from '../../client/json.js';
-import { requestTarget } from '../../client/transport.js';
-import type { CheckContext } from './check.js';
+import { sameValue } from '../../client/values.js';
 
+/** A check's verdict: the target broke `requirement` (default: the first the check names). */
 export class CheckFailure extends Error {
   override readonly name = 'CheckFailure';
+  constructor(
+    message: string,
+    readonly requirement?: string,
+  ) {
+    super(message);
+  }
 }
 
-export function fail(message: string): never {
-  throw new CheckFailure(message);
+/**
+ * The check cannot judge its requirement because another requirement's deviation stands in the
+ * way (the message names it): NOT_TESTED, never a FAIL.
+ */
+export class NotJudged extends Error {
+  override readonly name = 'NotJudged';
 }
 
-export function ensure(condition: unknown, message: string): asserts condition {
-  if (!condition) fail(message);
+export function notJudged(message: string): never {
+  throw new NotJudged(message);
+}
+
+export function fail(message: string, requirement?: string): never {
+  throw new CheckFailure(message, requirement);
+}
+
+export function ensure(condition: unknown, message: string, requirement?: string): asserts condition {
+  if (!condition) fail(message, requirement);
 }
 
 export function show(value: unknown, max = 200): string {
@@ -51,22 +68,32 @@ export function envelopeOf(res: BmcResponse): Envelope | undefined {
   return undefined;
 }
 
-/** ENV-1..3 in one place: the envelope exists, message is this response's status line, status agrees. */
-export function envelopeProblems(res: BmcResponse): string[] {
-  const problems: string[] = [];
+/** A problem of a response, and the requirement it breaks. */
+export interface Problem {
+  requirement: string;
+  problem: string;
+}
+
+/**
+ * ENV-1..4 in one place: the body is JSON (ENV-4), an object with the three members (ENV-1), its
+ * message is this response's status line (ENV-2), its status agrees with the code (ENV-3).
+ */
+export function envelopeProblems(res: BmcResponse): Problem[] {
+  if (res.json === undefined) return [{ requirement: 'ENV-4', problem: `the body is not JSON: ${show(res.text, 120)}` }];
   const env = envelopeOf(res);
-  if (!env) return [`the body is not a JSON object: ${show(res.text, 120)}`];
+  if (!env) return [{ requirement: 'ENV-1', problem: `the body is not a JSON object: ${show(res.text, 120)}` }];
+  const problems: Problem[] = [];
   for (const member of ['data', 'message', 'status'] as const) {
-    if (!(member in env)) problems.push(`the envelope lacks "${member}"`);
+    if (!(member in env)) problems.push({ requirement: 'ENV-1', problem: `the envelope lacks "${member}"` });
   }
   if ('message' in env) {
     const m = typeof env.message === 'string' ? /^(\d{3}) (.+)$/.exec(env.message) : null;
-    if (!m) problems.push(`message ${show(env.message)} is not "<code> <reason>"`);
-    else if (Number(m[1]) !== res.status) problems.push(`message ${show(env.message)} does not match the HTTP status ${res.status}`);
+    if (!m) problems.push({ requirement: 'ENV-2', problem: `message ${show(env.message)} is not "<code> <reason>"` });
+    else if (Number(m[1]) !== res.status) problems.push({ requirement: 'ENV-2', problem: `message ${show(env.message)} does not match the HTTP status ${res.status}` });
   }
   if ('status' in env) {
     const expected = res.status >= 200 && res.status < 300 ? 'ok' : 'error';
-    if (env.status !== expected) problems.push(`status ${show(env.status)} on HTTP ${res.status} (expected "${expected}")`);
+    if (env.status !== expected) problems.push({ requirement: 'ENV-3', problem: `status ${show(env.status)} on HTTP ${res.status} (expected "${expected}")` });
   }
   return problems;
 }
@@ -83,104 +110,59 @@ export function reasonPhraseNote(res: BmcResponse): string | undefined {
   return undefined;
 }
 
-/** A successful JSON exchange: 200, an envelope with status ok. Returns data. */
-export function expectOk(res: BmcResponse, what: string): unknown {
-  ensure(res.status === 200, `${what}: expected 200 OK, got ${describeResponse(res)}`);
+/**
+ * A successful answer (2xx; whether it is exactly 200 is ERR-4's concern). `requirement` is the one
+ * the answer belongs to (default: the check's first); a failure of a requirement the check does not
+ * name makes it NOT_TESTED (see check.ts).
+ */
+export function expectSuccess(res: BmcResponse, what: string, requirement?: string): void {
+  ensure(res.status >= 200 && res.status < 300, `${what}: expected 200 OK, got ${describeResponse(res)}`, requirement);
+}
+
+/**
+ * A successful answer and its data. Without a JSON body or a data member the check cannot judge
+ * the value (ENV-4 and ENV-1 own those): NOT_TESTED.
+ */
+export function expectOk(res: BmcResponse, what: string, requirement?: string): unknown {
+  expectSuccess(res, what, requirement);
   const env = envelopeOf(res);
-  ensure(env, `${what}: the 200 response is not a JSON envelope: ${show(res.text, 120)}`);
-  ensure(env.status === 'ok', `${what}: status is ${show(env.status)}, expected "ok"`);
-  ensure('data' in env, `${what}: the envelope has no data member`);
+  if (!env) notJudged(`${what}: the ${res.status} answer is not a JSON envelope (see ENV-4, ENV-1): ${show(res.text, 120)}`);
+  if (!('data' in env)) notJudged(`${what}: the ${res.status} answer has no data member (see ENV-1)`);
   return env.data;
 }
 
-/** An error answer with the given status (when known) and the spec's error envelope. */
+/** An error answer with the given status (when known); the shape of error bodies is ERR-1's. */
 export function expectError(res: BmcResponse, what: string, status?: number): void {
   if (status !== undefined) ensure(res.status === status, `${what}: expected ${status} ${STATUS_CODES[status]}, got ${describeResponse(res)}`);
   else ensure(res.status >= 400, `${what}: expected an error status, got ${describeResponse(res)}`);
-  const problems = errorEnvelopeProblems(res);
-  ensure(problems.length === 0, `${what}: ${problems.join('; ')}`);
 }
 
-/** ERR-1: status "error", message the status line, data.description a string. */
-export function errorEnvelopeProblems(res: BmcResponse): string[] {
-  const problems = envelopeProblems(res);
+/**
+ * ERR-1: an error's data is a map with a description string. Its status and message are the
+ * envelope's (ENV-1..3), judged for every answer.
+ */
+export function errorDataProblem(res: BmcResponse): string | undefined {
   const env = envelopeOf(res);
-  if (!env) return problems;
+  if (!env) return undefined;
   const data = env.data as { description?: unknown } | null;
   if (!data || typeof data !== 'object' || typeof data.description !== 'string') {
-    problems.push(`data is ${show(env.data)}, expected a map with a description string`);
+    return `data is ${show(env.data)}, expected a map with a description string`;
   }
-  return problems;
+  return undefined;
 }
 
-/** A refused request: not 2xx, and nothing of the tree in the body (`path`: the one requested). */
-export function expectRefused(res: BmcResponse, what: string, t: CheckContext, path?: string): void {
-  ensure(res.status < 200 || res.status >= 300, `${what}: expected a refusal without credentials, got ${describeResponse(res)}`);
-  const leak = leakedData(res, t.root, path);
-  ensure(!leak, `${what}: the refusal (${res.status}) carries object data: ${leak}`);
+/** The same D-Bus value (see client/values.ts): a boolean read back as 1 is still the value written. */
+export function expectEqual(actual: unknown, expected: unknown, what: string, requirement?: string): void {
+  ensure(sameValue(actual, expected), `${what}: got ${show(actual)}, expected ${show(expected)}`, requirement);
 }
 
-/**
- * Removes from a body the paths of the tree that are only our own request path (or a prefix of
- * it) echoed back, in any of its spellings, as in "Path /xyz/…/missing not found".
- */
-function withoutEcho(text: string, path: string, root: string): string {
-  const spellings = new Set([path, path.split('?')[0]!, requestTarget('', path)]);
-  for (const p of [...spellings]) {
-    try {
-      spellings.add(decodeURIComponent(p));
-    } catch {
-      /* not decodable: the raw spelling is enough */
-    }
-    try {
-      spellings.add(encodeURI(p));
-    } catch {
-      /* a lone surrogate cannot be encoded */
-    }
-  }
-  const token = new RegExp(`${escapeRegExp(root)}/[^\\s"'<>,\\]\\[{}]*`, 'g');
-  return text.replace(token, (m) => ([...spellings].some((s) => s.includes(m)) ? '' : m));
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-const ERROR_MEMBERS = new Set(['description', 'error', 'message', 'code', 'detail', 'details', 'reason', 'status']);
-
-/**
- * Object data in a body: an object path of the tree, or a data member that is not an error map.
- * An echo of the requested path (some servers name it in the description) tells nothing new.
- */
-export function leakedData(res: BmcResponse, root: string, requested?: string): string | undefined {
-  const text = requested ? withoutEcho(res.text, requested, root) : res.text;
-  if (text.includes(`${root}/`)) return `the body names paths under ${root}/`;
-  const env = envelopeOf(res);
-  if (!env || env.data === undefined || env.data === null) return undefined;
-  const data = env.data;
-  if (typeof data === 'object' && !Array.isArray(data)) {
-    // An error map may say more than its description; object data is anything else, or nested.
-    const other = Object.entries(data).filter(([k, v]) => !ERROR_MEMBERS.has(k.toLowerCase()) || (v !== null && typeof v === 'object'));
-    if (other.length === 0) return undefined;
-    return `data has members ${show(other.map(([k]) => k))}`;
-  }
-  if (Array.isArray(data) && data.length === 0) return undefined;
-  // A scalar in an error answer is an error text, not object data (ERR-1 judges its shape).
-  if (res.status >= 400 && typeof data !== 'object') return undefined;
-  return `data is ${show(data)}`;
-}
-
-export function expectEqual(actual: unknown, expected: unknown, what: string): void {
-  ensure(jsonEqual(actual, expected), `${what}: got ${show(actual)}, expected ${show(expected)}`);
-}
-
-export function asObject(value: unknown, what: string): Record<string, unknown> {
-  ensure(value !== null && typeof value === 'object' && !Array.isArray(value), `${what}: expected a JSON object, got ${show(value)}`);
+export function asObject(value: unknown, what: string, requirement?: string): Record<string, unknown> {
+  ensure(value !== null && typeof value === 'object' && !Array.isArray(value), `${what}: expected a JSON object, got ${show(value)}`, requirement);
   return value as Record<string, unknown>;
 }
 
-export function asStringArray(value: unknown, what: string): string[] {
-  ensure(Array.isArray(value) && value.every((v) => typeof v === 'string'), `${what}: expected an array of strings, got ${show(value)}`);
+export function asStringArray(value: unknown, what: string, requirement?: string): string[] {
+  ensure(Array.isArray(value) && value.every((v) => typeof v === 'string'), `${what}: expected an array of strings, got ${show(value)}`, requirement);
   return value as string[];
 }
 

@@ -12,6 +12,7 @@ import type { BmcClient } from '../../client/http.js';
 import type { Exchange as EvidenceEntry } from '../../client/evidence.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
+import { CheckFailure, NotJudged } from './assert.js';
 
 export interface Observation {
   requirement: string;
@@ -19,10 +20,23 @@ export interface Observation {
   value: unknown;
 }
 
+/** A failure or a warning, and the one requirement it is about. */
+export interface Finding {
+  requirement: string;
+  message: string;
+}
+
 export interface CheckMeta {
   requirements: string[];
-  warnings: string[];
+  /** Failures, each attributed to the requirement it breaks. */
+  failures: Finding[];
+  warnings: Finding[];
   observations: Observation[];
+  /**
+   * Why the requirements without a failure of their own were not judged to the end: the test
+   * stopped at another requirement's failure, or at a prerequisite another requirement owns.
+   */
+  unjudged?: string;
   evidence?: EvidenceEntry[];
 }
 
@@ -40,8 +54,16 @@ export interface CheckContext {
   /** The run's shared, logged-in client. */
   client: BmcClient;
   schemas: Validators;
-  /** The test passes but the target deviates from what the spec shows: verdict WARN. */
-  warn(message: string): void;
+  /**
+   * The target deviates from what the spec shows, without breaking it: verdict WARN for
+   * `requirement` (default: the first the check names).
+   */
+  warn(message: string, requirement?: string): void;
+  /**
+   * Records a failure of `requirement` and goes on, so that a check naming several requirements
+   * judges each of them; the test fails at its end. Returns `ok`.
+   */
+  judge(requirement: string, ok: boolean, message: string): boolean;
   /** Record behaviour the spec leaves open (never a failure). */
   observe(key: string, value: unknown, requirement?: string): void;
   /** Stop here: the requirement cannot be checked on this target or profile. */
@@ -91,7 +113,12 @@ async function runCheck(
   body: (t: CheckContext) => Promise<void>,
   options: CheckOptions,
 ): Promise<void> {
-  const meta: CheckMeta = { requirements: ids, warnings: [], observations: [] };
+  const meta: CheckMeta = { requirements: ids, failures: [], warnings: [], observations: [] };
+  const own = (requirement: string): string => {
+    // A finding belongs to a requirement the test names: traceability runs through titles.
+    if (!ids.includes(requirement)) throw new Error(`check "${ctx.task.name}" attributes a finding to ${requirement}, which it does not name`);
+    return requirement;
+  };
   ctx.task.meta.bmc = meta;
   for (const id of ids) await allure.label('requirement', id);
   // Allure groups tests by the spec area of the first requirement they check.
@@ -116,7 +143,11 @@ async function runCheck(
     root: `/xyz/${cfg.namespace}`,
     client: sharedClient(),
     schemas: validators(cfg.namespace),
-    warn: (message) => meta.warnings.push(message),
+    warn: (message, requirement = ids[0]!) => meta.warnings.push({ requirement: own(requirement), message }),
+    judge: (requirement, ok, message) => {
+      if (!ok) meta.failures.push({ requirement: own(requirement), message });
+      return ok;
+    },
     observe: (key, value, requirement = ids[0]!) => meta.observations.push({ requirement, key, value }),
     notTested,
     cleanup: (fn) => cleanups.unshift(fn),
@@ -125,20 +156,50 @@ async function runCheck(
   try {
     await body(t);
   } catch (err) {
-    failed = !isSkip(err);
-    throw err;
+    // A NOT_TESTED after a recorded failure is still a failure.
+    if (isSkip(err) && meta.failures.length === 0) throw err;
+    const prerequisite = prerequisiteOf(err, ids);
+    if (prerequisite !== undefined) {
+      // Another requirement's deviation stands in the way: NOT_TESTED, naming it, never a FAIL.
+      if (meta.failures.length === 0) notTested(prerequisite);
+      meta.unjudged = prerequisite;
+    } else if (!isSkip(err)) {
+      const requirement = err instanceof CheckFailure && err.requirement ? err.requirement : ids[0]!;
+      meta.failures.push({ requirement, message: err instanceof Error ? err.message : String(err) });
+      meta.unjudged = `not judged: the test stopped at a failure of ${requirement}`;
+    }
+    failed = true;
+    throw new CheckFailure(failureSummary(meta.failures));
   } finally {
     const cleanupError = await runCleanups(cleanups);
     const exchanges = evidence.since(mark);
-    if (failed || meta.warnings.length > 0 || cleanupError) meta.evidence = exchanges.slice(-20);
+    if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = exchanges.slice(-20);
     if (exchanges.length > 0) {
       await allure.attachment('exchanges.json', JSON.stringify(exchanges.slice(-10), bigintSafe, 2), 'application/json');
     }
     if (cleanupError && !failed) {
       // A write we could not restore is a failure of the run, not something to hide.
-      throw new Error(`restoring the target after the test failed: ${cleanupError.message}`);
+      meta.failures.push({ requirement: ids[0]!, message: `restoring the target after the test failed: ${cleanupError.message}` });
     }
   }
+  if (meta.failures.length > 0) throw new CheckFailure(failureSummary(meta.failures));
+}
+
+/**
+ * Why a check cannot judge its requirements, when an error says so: a NotJudged, or a failure of
+ * a requirement the check does not name (a read helper that failed on its own endpoint).
+ */
+function prerequisiteOf(err: unknown, ids: readonly string[]): string | undefined {
+  if (err instanceof NotJudged) return err.message;
+  if (err instanceof CheckFailure && err.requirement && !ids.includes(err.requirement)) {
+    return `not judged: ${err.message} (see ${err.requirement})`;
+  }
+  return undefined;
+}
+
+/** One line per finding, each led by its requirement: vitest shows it, the reporter reads meta. */
+function failureSummary(failures: Finding[]): string {
+  return failures.map((f) => `${f.requirement}: ${f.message}`).join('\n');
 }
 
 async function runCleanups(cleanups: Array<() => Promise<unknown> | unknown>): Promise<Error | undefined> {

@@ -2,31 +2,44 @@
 import type { BmcClient } from '../../client/http.js';
 import { asObject, asStringArray, ensure, expectOk } from './assert.js';
 
-/** Direct children by trailing-slash listing (endpoint 5). */
+/*
+ * The reads below fail under the requirement of their endpoint: in a check of that requirement
+ * the failure is its FAIL; in any other check the read is a prerequisite and the check goes
+ * NOT_TESTED naming the requirement (see check.ts).
+ */
+
+/** Direct children by trailing-slash listing (endpoint 5; GET / is rule 1's). */
 export async function children(client: BmcClient, path: string): Promise<string[]> {
   const url = path === '/' ? '/' : `${path}/`;
-  return asStringArray(expectOk(await client.get(url), `GET ${url}`), `GET ${url} data`);
+  const owner = path === '/' ? 'RULE-1' : 'EP-5';
+  const kids = asStringArray(expectOk(await client.get(url), `GET ${url}`, owner), `GET ${url} data`, owner);
+  // Absolute paths below the node: anything else cannot be followed (and is EP-5's failure).
+  const prefix = path === '/' ? '/' : `${path}/`;
+  const strays = kids.filter((k) => !k.startsWith(prefix) || k === prefix);
+  ensure(strays.length === 0, `GET ${url} names ${JSON.stringify(strays.slice(0, 3))}, not absolute paths below ${path}`, owner);
+  return kids;
 }
 
 /** All descendants (endpoint 6). */
 export async function list(client: BmcClient, path: string): Promise<string[]> {
-  return asStringArray(expectOk(await client.get(`${path}/list`), `GET ${path}/list`), `GET ${path}/list data`);
+  return asStringArray(expectOk(await client.get(`${path}/list`), `GET ${path}/list`, 'EP-6'), `GET ${path}/list data`, 'EP-6');
 }
 
 /** Descendant path → attribute map (endpoint 7). */
 export async function enumerate(client: BmcClient, path: string): Promise<Record<string, Record<string, unknown>>> {
-  const data = asObject(expectOk(await client.get(`${path}/enumerate`), `GET ${path}/enumerate`), `GET ${path}/enumerate data`);
-  for (const [p, attrs] of Object.entries(data)) asObject(attrs, `enumerate entry ${p}`);
+  const data = asObject(expectOk(await client.get(`${path}/enumerate`), `GET ${path}/enumerate`, 'EP-7'), `GET ${path}/enumerate data`, 'EP-7');
+  for (const [p, attrs] of Object.entries(data)) asObject(attrs, `enumerate entry ${p}`, 'EP-7');
   return data as Record<string, Record<string, unknown>>;
 }
 
 /** One object's attribute map (endpoint 3). */
 export async function getObject(client: BmcClient, path: string): Promise<Record<string, unknown>> {
-  return asObject(expectOk(await client.get(path), `GET ${path}`), `GET ${path} data`);
+  return asObject(expectOk(await client.get(path), `GET ${path}`, 'EP-3'), `GET ${path} data`, 'EP-3');
 }
 
+/** One attribute's bare value (endpoint 4). */
 export async function getAttr(client: BmcClient, path: string, name: string): Promise<unknown> {
-  return expectOk(await client.get(`${path}/attr/${name}`), `GET ${path}/attr/${name}`);
+  return expectOk(await client.get(`${path}/attr/${name}`), `GET ${path}/attr/${name}`, 'EP-4');
 }
 
 export interface Walk {
@@ -53,7 +66,7 @@ export async function walk(client: BmcClient, start: string, maxNodes = 20_000, 
       batch.forEach((parent, k) => {
         childrenOf.set(parent, lists[k]!);
         for (const child of lists[k]!) {
-          ensure(child !== parent, `listing ${parent}/ names itself`);
+          ensure(child !== parent, `listing ${parent}/ names itself`, 'EP-5');
           if (nodes.has(child)) continue;
           if (nodes.size >= maxNodes) {
             truncated = true;

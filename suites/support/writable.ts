@@ -2,10 +2,14 @@
  * Writes in the safe profile touch only attributes the user declared safe (or the simulator's own
  * list), always with a value that differs from the current one (D-Bus signals only real changes),
  * and always restored afterwards, checked by reading back.
+ *
+ * Values are read from the object's map (endpoint 3) where it has the attribute, and from
+ * attr/{name} (endpoint 4) otherwise: a target whose attr route misreports is EP-4's failure, and
+ * must not turn every write check into a false one.
  */
-import { jsonEqual } from '../../client/json.js';
 import type { WritableAttribute } from '../../runner/config.js';
-import { expectEqual, expectOk, show } from './assert.js';
+import { sameValue } from '../../client/values.js';
+import { envelopeOf, expectEqual, expectSuccess, show } from './assert.js';
 import type { CheckContext } from './check.js';
 import { getAttr, invalidateTreeCache } from './tree.js';
 
@@ -18,7 +22,7 @@ export interface WritePlan {
 
 /** Another value of the same JSON type, or undefined when none can be guessed. */
 export function differentValue(attr: WritableAttribute, original: unknown): unknown {
-  if (attr.values) return attr.values.find((v) => !jsonEqual(v, original));
+  if (attr.values) return attr.values.find((v) => !sameValue(v, original));
   if (typeof original === 'boolean') return !original;
   if (typeof original === 'bigint') return original + 1n;
   if (typeof original === 'number') {
@@ -39,23 +43,36 @@ export function noWritableReason(): string {
   return 'no safely writable attribute is named for this target (use --writable PATH:ATTR[=V1|V2])';
 }
 
+/** The attribute's value: from the object's map when it has it, else from attr/{name}. */
+export async function readValue(t: CheckContext, path: string, name: string): Promise<unknown> {
+  const res = await t.client.get(path);
+  const map = res.status === 200 ? envelopeOf(res)?.data : undefined;
+  if (map !== null && typeof map === 'object' && !Array.isArray(map) && Object.hasOwn(map, name)) {
+    return (map as Record<string, unknown>)[name];
+  }
+  return getAttr(t.client, path, name);
+}
+
 /** Plans for the declared writable attributes that exist and have a guessable second value. */
-export async function writePlans(t: CheckContext, max = Infinity): Promise<WritePlan[]> {
+export async function writePlans(t: CheckContext, max = Infinity, accept: (plan: WritePlan) => Promise<boolean> | boolean = () => true): Promise<WritePlan[]> {
   const plans: WritePlan[] = [];
   for (const attr of t.cfg.writable) {
     if (plans.length >= max) break;
-    const res = await t.client.get(`${attr.path}/attr/${attr.name}`);
-    if (res.status !== 200) continue;
-    const original = expectOk(res, `GET ${attr.path}/attr/${attr.name}`);
+    const probe = await t.client.get(`${attr.path}/attr/${attr.name}`);
+    if (probe.status !== 200) continue;
+    const original = await readValue(t, attr.path, attr.name);
     const next = differentValue(attr, original);
-    if (next !== undefined) plans.push({ attr, original, next });
+    if (next === undefined) continue;
+    const plan = { attr, original, next };
+    if (await accept(plan)) plans.push(plan);
   }
   return plans;
 }
 
-export async function firstWritePlan(t: CheckContext): Promise<WritePlan> {
-  const plans = await writePlans(t, 1);
-  if (plans.length === 0) t.notTested(noWritableReason());
+/** The first declared writable that suits the check (`accept`), or NOT_TESTED with `why`. */
+export async function firstWritePlan(t: CheckContext, accept?: (plan: WritePlan) => Promise<boolean> | boolean, why?: string): Promise<WritePlan> {
+  const plans = await writePlans(t, 1, accept);
+  if (plans.length === 0) t.notTested(accept && why ? `${why} (named writables: ${t.cfg.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'})` : noWritableReason());
   return plans[0]!;
 }
 
@@ -67,15 +84,14 @@ export function restoreAfter(t: CheckContext, plan: WritePlan): void {
 export async function restore(t: CheckContext, plan: WritePlan): Promise<void> {
   const { path, name } = plan.attr;
   invalidateTreeCache();
-  const current = await getAttr(t.client, path, name);
-  if (jsonEqual(current, plan.original)) return;
+  if (sameValue(await readValue(t, path, name), plan.original)) return;
   const res = await t.client.put(`${path}/attr/${name}`, plan.original);
-  expectOk(res, `restoring PUT ${path}/attr/${name} = ${show(plan.original)}`);
-  expectEqual(await getAttr(t.client, path, name), plan.original, `${path} ${name} after restoring`);
+  expectSuccess(res, `restoring PUT ${path}/attr/${name} = ${show(plan.original)}`);
+  expectEqual(await readValue(t, path, name), plan.original, `${path} ${name} after restoring`);
 }
 
-/** PUT one attribute and expect success. */
-export async function putAttr(t: CheckContext, path: string, name: string, value: unknown): Promise<void> {
+/** PUT one attribute and expect success (a failure is EP-8's, or `requirement`'s). */
+export async function putAttr(t: CheckContext, path: string, name: string, value: unknown, requirement = 'EP-8'): Promise<void> {
   invalidateTreeCache();
-  expectOk(await t.client.put(`${path}/attr/${name}`, value), `PUT ${path}/attr/${name} = ${show(value)}`);
+  expectSuccess(await t.client.put(`${path}/attr/${name}`, value), `PUT ${path}/attr/${name} = ${show(value)}`, requirement);
 }

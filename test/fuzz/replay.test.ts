@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { requestTarget } from '../../client/transport.js';
 import { shellTemplate, loginCaseArb, renderLogin } from '../../suites/support/fuzz/login.js';
 import { anyRequestArb, loginRequest, type FuzzRequest } from '../../suites/support/fuzz/requests.js';
-import { FuzzViolation, curlLine, replayPathFor } from '../../suites/support/fuzz/repro.js';
+import { FuzzViolation, curlLine, replayCaseFor } from '../../suites/support/fuzz/repro.js';
 import { clientWouldRefuse } from '../../suites/support/fuzz/send.js';
 import { failureMessage, propertySeed, runProperty, type FuzzProperty } from '../../suites/support/fuzz/runner.js';
 import fc from 'fast-check';
@@ -22,12 +22,13 @@ const BASE = 'https://127.0.0.1:8443';
 function crashOnNonAscii(): FuzzProperty<FuzzRequest> {
   return {
     key: 'fake',
+    requirements: ['ERR-5'],
     requestsPerRun: 1,
     arbitrary: anyRequestArb({ model: MODEL, profile: 'safe', who: WHO, writable: [] }),
     reproOf: (r) => [r],
     predicate: async (r) => {
       const target = requestTarget('', r.path);
-      if (/%[89a-f][0-9a-f]/i.test(target)) throw new FuzzViolation(`${r.method} ${r.path} answered 500`, [r]);
+      if (/%[89a-f][0-9a-f]/i.test(target)) throw new FuzzViolation('ERR-5', `${r.method} ${r.path} answered 500`, [r]);
     },
   };
 }
@@ -40,7 +41,7 @@ describe('shrinking and replay', () => {
     // Small, or one long segment of a non-ASCII letter (the shortest "very long segment" is 256).
     expect((first.counterexample as FuzzRequest).path.length).toBeLessThan(400);
 
-    const again = await runProperty(crashOnNonAscii(), { numRuns: 300, runSeed: 42, timeLimitMs: 20_000, replayPath: first.counterexamplePath });
+    const again = await runProperty(crashOnNonAscii(), { numRuns: 300, runSeed: 42, timeLimitMs: 20_000, replay: { path: first.counterexamplePath! } });
     expect(again.numRuns).toBe(1);
     expect(again.counterexample).toEqual(first.counterexample);
 
@@ -57,11 +58,12 @@ describe('shrinking and replay', () => {
     expect(propertySeed(7, 'env')).not.toBe(propertySeed(7, 'err5'));
   });
 
-  test('BMC_FUZZ_PATH names a path per property', () => {
-    expect(replayPathFor('err5', 'env:1:2,err5:3:0:1')).toBe('3:0:1');
-    expect(replayPathFor('env', 'env:1:2,err5:3:0:1')).toBe('1:2');
-    expect(replayPathFor('wr1', 'env:1:2')).toBeUndefined();
-    expect(replayPathFor('env', 'env:rm -rf')).toBeUndefined();
+  test('BMC_FUZZ_PATH names a path per property, narrowed to a requirement or not', () => {
+    expect(replayCaseFor('err5', 'env:1:2,err5:3:0:1')).toEqual({ path: '3:0:1', requirement: undefined });
+    expect(replayCaseFor('env', 'env:1:2,err5:3:0:1')).toEqual({ path: '1:2', requirement: undefined });
+    expect(replayCaseFor('env', 'env/ENV-2:7:0')).toEqual({ path: '7:0', requirement: 'ENV-2' });
+    expect(replayCaseFor('wr1', 'env:1:2')).toBeUndefined();
+    expect(replayCaseFor('env', 'env:rm -rf')).toBeUndefined();
   });
 });
 

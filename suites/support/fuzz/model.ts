@@ -6,6 +6,7 @@
  */
 import type { BmcClient } from '../../../client/http.js';
 import { cached, enumerate, list } from '../tree.js';
+import { treeKnowledge, type TreeKnowledge } from '../leak.js';
 
 export type ValueKind = 'string' | 'enum' | 'integer' | 'bool01' | 'boolean' | 'float' | 'array' | 'object' | 'null';
 
@@ -29,6 +30,8 @@ export interface TargetModel {
   actions: Array<readonly [string, string, number]>;
   /** A path under the namespace that names nothing, for mutating requests that must not land. */
   sentinel: string;
+  /** What the leak oracle knows of the tree (AUTH-5). */
+  knowledge: TreeKnowledge;
 }
 
 export function kindOf(value: unknown): ValueKind {
@@ -83,6 +86,7 @@ export function buildModel(
     kinds,
     actions,
     sentinel: `${root}/bmc_conformance_fuzz`,
+    knowledge: treeKnowledge(root, listing, enumeration),
   };
 }
 

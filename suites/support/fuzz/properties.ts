@@ -4,16 +4,18 @@
  */
 import fc from 'fast-check';
 import type { BmcClient, BmcResponse } from '../../../client/http.js';
-import { jsonEqual, parseJson } from '../../../client/json.js';
+import { parseJson } from '../../../client/json.js';
 import { requestTarget } from '../../../client/transport.js';
 import type { Profile, WritableAttribute } from '../../../runner/config.js';
-import { envelopeOf, envelopeProblems, leakedData, setDifference, show } from '../assert.js';
+import { envelopeOf, envelopeProblems, setDifference, show, type Problem } from '../assert.js';
+import { leakIn, type SentRequest } from '../leak.js';
+import { sameValue } from '../../../client/values.js';
 import { contentTypeArb, malformArb, renderBody, shapeArb, type BodyCase } from './bodies.js';
 import { loginCaseArb, type Credentials, type LoginCase } from './login.js';
 import { kindOf, type TargetModel, type ValueKind } from './model.js';
 import { FuzzViolation, clip, type Sent } from './repro.js';
 import { anonymousRequestArb, anyRequestArb, loginRequest, type FuzzRequest } from './requests.js';
-import type { FuzzProperty } from './runner.js';
+import type { FuzzProperty, Judge } from './runner.js';
 import { needsSideClient, sendFuzz, type FuzzStats, type Outcome } from './send.js';
 
 export interface WriteTarget {
@@ -43,11 +45,19 @@ export interface FuzzEnv {
   onSimulator?: boolean;
   /** Reset may be aimed at with wrong arguments (the run allows a factory reset). */
   allowReset?: boolean;
+  /**
+   * Writes the target accepted with a body that is not {"data": …} JSON (invalid UTF-8 or JSON, no
+   * data member). The spec leaves the answer open: recorded, never failed.
+   */
+  acceptedMalformed: string[];
 }
 
 // --- helpers ------------------------------------------------------------------------------------
 
 const asSent = (r: FuzzRequest): Sent[] => [r];
+
+/** A judge that judges nothing: reads whose failures belong to other checks. */
+const unjudged: Judge = { violation: () => undefined };
 
 /**
  * Sends a generated request through the client that suits it. A junk login naming the real user
@@ -83,9 +93,9 @@ function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-/** AUTH-5: a refusal without credentials carries nothing of the tree (our own path echoed is fine). */
-export function anonymousLeak(res: BmcResponse, path: string, root: string): string | undefined {
-  return leakedData(res, root, path);
+/** AUTH-5: a refusal without credentials carries nothing of the tree the request did not carry. */
+export function anonymousLeak(res: BmcResponse, req: SentRequest, model: TargetModel): string | undefined {
+  return leakIn(res, req, model.knowledge);
 }
 
 const API_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'PATCH']);
@@ -98,33 +108,25 @@ function envelopeMembers(res: BmcResponse): number {
 }
 
 /**
- * ENV-1..3 for any answer: a spec envelope whose message is this status line and whose status
+ * ENV-1..4 for any answer: a spec envelope whose message is this status line and whose status
  * agrees with the code, or, for a refusal, a body that is no envelope at all (bmcweb refuses with
- * an empty body) and carries no object data. HEAD answers have no body by definition.
+ * an empty body). HEAD answers have no body by definition. Leaks are the anonymous property's.
  */
-export function envelopeVerdict(req: FuzzRequest, res: BmcResponse, root: string): string[] {
+export function envelopeVerdict(req: FuzzRequest, res: BmcResponse): Problem[] {
   if (req.method.toUpperCase() === 'HEAD') return [];
   // Methods outside the interface (OPTIONS, TRACE, …) may be answered by the HTTP layer itself
   // (an Allow list, an echo): only a body meant as an envelope is held to the envelope rules.
   const apiMethod = API_METHODS.has(req.method);
   const refusal = !isSuccess(res.status) || !apiMethod;
-  const problems: string[] = [];
-  if (refusal && !req.credentials) {
-    const leak = anonymousLeak(res, req.path, root);
-    if (leak) problems.push(`the refusal without credentials carries object data: ${leak}`);
-  }
   if (res.text.trim() === '') {
-    if (!refusal) problems.push('a successful answer with an empty body, not an envelope');
-    return problems;
+    return refusal ? [] : [{ requirement: 'ENV-1', problem: 'a successful answer with an empty body, not an envelope' }];
   }
   if (res.json === undefined) {
-    if (!refusal) problems.push(`a successful answer that is not JSON: ${show(res.text, 80)}`);
-    return problems;
+    return refusal ? [] : [{ requirement: 'ENV-4', problem: `a successful answer that is not JSON: ${show(res.text, 80)}` }];
   }
   // Two or more envelope members: meant as an envelope, so it must be a correct one.
-  if (refusal && envelopeMembers(res) < 2) return problems;
-  problems.push(...envelopeProblems(res));
-  return problems;
+  if (refusal && envelopeMembers(res) < 2) return [];
+  return envelopeProblems(res);
 }
 
 /** Any request the profile allows, built from what the target has. */
@@ -137,16 +139,14 @@ function requestsOf(env: FuzzEnv) {
 export function envelopeProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
   return {
     key: 'env',
+    requirements: ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4'],
     requestsPerRun: 1,
     arbitrary: requestsOf(env),
     reproOf: asSent,
-    predicate: async (req) => {
+    predicate: async (req, judge) => {
       const o = await send(env, req);
       if (o.kind !== 'answered') return; // dropped connections are ERR-5's to judge
-      const problems = envelopeVerdict(req, o.res, env.model.root);
-      if (problems.length > 0) {
-        throw new FuzzViolation(`${line(req)} answered ${statusText(o.res)}: ${problems.join('; ')}`, [req]);
-      }
+      for (const p of envelopeVerdict(req, o.res)) judge.violation(p.requirement, `${line(req)} answered ${statusText(o.res)}: ${p.problem}`, [req]);
     },
   };
 }
@@ -160,15 +160,14 @@ export function describeDrop(o: Extract<Outcome, { kind: 'dropped' }>): string {
 export function serverErrorProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
   return {
     key: 'err5',
+    requirements: ['ERR-5'],
     requestsPerRun: 1,
     arbitrary: requestsOf(env),
     reproOf: asSent,
-    predicate: async (req) => {
+    predicate: async (req, judge) => {
       const o = await send(env, req);
-      if (o.kind === 'dropped') throw new FuzzViolation(`${line(req)} got no answer: ${describeDrop(o)}`, [req]);
-      if (o.kind === 'answered' && o.res.status >= 500) {
-        throw new FuzzViolation(`${line(req)} answered ${statusText(o.res)}: a server error`, [req]);
-      }
+      if (o.kind === 'dropped') judge.violation('ERR-5', `${line(req)} got no answer: ${describeDrop(o)}`, [req]);
+      if (o.kind === 'answered' && o.res.status >= 500) judge.violation('ERR-5', `${line(req)} answered ${statusText(o.res)}: a server error`, [req]);
     },
   };
 }
@@ -178,19 +177,21 @@ export function serverErrorProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
 export function anonymousProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
   return {
     key: 'auth1',
+    requirements: ['AUTH-1', 'AUTH-5'],
     requestsPerRun: 1,
     arbitrary: anonymousRequestArb({ model: env.model, profile: env.profile, who: env.who, writable: env.writable, allowReset: env.allowReset }),
     reproOf: asSent,
-    predicate: async (req) => {
+    predicate: async (req, judge) => {
       const o = await send(env, req);
       if (o.kind !== 'answered') return;
       // OPTIONS, TRACE and the like may be answered by the HTTP layer (Allow, an echo): for them
       // only object data counts; a request of the interface must be refused outright.
       if (isSuccess(o.res.status) && API_METHODS.has(req.method)) {
-        throw new FuzzViolation(`${line(req)} without credentials answered ${statusText(o.res)}: not refused`, [req]);
+        judge.violation('AUTH-1', `${line(req)} without credentials answered ${statusText(o.res)}: not refused`, [req]);
+        return; // what a success carries is AUTH-1's failure, not a leak of a refusal
       }
-      const leak = anonymousLeak(o.res, req.path, env.model.root);
-      if (leak) throw new FuzzViolation(`${line(req)} without credentials answered ${o.res.status} and ${leak}`, [req]);
+      const leak = anonymousLeak(o.res, req, env.model);
+      if (leak) judge.violation('AUTH-5', `${line(req)} without credentials answered ${o.res.status} and ${leak}`, [req]);
     },
   };
 }
@@ -204,20 +205,24 @@ export type StableCase =
 
 const get = (path: string): FuzzRequest => ({ family: 'stable', method: 'GET', path, credentials: true });
 
-async function read(env: FuzzEnv, path: string): Promise<{ res: BmcResponse; data: unknown } | undefined> {
+async function read(env: FuzzEnv, judge: Judge, path: string): Promise<{ res: BmcResponse; data: unknown } | undefined> {
   const req = get(path);
   const o = await send(env, req);
-  if (o.kind === 'dropped') throw new FuzzViolation(`${line(req)} got no answer: ${describeDrop(o)}`, [req]);
+  if (o.kind === 'dropped') {
+    judge.violation('ERR-5', `${line(req)} got no answer: ${describeDrop(o)}`, [req]);
+    return undefined;
+  }
   if (o.kind === 'not-sent') return undefined;
   return { res: o.res, data: envelopeOf(o.res)?.data };
 }
 
-/** A 200 read, or undefined for a 404 (an object can vanish between listing and reading). */
-async function readOk(env: FuzzEnv, path: string, rule: string): Promise<unknown> {
-  const r = await read(env, path);
+/** A 200 read, or undefined for a 404 (an object can vanish between listing and reading) or a broken rule. */
+async function readOk(env: FuzzEnv, judge: Judge, path: string, rule: string): Promise<unknown> {
+  const r = await read(env, judge, path);
   if (!r || r.res.status === 404) return undefined;
   if (r.res.status !== 200 || envelopeOf(r.res)?.status !== 'ok') {
-    throw new FuzzViolation(`${rule}: GET ${clip(path, 90)} answered ${statusText(r.res)}`, [get(path)]);
+    judge.violation(rule, `GET ${clip(path, 90)} answered ${statusText(r.res)}`, [get(path)]);
+    return undefined;
   }
   return r.data;
 }
@@ -246,35 +251,37 @@ export type Agreement = 'agree' | 'moving' | 'disagree';
 
 /**
  * Two routes that must show the same value, read in turn: X once, Y once, then X again and, if
- * needed, Y again. They agree when a reading of one equals the neighbouring reading of the other,
- * or, for a number moving under us (a counter such as Elapsed), when the other route's reading lies
- * between two readings of the moving one. A non-numeric value that keeps changing cannot be judged.
+ * needed, Y again. They agree when a reading of one is the same value as the neighbouring reading
+ * of the other (in any encoding: see client/values.ts), or, for a number moving under us (a counter
+ * such as Elapsed), when the other route's reading lies between two readings of the moving one. A
+ * non-numeric value that keeps changing cannot be judged.
  */
 export async function compareRoutes(x1: unknown, y1: unknown, readX: () => Promise<unknown>, readY: () => Promise<unknown>): Promise<Agreement> {
-  if (jsonEqual(x1, y1)) return 'agree';
+  if (sameValue(x1, y1)) return 'agree';
   const x2 = await readX();
-  if (jsonEqual(y1, x2)) return 'agree';
-  if (!jsonEqual(x1, x2)) {
+  if (sameValue(y1, x2)) return 'agree';
+  if (!sameValue(x1, x2)) {
     if (isNumeric(x1) && isNumeric(y1) && isNumeric(x2)) return between(x1, y1, x2) ? 'agree' : 'disagree';
     return 'moving';
   }
   const y2 = await readY();
-  if (jsonEqual(y2, x2)) return 'agree';
-  if (!jsonEqual(y1, y2)) {
+  if (sameValue(y2, x2)) return 'agree';
+  if (!sameValue(y1, y2)) {
     if (isNumeric(y1) && isNumeric(x2) && isNumeric(y2)) return between(y1, x2, y2) ? 'agree' : 'moving';
     return 'moving';
   }
   return 'disagree';
 }
 
-async function attrStable(env: FuzzEnv, path: string, name: string): Promise<void> {
+async function attrStable(env: FuzzEnv, judge: Judge, path: string, name: string): Promise<void> {
   const attrPath = `${path}/attr/${name}`;
-  const map1 = await readOk(env, path, 'EP-3');
+  const map1 = await readOk(env, judge, path, 'EP-3');
   if (!isMap(map1) || !(name in map1)) return;
-  const r = await read(env, attrPath);
+  const r = await read(env, judge, attrPath);
   if (!r) return;
   if (r.res.status !== 200) {
-    throw new FuzzViolation(`EP-4: GET ${clip(attrPath, 100)} answered ${statusText(r.res)}, yet GET ${clip(path, 80)} has ${name}`, [get(attrPath)]);
+    judge.violation('EP-4', `GET ${clip(attrPath, 100)} answered ${statusText(r.res)}, yet GET ${clip(path, 80)} has ${name}`, [get(attrPath)]);
+    return;
   }
   let lastMap: unknown = map1[name];
   let lastAttr: unknown = r.data;
@@ -282,82 +289,90 @@ async function attrStable(env: FuzzEnv, path: string, name: string): Promise<voi
     map1[name],
     r.data,
     async () => {
-      const m = await readOk(env, path, 'EP-3');
+      const m = await readOk(env, judge, path, 'EP-3');
       lastMap = isMap(m) ? m[name] : undefined;
       return lastMap;
     },
-    async () => (lastAttr = (await read(env, attrPath))?.data),
+    async () => (lastAttr = (await read(env, judge, attrPath))?.data),
   );
   if (verdict !== 'disagree') return;
-  throw new FuzzViolation(
-    `EP-4: attr/${clip(name, 40)} answers ${show(lastAttr, 70)} but GET ${clip(path, 80)} has ${show(lastMap, 70)} (read twice)`,
-    [get(attrPath)],
-  );
+  judge.violation('EP-4', `attr/${clip(name, 40)} answers ${show(lastAttr, 70)} but GET ${clip(path, 80)} has ${show(lastMap, 70)} (read twice)`, [get(attrPath)]);
 }
 
-async function listStable(env: FuzzEnv, node: string, pick: number): Promise<void> {
+async function listStable(env: FuzzEnv, judge: Judge, node: string, pick: number): Promise<void> {
   const listPath = `${node}/list`;
-  const l1 = await readOk(env, listPath, 'EP-6');
+  const l1 = await readOk(env, judge, listPath, 'EP-6');
   if (l1 === undefined) return;
   const listed = strings(l1);
-  if (!listed) throw new FuzzViolation(`EP-6: GET ${clip(listPath, 100)} is not an array of paths: ${show(l1, 80)}`, [get(listPath)]);
+  if (!listed) {
+    judge.violation('EP-6', `GET ${clip(listPath, 100)} is not an array of paths: ${show(l1, 80)}`, [get(listPath)]);
+    return;
+  }
   const outside = listed.filter((p) => !p.startsWith(`${node}/`));
   if (outside.length > 0) {
-    throw new FuzzViolation(`EP-6: GET ${clip(listPath, 100)} names paths that are not descendants: ${show(outside.slice(0, 3), 120)}`, [get(listPath)]);
+    judge.violation('EP-6', `GET ${clip(listPath, 100)} names paths that are not descendants: ${show(outside.slice(0, 3), 120)}`, [get(listPath)]);
+    return;
   }
   const candidates = [node, ...[...listed].sort()];
   const parent = candidates[pick % candidates.length]!;
   const childPath = `${parent}/`;
-  const kids = strings(await readOk(env, childPath, 'EP-5'));
+  const kids = strings(await readOk(env, judge, childPath, 'EP-5'));
   if (!kids) return;
   if (setDifference(kids, listed).length === 0) return;
   // Transient objects: read both again before judging.
-  const again = strings(await readOk(env, listPath, 'EP-6')) ?? [];
-  const kids2 = strings(await readOk(env, childPath, 'EP-5')) ?? [];
+  const again = strings(await readOk(env, judge, listPath, 'EP-6')) ?? [];
+  const kids2 = strings(await readOk(env, judge, childPath, 'EP-5')) ?? [];
   const missing = setDifference(kids2, again);
   if (missing.length === 0) return;
-  throw new FuzzViolation(
-    `EP-6: GET ${clip(listPath, 90)} lacks ${show(missing.slice(0, 2), 120)}, listed as children by GET ${clip(childPath, 90)}`,
-    [get(listPath)],
-  );
+  judge.violation('EP-6', `GET ${clip(listPath, 90)} lacks ${show(missing.slice(0, 2), 120)}, listed as children by GET ${clip(childPath, 90)}`, [get(listPath)]);
 }
 
-async function enumerateStable(env: FuzzEnv, node: string, pick: number): Promise<void> {
+async function enumerateStable(env: FuzzEnv, judge: Judge, node: string, pick: number): Promise<void> {
   const enumPath = `${node}/enumerate`;
   const listPath = `${node}/list`;
-  const e1 = await readOk(env, enumPath, 'EP-7');
+  const e1 = await readOk(env, judge, enumPath, 'EP-7');
   if (e1 === undefined) return;
-  if (!isMap(e1)) throw new FuzzViolation(`EP-7: GET ${clip(enumPath, 100)} is not a map: ${show(e1, 80)}`, [get(enumPath)]);
-  const listed = strings(await readOk(env, listPath, 'EP-6'));
+  if (!isMap(e1)) {
+    judge.violation('EP-7', `GET ${clip(enumPath, 100)} is not a map: ${show(e1, 80)}`, [get(enumPath)]);
+    return;
+  }
+  const listed = strings(await readOk(env, judge, listPath, 'EP-6'));
   if (!listed) return;
   if (setDifference(Object.keys(e1), listed).length > 0) {
-    const e2 = await readOk(env, enumPath, 'EP-7');
-    const l2 = strings(await readOk(env, listPath, 'EP-6')) ?? [];
+    const e2 = await readOk(env, judge, enumPath, 'EP-7');
+    const l2 = strings(await readOk(env, judge, listPath, 'EP-6')) ?? [];
     const extra = isMap(e2) ? setDifference(Object.keys(e2), l2) : [];
     if (extra.length > 0) {
-      throw new FuzzViolation(`EP-6/EP-7: GET ${clip(enumPath, 90)} names ${show(extra.slice(0, 2), 120)}, which GET ${clip(listPath, 90)} does not list`, [get(listPath)]);
+      // One of the two is wrong: list, when the path enumerate names exists; enumerate, when not.
+      const real = (await read(env, unjudged, extra[0]!))?.res.status === 200;
+      if (real) judge.violation('EP-6', `GET ${clip(listPath, 90)} lacks ${show(extra.slice(0, 2), 120)}, which exists and GET ${clip(enumPath, 90)} names`, [get(listPath)]);
+      else judge.violation('EP-7', `GET ${clip(enumPath, 90)} names ${show(extra.slice(0, 2), 120)}, which does not exist`, [get(enumPath)]);
     }
   }
   const keys = Object.keys(e1).sort();
   if (keys.length === 0) return;
   const key = keys[pick % keys.length]!;
   const attrs1 = e1[key];
-  if (!isMap(attrs1)) throw new FuzzViolation(`EP-7: GET ${clip(enumPath, 100)} maps ${key} to ${show(attrs1, 60)}, not an attribute map`, [get(enumPath)]);
-  const direct1 = await readOk(env, key, 'EP-3');
+  if (!isMap(attrs1)) {
+    judge.violation('EP-7', `GET ${clip(enumPath, 100)} maps ${key} to ${show(attrs1, 60)}, not an attribute map`, [get(enumPath)]);
+    return;
+  }
+  const direct1 = await readOk(env, judge, key, 'EP-3');
   if (!isMap(direct1)) return;
-  const names = [...new Set([...Object.keys(attrs1), ...Object.keys(direct1)])].filter((n) => !jsonEqual(attrs1[n], direct1[n]));
+  const names = [...new Set([...Object.keys(attrs1), ...Object.keys(direct1)])].filter((n) => !sameValue(attrs1[n], direct1[n]));
   // Re-reads are shared by the attributes that differ: each route is read at most twice more.
   let e2: Promise<Record<string, unknown>> | undefined;
   let d2: Promise<Record<string, unknown>> | undefined;
   const enumAgain = () =>
-    (e2 ??= readOk(env, enumPath, 'EP-7').then((e) => (isMap(e) && isMap(e[key]) ? (e[key] as Record<string, unknown>) : {})));
-  const directAgain = () => (d2 ??= readOk(env, key, 'EP-3').then((d) => (isMap(d) ? d : {})));
+    (e2 ??= readOk(env, judge, enumPath, 'EP-7').then((e) => (isMap(e) && isMap(e[key]) ? (e[key] as Record<string, unknown>) : {})));
+  const directAgain = () => (d2 ??= readOk(env, judge, key, 'EP-3').then((d) => (isMap(d) ? d : {})));
   for (const n of names) {
     const verdict = await compareRoutes(attrs1[n], direct1[n], async () => (await enumAgain())[n], async () => (await directAgain())[n]);
     if (verdict !== 'disagree') continue;
     const shown = (await enumAgain())[n];
     const what = shown === undefined ? 'lacks it' : `says ${show(shown, 50)}`;
-    throw new FuzzViolation(`EP-7: for ${clip(key, 80)} ${n}, GET ${clip(enumPath, 80)} ${what}, GET ${clip(key, 80)} has ${show((await directAgain())[n] ?? direct1[n], 50)} (read twice)`, [get(enumPath)]);
+    judge.violation('EP-7', `for ${clip(key, 80)} ${n}, GET ${clip(enumPath, 80)} ${what}, GET ${clip(key, 80)} has ${show((await directAgain())[n] ?? direct1[n], 50)} (read twice)`, [get(enumPath)]);
+    return;
   }
 }
 
@@ -384,15 +399,19 @@ export function stableCaseArb(model: TargetModel, enumerateRoot = true): fc.Arbi
 export function stabilityProperty(env: FuzzEnv): FuzzProperty<StableCase> {
   return {
     key: 'stable',
+    requirements: STABILITY_REQUIREMENTS,
     requestsPerRun: 2.5,
     arbitrary: stableCaseArb(env.model, env.onSimulator ?? true),
-    predicate: async (c) => {
-      if (c.kind === 'attr') await attrStable(env, c.path, c.name);
-      else if (c.kind === 'list') await listStable(env, c.node, c.pick);
-      else await enumerateStable(env, c.node, c.pick);
+    predicate: async (c, judge) => {
+      if (c.kind === 'attr') await attrStable(env, judge, c.path, c.name);
+      else if (c.kind === 'list') await listStable(env, judge, c.node, c.pick);
+      else await enumerateStable(env, judge, c.node, c.pick);
     },
   };
 }
+
+/** What the stability property judges (a read that drops its connection is ERR-5's). */
+export const STABILITY_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'ERR-5'] as const;
 
 // --- WR-1 EP-8: wrong types refused, accepted values read back ------------------------------------
 
@@ -426,13 +445,6 @@ export function expectation(kind: ValueKind, value: unknown, attr: WritableAttri
     default:
       return 'either';
   }
-}
-
-/** Read-back equality, with a D-Bus boolean shown as 0/1 equal to true/false. */
-export function sameWritten(sent: unknown, got: unknown): boolean {
-  if (jsonEqual(sent, got)) return true;
-  const b = (v: unknown) => (v === true || v === 1 ? 1 : v === false || v === 0 ? 0 : undefined);
-  return b(sent) !== undefined && b(sent) === b(got) && (typeof sent === 'boolean' || typeof got === 'boolean');
 }
 
 function rightValueArb(t: WriteTarget): fc.Arbitrary<unknown> {
@@ -524,14 +536,15 @@ export function writeRequest(t: WriteTarget, c: WriteCase): FuzzRequest {
 export function writeProperty(env: FuzzEnv, targets: readonly WriteTarget[]): FuzzProperty<WriteCase> {
   return {
     key: 'wr1',
+    requirements: ['WR-1', 'EP-8', 'ERR-5'],
     requestsPerRun: 3,
     arbitrary: writeCaseArb(targets),
     reproOf: (c) => [writeRequest(targets[c.target]!, c)],
-    predicate: async (c) => {
+    predicate: async (c, judge) => {
       const t = targets[c.target]!;
       // Values are read from the object's map (endpoint 3): a lying attr/ route is EP-4's concern.
       const valueOf = async () => {
-        const map = await readOk(env, t.attr.path, 'EP-3');
+        const map = await readOk(env, unjudged, t.attr.path, 'EP-8');
         return isMap(map) ? map[t.attr.name] : undefined;
       };
       const before = await valueOf();
@@ -539,33 +552,53 @@ export function writeProperty(env: FuzzEnv, targets: readonly WriteTarget[]): Fu
       const req = writeRequest(t, c);
       const o = await send(env, req);
       if (o.kind === 'not-sent') return;
-      if (o.kind === 'dropped') throw new FuzzViolation(`WR-1: ${line(req)} got no answer: ${describeDrop(o)}`, [req]);
-      const res = o.res;
-      if (res.status >= 500) throw new FuzzViolation(`WR-1: ${line(req)} answered ${statusText(res)}: a server error`, [req]);
-      const after = await valueOf();
+      // Only a body that is {"data": value} JSON says what value was meant: a body that is not
+      // (invalid UTF-8 or JSON, no data member) can break nothing but surviving bad input (ERR-5).
       const eff = effectiveData(req.body!);
+      const typed = eff === undefined ? undefined : expectation(t.kind, eff.value, t.attr);
+      const owner = typed === undefined ? 'ERR-5' : typed === 'right' ? 'EP-8' : 'WR-1';
+      if (o.kind === 'dropped') {
+        judge.violation(owner, `${line(req)} got no answer: ${describeDrop(o)}`, [req]);
+        return;
+      }
+      const res = o.res;
+      if (res.status >= 500) {
+        judge.violation(owner, `${line(req)} answered ${statusText(res)}: a server error`, [req]);
+        return;
+      }
+      const after = await valueOf();
+      if (eff === undefined || typed === undefined) {
+        if (isSuccess(res.status) || !sameValue(after, before)) noteMalformed(env, req, res, before, after);
+        return;
+      }
       if (!isSuccess(res.status)) {
-        if (!jsonEqual(after, before)) {
-          throw new FuzzViolation(`WR-1: ${line(req)} was refused (${res.status}) but ${t.attr.name} changed from ${show(before, 50)} to ${show(after, 50)}`, [req]);
+        if (!sameValue(after, before)) {
+          judge.violation(owner, `${line(req)} was refused (${res.status}) but ${t.attr.name} changed from ${show(before, 50)} to ${show(after, 50)}`, [req]);
         }
         return;
       }
-      if (!eff) {
-        if (!jsonEqual(after, before)) {
-          throw new FuzzViolation(`WR-1: ${line(req)} with a body that is not {"data": …} answered ${res.status} and changed ${t.attr.name} to ${show(after, 50)}`, [req]);
-        }
+      if (typed === 'wrong') {
+        judge.violation('WR-1', `${line(req)} with ${show(eff.value, 50)} (not ${/^[aeiou]/.test(t.kind) ? 'an' : 'a'} ${t.kind} value) answered ${statusText(res)}; ${t.attr.name} reads ${show(after, 50)}`, [req]);
         return;
       }
-      if (expectation(t.kind, eff.value, t.attr) === 'wrong') {
-        throw new FuzzViolation(`WR-1: ${line(req)} with ${show(eff.value, 50)} (not ${/^[aeiou]/.test(t.kind) ? 'an' : 'a'} ${t.kind} value) answered ${statusText(res)}; ${t.attr.name} reads ${show(after, 50)}`, [req]);
-      }
-      if (!sameWritten(eff.value, after)) {
-        // An edge value (out of range, another number type) accepted and coerced is WR-1's case too.
-        const rules = expectation(t.kind, eff.value, t.attr) === 'either' ? 'WR-1/EP-8' : 'EP-8';
-        throw new FuzzViolation(`${rules}: ${line(req)} with ${show(eff.value, 50)} answered ${res.status} but ${t.attr.name} reads back ${show(after, 50)}`, [req]);
+      // An edge value (out of range, another number type) accepted and coerced is WR-1's case.
+      if (!sameValue(eff.value, after)) {
+        judge.violation(owner, `${line(req)} with ${show(eff.value, 50)} answered ${res.status} but ${t.attr.name} reads back ${show(after, 50)}`, [req]);
       }
     },
   };
+}
+
+/** Keeps the first few accepted malformed writes for the observation. */
+function noteMalformed(env: FuzzEnv, req: FuzzRequest, res: BmcResponse, before: unknown, after: unknown): void {
+  if (env.acceptedMalformed.length >= 5) return;
+  const changed = sameValue(before, after) ? 'unchanged' : `changed from ${show(before, 40)} to ${show(after, 40)}`;
+  env.acceptedMalformed.push(`${line(req)} with ${show(bodyText(req.body), 60)} answered ${res.status}; value ${changed}`);
+}
+
+function bodyText(body: string | Buffer | undefined): string {
+  if (body === undefined) return '';
+  return typeof body === 'string' ? body : body.toString('utf8');
 }
 
 /** Write targets: the declared writable attributes that answer, with the kind their value shows. */
@@ -597,17 +630,19 @@ export function loginRequestOf(who: Credentials, c: LoginCase): FuzzRequest {
 export function loginProperty(env: FuzzEnv, loginClient: BmcClient): FuzzProperty<LoginCase> {
   return {
     key: 'auth4',
+    requirements: ['AUTH-4'],
     requestsPerRun: 1.2,
     arbitrary: loginCaseArb(env.who),
     reproOf: (c) => [loginRequestOf(env.who, c)],
-    predicate: async (c) => {
+    predicate: async (c, judge) => {
       const req = loginRequestOf(env.who, c);
       if (req.namesUser && !takeLoginFailure(env)) return;
       const o = await sendFuzz(loginClient, req, env.stats);
       if (o.kind !== 'answered') return;
       const res = o.res;
       if (isSuccess(res.status)) {
-        throw new FuzzViolation(`AUTH-4: POST /login with a wrong or malformed body answered ${statusText(res)}`, [req]);
+        judge.violation('AUTH-4', `POST /login with a wrong or malformed body answered ${statusText(res)}`, [req]);
+        return;
       }
       const cookie = cookiesOf(res);
       const data = envelopeOf(res)?.data;
@@ -618,11 +653,8 @@ export function loginProperty(env: FuzzEnv, loginClient: BmcClient): FuzzPropert
       if (token) headers['x-auth-token'] = token;
       const probe = await loginClient.request('GET', env.knownGood, { auth: false, relogin: false, headers });
       env.stats.sent++;
-      if (isSuccess(probe.status) || anonymousLeak(probe, env.knownGood, env.model.root)) {
-        throw new FuzzViolation(
-          `AUTH-4: POST /login was refused (${res.status}) but the ${cookie ? 'cookie' : 'token'} it handed out reads GET ${env.knownGood} (${probe.status})`,
-          [req],
-        );
+      if (isSuccess(probe.status) || anonymousLeak(probe, { path: env.knownGood }, env.model)) {
+        judge.violation('AUTH-4', `POST /login was refused (${res.status}) but the ${cookie ? 'cookie' : 'token'} it handed out reads GET ${env.knownGood} (${probe.status})`, [req]);
       }
     },
   };

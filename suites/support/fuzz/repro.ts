@@ -11,10 +11,11 @@ import type { FuzzRequest } from './requests.js';
 /** A request as it was sent, enough to print it. */
 export type Sent = Pick<FuzzRequest, 'method' | 'path' | 'body' | 'contentType' | 'credentials' | 'template'>;
 
-/** Thrown by a property: what is wrong, and the request(s) that show it. */
+/** Thrown by a property: the requirement broken, what is wrong, and the request(s) that show it. */
 export class FuzzViolation extends Error {
   override readonly name = 'FuzzViolation';
   constructor(
+    readonly requirement: string,
     readonly problem: string,
     readonly repro: Sent[],
   ) {
@@ -55,19 +56,27 @@ export function clip(text: string, max: number): string {
 /** The replay setting for one property: `BMC_FUZZ_PATH=<key>:<path>`. */
 export const REPLAY_VARIABLE = 'BMC_FUZZ_PATH';
 
+/** A case to replay: its fast-check path, and the requirement the search was after (if it was narrowed). */
+export interface ReplayCase {
+  path: string;
+  requirement?: string;
+}
+
 /**
- * Parses BMC_FUZZ_PATH: `key:path[,key:path…]`, e.g. `err5:41:0:2`. Returns the path for `key`,
- * or undefined when the variable does not name it.
+ * Parses BMC_FUZZ_PATH: `key[/REQ]:path[,…]`, e.g. `err5:41:0:2` or `env/ENV-2:7:0`. A property
+ * covering several requirements looks for each one's violation in turn; `/REQ` replays the search
+ * for that one. Returns the case for `key`, or undefined when the variable does not name it.
  */
-export function replayPathFor(key: string, value = process.env[REPLAY_VARIABLE]): string | undefined {
+export function replayCaseFor(key: string, value = process.env[REPLAY_VARIABLE]): ReplayCase | undefined {
   if (!value) return undefined;
   for (const item of value.split(',')) {
-    const at = item.indexOf(':');
-    if (at <= 0) continue;
-    if (item.slice(0, at).trim() === key) {
-      const path = item.slice(at + 1).trim();
-      if (/^\d+(:\d+)*$/.test(path)) return path;
-    }
+    const m = /^\s*([^:/]+)(?:\/([A-Z0-9-]+))?:(\d+(?::\d+)*)\s*$/.exec(item);
+    if (m && m[1] === key) return { path: m[3]!, requirement: m[2] };
   }
   return undefined;
+}
+
+/** The replay key of a case: `key:path`, or `key/REQ:path` when the search was narrowed to REQ. */
+export function replayKey(key: string, path: string, requirement?: string): string {
+  return `${key}${requirement ? `/${requirement}` : ''}:${path}`;
 }

@@ -4,16 +4,28 @@
  * printed case through BMC_FUZZ_PATH.
  */
 import fc from 'fast-check';
-import { FuzzViolation, REPLAY_VARIABLE, clip, curlLine, replayPathFor, type Sent } from './repro.js';
+import { FuzzViolation, REPLAY_VARIABLE, clip, curlLine, replayCaseFor, replayKey, type ReplayCase, type Sent } from './repro.js';
+
+/** What a predicate reports a broken rule through. */
+export interface Judge {
+  /**
+   * The target broke `requirement` for this value: throws a FuzzViolation, unless the search has
+   * moved past that requirement (its violation is already found), in which case it returns and
+   * the predicate goes on judging the others.
+   */
+  violation(requirement: string, problem: string, repro: Sent[]): void;
+}
 
 export interface FuzzProperty<T> {
   /** Short stable name, used in BMC_FUZZ_PATH and to derive the property's seed. */
   key: string;
+  /** The requirements it judges; every violation names one of them. */
+  requirements: readonly string[];
   arbitrary: fc.Arbitrary<T>;
   /** Typical requests per run, for time budgets. */
   requestsPerRun: number;
-  /** Throws FuzzViolation when the target breaks the rule for this value. */
-  predicate: (value: T) => Promise<void>;
+  /** Reports through `judge` when the target breaks a rule for this value. */
+  predicate: (value: T, judge: Judge) => Promise<void>;
   /** The request(s) to print when the predicate fails with an error that names none. */
   reproOf?: (value: T) => Sent[];
 }
@@ -23,8 +35,10 @@ export interface FuzzBudget {
   /** The run's seed (`--seed`); the property's own seed is derived from it and its key. */
   runSeed: number;
   timeLimitMs: number;
-  /** A fast-check path to replay; default: from BMC_FUZZ_PATH for this property's key. */
-  replayPath?: string;
+  /** A case to replay; default: from BMC_FUZZ_PATH for this property's key. */
+  replay?: ReplayCase;
+  /** Requirements whose violations no longer stop the search (already found). */
+  ignored?: ReadonlySet<string>;
 }
 
 export interface FuzzReport<T> {
@@ -36,6 +50,9 @@ export interface FuzzReport<T> {
   numSkips: number;
   interrupted: boolean;
   failed: boolean;
+  /** The requirements the property judges. */
+  requirements: readonly string[];
+  /** The replay key of a replayed case. */
   replayed?: string;
   counterexample?: T;
   counterexamplePath?: string;
@@ -56,22 +73,34 @@ export function propertySeed(runSeed: number, key: string): number {
 
 export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Promise<FuzzReport<T>> {
   const seed = propertySeed(budget.runSeed, p.key);
-  const replayPath = budget.replayPath ?? replayPathFor(p.key);
+  const replay = budget.replay ?? replayCaseFor(p.key);
+  // A replay narrowed to one requirement ignores the others, as the search that found it did.
+  const ignored = replay?.requirement ? new Set(p.requirements.filter((r) => r !== replay.requirement)) : (budget.ignored ?? new Set<string>());
+  const judge: Judge = {
+    violation: (requirement, problem, repro) => {
+      if (!p.requirements.includes(requirement)) throw new Error(`property ${p.key} reports ${requirement}, which it does not judge`);
+      if (!ignored.has(requirement)) throw new FuzzViolation(requirement, problem, repro);
+    },
+  };
   const property = fc.asyncProperty(p.arbitrary, async (value) => {
     try {
-      await p.predicate(value);
+      await p.predicate(value, judge);
     } catch (err) {
       if (err instanceof FuzzViolation) throw err;
+      // An error that names no requirement (a read that failed) is the property's first requirement's.
       const message = err instanceof Error ? err.message : String(err);
-      throw new FuzzViolation(message, p.reproOf?.(value) ?? []);
+      const requirement = p.requirements.find((r) => !ignored.has(r));
+      if (requirement === undefined) return;
+      throw new FuzzViolation(requirement, message, p.reproOf?.(value) ?? []);
     }
   });
   const details = await fc.check(property, {
     numRuns: budget.numRuns,
     seed,
-    ...(replayPath ? { path: replayPath, endOnFailure: true } : {}),
+    ...(replay ? { path: replay.path, endOnFailure: true } : {}),
     plugins: [fc.interruptAfterTimeLimit(budget.timeLimitMs)],
   });
+
   const report: FuzzReport<T> = {
     key: p.key,
     runSeed: budget.runSeed,
@@ -81,7 +110,8 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
     numSkips: details.numSkips,
     interrupted: details.interrupted,
     failed: details.failed,
-    replayed: replayPath,
+    requirements: p.requirements,
+    replayed: replay ? replayKey(p.key, replay.path, replay.requirement) : undefined,
   };
   if (!details.failed) return report;
   if (details.counterexample === null) {
@@ -93,13 +123,39 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
   report.counterexample = (details.counterexample as unknown as [T])[0];
   report.counterexamplePath = details.counterexamplePath ?? undefined;
   const err = details.errorInstance;
-  report.violation = err instanceof FuzzViolation ? err : new FuzzViolation(err instanceof Error ? err.message : String(err), []);
+  report.violation = err instanceof FuzzViolation ? err : new FuzzViolation(p.requirements[0]!, err instanceof Error ? err.message : String(err), []);
   return report;
 }
 
-/** `BMC_FUZZ_PATH=key:path` with the run's seed: the exact case again. */
+/**
+ * Searches for a violation of each requirement the property judges: once one is found (and shrunk),
+ * the search starts again with that requirement set aside, until none is left or a search finds
+ * nothing. Returns the reports of the searches, the failing ones first.
+ */
+export async function searchProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Promise<Array<FuzzReport<T>>> {
+  const reports: Array<FuzzReport<T>> = [];
+  const ignored = new Set<string>();
+  const deadline = performance.now() + budget.timeLimitMs;
+  for (;;) {
+    const timeLimitMs = Math.max(1000, deadline - performance.now());
+    const report = await runProperty(p, { ...budget, timeLimitMs, ignored: new Set(ignored) });
+    reports.push(report);
+    const found = report.violation?.requirement;
+    // A replay runs one case, and a search without a new violation is the last.
+    if (!report.failed || found === undefined || report.replayed || ignored.has(found)) break;
+    ignored.add(found);
+    if (ignored.size >= p.requirements.length || performance.now() >= deadline) break;
+  }
+  return reports;
+}
+
+/**
+ * `BMC_FUZZ_PATH=key[/REQ]:path` with the run's seed: the exact case again. A property judging
+ * several requirements replays narrowed to the one broken, as the search that found it may have been.
+ */
 export function replayHint(report: FuzzReport<unknown>): string {
-  return `replay: --seed ${report.runSeed} ${REPLAY_VARIABLE}=${report.key}:${report.counterexamplePath ?? '?'}`;
+  const narrowed = report.requirements.length > 1 ? report.violation?.requirement : undefined;
+  return `replay: --seed ${report.runSeed} ${REPLAY_VARIABLE}=${replayKey(report.key, report.counterexamplePath ?? '?', narrowed)}`;
 }
 
 /** Reasons are cut to one line of 400 characters in results.json: the essentials come first. */

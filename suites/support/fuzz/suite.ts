@@ -11,7 +11,7 @@ import { getObject } from '../tree.js';
 import { loadModel } from './model.js';
 import type { FuzzEnv } from './properties.js';
 import { REPLAY_VARIABLE } from './repro.js';
-import { failureMessage, runProperty, type FuzzProperty, type FuzzReport } from './runner.js';
+import { failureMessage, searchProperty, type FuzzProperty, type FuzzReport } from './runner.js';
 import { FuzzStats } from './send.js';
 
 /** Failed logins naming the real user a hardware run may make (accounts may lock); env override. */
@@ -55,6 +55,7 @@ export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
     loginFailures: loginGuard(t.cfg),
     onSimulator: t.cfg.embedded,
     allowReset: t.cfg.allowFactoryReset,
+    acceptedMalformed: [],
   };
 }
 
@@ -95,30 +96,39 @@ export async function restoreWritablesAfter(t: CheckContext): Promise<void> {
   }
 }
 
-/** Runs a property within the run's budget; records what ran; fails the check with the shrunk case. */
-export async function runChecked<T>(t: CheckContext, env: FuzzEnv, p: FuzzProperty<T>): Promise<FuzzReport<T>> {
+/**
+ * Runs a property within the run's budget and records what ran. Each requirement it judges is
+ * searched for a violation; each one found fails that requirement alone, with its shrunk case.
+ */
+export async function runChecked<T>(t: CheckContext, env: FuzzEnv, p: FuzzProperty<T>): Promise<Array<FuzzReport<T>>> {
   t.observe('seed', t.cfg.seed);
   const timeLimitMs = fuzzTimeLimitMs(t.cfg, p.requestsPerRun);
   const started = performance.now();
-  const report = await runProperty(p, { numRuns: t.cfg.fuzzRuns, runSeed: t.cfg.seed, timeLimitMs });
+  const reports = await searchProperty(p, { numRuns: t.cfg.fuzzRuns, runSeed: t.cfg.seed, timeLimitMs });
+  const first = reports[0]!;
   t.observe(`fuzz ${p.key}`, {
-    propertySeed: report.seed,
-    runs: report.numRuns,
+    propertySeed: first.seed,
+    runs: first.numRuns,
     requested: t.cfg.fuzzRuns,
-    shrinks: report.numShrinks,
-    interrupted: report.interrupted,
-    replayed: report.replayed ? `${REPLAY_VARIABLE}=${p.key}:${report.replayed}` : undefined,
+    searches: reports.length,
+    shrinks: reports.reduce((n, r) => n + r.numShrinks, 0),
+    interrupted: reports.some((r) => r.interrupted),
+    replayed: first.replayed ? `${REPLAY_VARIABLE}=${first.replayed}` : undefined,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
     requests: env.stats.summary(),
   });
-  if (report.failed && report.violation) {
-    // Once more, so that the exchange of the shrunk case is in the evidence the report keeps.
-    await p.predicate(report.counterexample as T).catch(() => undefined);
-    fail(failureMessage(report, t.client.baseUrl));
+  for (const report of reports) {
+    if (report.failed && report.violation) {
+      // Once more, so that the exchange of the shrunk case is in the evidence the report keeps.
+      await p.predicate(report.counterexample as T, { violation: () => undefined }).catch(() => undefined);
+      t.judge(report.violation.requirement, false, failureMessage(report, t.client.baseUrl));
+    } else if (report.failed) {
+      fail(`fuzzing property ${p.key}: ${report.abort ?? 'failed'} (seed ${t.cfg.seed})`);
+    }
   }
-  if (report.failed) fail(`fuzzing property ${p.key}: ${report.abort ?? 'failed'} (seed ${t.cfg.seed})`);
-  if (report.interrupted && !report.replayed) {
-    t.warn(`the time limit (${Math.round(timeLimitMs / 1000)} s) stopped fuzzing after ${report.numRuns} of ${t.cfg.fuzzRuns} runs`);
+  const last = reports.at(-1)!;
+  if (last.interrupted && !last.replayed && !last.failed) {
+    t.warn(`the time limit (${Math.round(timeLimitMs / 1000)} s) stopped fuzzing after ${last.numRuns} of ${t.cfg.fuzzRuns} runs`);
   }
-  return report;
+  return reports;
 }
