@@ -54,6 +54,8 @@ export interface RunConfig {
   writable: WritableAttribute[];
   /** Serialized cookie jar of the session the runner opened: suites reuse it. */
   session?: unknown;
+  /** Set when the login of the run answered success but gives no working session (EP-1's failure). */
+  sessionProblem?: string;
   fuzzRuns: number;
   seed: number;
   maxRequestsPerSecond?: number;

@@ -1,23 +1,37 @@
 /**
- * Mutation self-test of the suites: for each simulator fault, the product's own `run` command
- * (a child process, as a user would call it) against the embedded simulator with that fault must
- * give FAIL for the requirement the fault breaks. The clean simulator must give no FAIL and no WARN.
+ * Mutation self-test of the suites. For each simulator fault, a whole conformance run (every
+ * area) against a simulator with that fault must
+ *
+ * - FAIL the requirement the fault breaks (WARN for faults that only deviate from an example):
+ *   recall, the share of faults killed;
+ * - FAIL nothing else but the fault's declared knock-ons, each with its one-line reason:
+ *   precision, the share of faults with no undeclared FAIL.
+ *
+ * The clean simulator must give no FAIL and no WARN. Runs go to a few worker processes (each
+ * runs its faults one after another against its own in-process simulator), with one seed for all.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { failableRequirements, requirement } from '../catalogue/requirements.js';
-import { FAULTS } from '../simulator/faults.js';
+import { failableRequirements } from '../catalogue/requirements.js';
+import { FAULTS, type FaultInfo } from '../simulator/faults.js';
+import type { WorkerAnswer, WorkerJob } from './mutation-worker.js';
 import { packageRoot } from './package-root.js';
-import type { Results, Verdict } from './results.js';
+import type { Verdict } from './results.js';
 
 export interface FaultOutcome {
   fault: string;
   requirement: string;
+  /** The verdict the fault must produce for its requirement. */
+  expected: 'FAIL' | 'WARN';
   verdict: Verdict | 'ERROR';
   killed: boolean;
   reason?: string;
+  /** Requirements that FAILed besides the fault's own and its declared knock-ons. */
+  undeclared: Array<{ id: string; reason?: string }>;
+  /** Declared knock-ons that did FAIL. */
+  knockOns: string[];
+  /** Declared knock-ons that did not FAIL this time (listed, not held against the fault). */
+  unseenKnockOns: string[];
   seconds: number;
 }
 
@@ -25,109 +39,140 @@ export interface MutationReport {
   outcomes: FaultOutcome[];
   /** MUST and SAFETY requirements no fault breaks. */
   uncovered: string[];
-  clean: { fails: string[]; warns: string[]; exitCode: number; seconds: number };
-  score: number;
+  clean: { fails: string[]; warns: string[]; exitCode: number; seconds: number; error?: string };
+  /** Faults killed, of all faults. */
+  recall: number;
+  /** Faults with no undeclared FAIL, of all faults. */
+  precision: number;
+  seed: number;
   seconds: number;
 }
 
-interface CliRun {
-  exitCode: number;
-  results?: Results;
-  stderr: string;
-  seconds: number;
+export interface MutationOptions {
+  /** Worker processes (default 2: the machines this runs on have two cores). */
+  concurrency?: number;
+  faults?: string[];
+  seed?: number;
+  onOutcome?: (o: FaultOutcome) => void;
 }
 
-/** One `bmc-conformance run` in a child process, with its results.json read back. */
-async function cliRun(args: string[]): Promise<CliRun> {
-  const out = await mkdtemp(join(tmpdir(), 'bmc-mutation-'));
-  const started = Date.now();
-  try {
-    const cli = join(packageRoot(), 'dist', 'cli', 'main.js');
-    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [cli, 'run', '--out', out, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      child.on('error', reject);
-      child.on('close', (c) => resolve({ code: c ?? 1, stderr: err }));
-    });
-    let results: Results | undefined;
+/** Settings of every run: the simulator answers in milliseconds, so waits can be short. */
+const RUN_SETTINGS: Omit<WorkerJob, 'faults' | 'seed'> = {
+  fuzzRuns: 60,
+  eventTimeoutMs: 1500,
+  quietWindowMs: 200,
+  eventWrites: 4,
+};
+
+/** A pool of worker processes taking jobs from one queue. */
+async function runJobs(jobs: WorkerJob[], concurrency: number, onAnswer: (a: WorkerAnswer) => void): Promise<void> {
+  const worker = join(packageRoot(), 'dist', 'runner', 'mutation-worker.js');
+  const queue = [...jobs];
+  const drain = async (): Promise<void> => {
+    const child: ChildProcess = fork(worker, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     try {
-      results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
-    } catch {
-      results = undefined;
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        const current = job;
+        const answer = await new Promise<WorkerAnswer>((resolve) => {
+          const onExit = (code: number | null) => resolve({ faults: current.faults, error: `the worker exited (${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`, seconds: 0 });
+          child.once('exit', onExit);
+          child.once('message', (m: WorkerAnswer) => {
+            child.off('exit', onExit);
+            resolve(m);
+          });
+          child.send(current);
+        });
+        onAnswer(answer);
+        if (answer.error?.startsWith('the worker exited')) return;
+      }
+    } finally {
+      child.disconnect?.();
+      child.kill();
     }
-    return { exitCode: code, results, stderr, seconds: (Date.now() - started) / 1000 };
-  } finally {
-    await rm(out, { recursive: true, force: true });
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, drain));
 }
 
-export async function runFault(fault: string, requirementId: string): Promise<FaultOutcome> {
-  const area = requirement(requirementId).area;
-  const run = await cliRun(['--fault', fault, '--only', area, '--requirements', requirementId]);
-  const r = run.results?.requirements.find((x) => x.id === requirementId);
-  const verdict: Verdict | 'ERROR' = r?.verdict ?? 'ERROR';
+function judge(fault: FaultInfo, answer: WorkerAnswer): FaultOutcome {
+  const expected = fault.verdict ?? 'FAIL';
+  const knock = fault.knockOn ?? {};
+  const verdicts = answer.verdicts ?? {};
+  const own = verdicts[fault.requirement];
+  const fails = Object.entries(verdicts).filter(([, v]) => v.verdict === 'FAIL');
+  const others = fails.filter(([id]) => id !== fault.requirement);
   return {
-    fault,
-    requirement: requirementId,
-    verdict,
-    killed: verdict === 'FAIL',
-    reason: r?.reason ?? (run.stderr.trim().split('\n')[0] || `exit code ${run.exitCode}`),
-    seconds: run.seconds,
+    fault: fault.name,
+    requirement: fault.requirement,
+    expected,
+    verdict: answer.error ? 'ERROR' : (own?.verdict ?? 'ERROR'),
+    killed: own?.verdict === expected,
+    reason: answer.error ?? own?.reason,
+    undeclared: others.filter(([id]) => !(id in knock)).map(([id, v]) => ({ id, reason: v.reason })),
+    knockOns: others.filter(([id]) => id in knock).map(([id]) => id),
+    unseenKnockOns: Object.keys(knock).filter((id) => verdicts[id]?.verdict !== 'FAIL'),
+    seconds: answer.seconds,
   };
 }
 
-/** Runs tasks with at most `limit` at once. */
-async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
-}
-
-export async function runMutation(opts: { concurrency?: number; faults?: string[]; onOutcome?: (o: FaultOutcome) => void } = {}): Promise<MutationReport> {
+export async function runMutation(opts: MutationOptions = {}): Promise<MutationReport> {
   const started = Date.now();
+  const seed = opts.seed ?? 20261123;
   const chosen = FAULTS.filter((f) => !opts.faults || opts.faults.includes(f.name));
-  const cleanRun = cliRun([]);
-  const outcomes = await pool(chosen, opts.concurrency ?? 3, async (f) => {
-    const o = await runFault(f.name, f.requirement);
-    opts.onOutcome?.(o);
-    return o;
+  const outcomes = new Map<string, FaultOutcome>();
+  let clean: MutationReport['clean'] = { fails: [], warns: [], exitCode: -1, seconds: 0 };
+  // The clean run first in the queue: it is the baseline the others are read against.
+  const jobs: WorkerJob[] = [{ faults: [], seed, ...RUN_SETTINGS }, ...chosen.map((f) => ({ faults: [f.name], seed, ...RUN_SETTINGS }))];
+  await runJobs(jobs, opts.concurrency ?? 2, (answer) => {
+    if (answer.faults.length === 0) {
+      const entries = Object.entries(answer.verdicts ?? {});
+      clean = {
+        fails: entries.filter(([, v]) => v.verdict === 'FAIL').map(([id, v]) => `${id}: ${v.reason ?? ''}`),
+        warns: entries.filter(([, v]) => v.verdict === 'WARN').map(([id, v]) => `${id}: ${v.reason ?? ''}`),
+        exitCode: answer.exitCode ?? -1,
+        seconds: answer.seconds,
+        error: answer.error,
+      };
+      return;
+    }
+    const fault = chosen.find((f) => f.name === answer.faults[0])!;
+    const outcome = judge(fault, answer);
+    outcomes.set(fault.name, outcome);
+    opts.onOutcome?.(outcome);
   });
-  const clean = await cleanRun;
-  const covered = new Set(FAULTS.map((f) => f.requirement));
-  const uncovered = failableRequirements().map((r) => r.id).filter((id) => !covered.has(id));
-  const reqs = clean.results?.requirements ?? [];
+  const ordered = chosen.map((f) => outcomes.get(f.name) ?? judge(f, { faults: [f.name], error: 'never ran', seconds: 0 }));
+  const covered = new Set(FAULTS.filter((f) => (f.verdict ?? 'FAIL') === 'FAIL').map((f) => f.requirement));
+  const share = (n: number) => (ordered.length === 0 ? 0 : n / ordered.length);
   return {
-    outcomes,
-    uncovered,
-    clean: {
-      fails: reqs.filter((r) => r.verdict === 'FAIL').map((r) => `${r.id}: ${r.reason ?? ''}`),
-      warns: reqs.filter((r) => r.verdict === 'WARN').map((r) => `${r.id}: ${r.reason ?? ''}`),
-      exitCode: clean.exitCode,
-      seconds: clean.seconds,
-    },
-    score: outcomes.length === 0 ? 0 : outcomes.filter((o) => o.killed).length / outcomes.length,
+    outcomes: ordered,
+    uncovered: failableRequirements().map((r) => r.id).filter((id) => !covered.has(id)),
+    clean,
+    recall: share(ordered.filter((o) => o.killed).length),
+    precision: share(ordered.filter((o) => o.undeclared.length === 0 && o.verdict !== 'ERROR').length),
+    seed,
     seconds: (Date.now() - started) / 1000,
   };
 }
 
+const percent = (x: number) => `${(x * 100).toFixed(1)} %`;
+
 export function formatMutationReport(report: MutationReport): string {
   const lines = [
-    '| fault | requirement | verdict | result |',
-    '|---|---|---|---|',
-    ...report.outcomes.map((o) => `| ${o.fault} | ${o.requirement} | ${o.verdict} | ${o.killed ? 'killed' : `**survived** (${o.reason ?? ''})`} |`),
+    '| fault | requirement | verdict | killed | other FAILs |',
+    '|---|---|---|---|---|',
+    ...report.outcomes.map((o) => {
+      const killed = o.killed ? 'killed' : `**survived** (${(o.reason ?? '').slice(0, 160)})`;
+      const knock = o.knockOns.map((id) => `${id} (declared)`);
+      const undeclared = o.undeclared.map((u) => `**${u.id} undeclared**: ${(u.reason ?? '').slice(0, 160)}`);
+      return `| ${o.fault} | ${o.requirement} | ${o.verdict} | ${killed} | ${[...knock, ...undeclared].join('; ') || '—'} |`;
+    }),
     '',
-    `score: ${(report.score * 100).toFixed(1)} % (${report.outcomes.filter((o) => o.killed).length} of ${report.outcomes.length} faults killed)`,
+    `recall: ${percent(report.recall)} (${report.outcomes.filter((o) => o.killed).length} of ${report.outcomes.length} faults killed)`,
+    `precision: ${percent(report.precision)} (${report.outcomes.filter((o) => o.undeclared.length === 0 && o.verdict !== 'ERROR').length} of ${report.outcomes.length} faults FAIL nothing but their requirement and declared knock-ons)`,
     `MUST/SAFETY requirements without a fault: ${report.uncovered.length === 0 ? 'none' : report.uncovered.join(', ')}`,
     `clean simulator: exit ${report.clean.exitCode}, ${report.clean.fails.length} FAIL, ${report.clean.warns.length} WARN (${report.clean.seconds.toFixed(1)} s)`,
-    `wall time: ${report.seconds.toFixed(1)} s`,
+    `seed ${report.seed}; wall time: ${report.seconds.toFixed(1)} s`,
   ];
   return lines.join('\n');
 }

@@ -9,6 +9,8 @@ import { UsageError } from './usage-error.js';
 export interface PreflightResult {
   client: BmcClient;
   session: SerializedCookies;
+  /** The login answered success, but its credentials are refused: what the checks meet instead. */
+  sessionProblem?: string;
 }
 
 export async function preflight(opts: {
@@ -17,6 +19,8 @@ export async function preflight(opts: {
   password: string;
   insecure: boolean;
   timeoutMs: number;
+  /** Where to probe that the session works; without it, no probe. */
+  namespace?: string;
 }): Promise<PreflightResult> {
   if (!/^https?:\/\/[^/]+/.test(opts.target)) {
     throw new UsageError(`The target "${opts.target}" is not an https:// URL.`);
@@ -37,5 +41,8 @@ export async function preflight(opts: {
     if (err instanceof LoginRefusedError) throw new UsageError(err.message);
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
-  return { client, session: client.exportCookies() };
+  // A login that "succeeds" without credentials that work leaves nothing to test but the login.
+  const probe = opts.namespace === undefined ? undefined : await client.get(`/xyz/${opts.namespace}/`, { relogin: false }).catch(() => undefined);
+  const sessionProblem = probe?.status === 401 ? `the login of the run answered success, but its credentials are refused (GET /xyz/${opts.namespace}/ answers 401): no session to test with (see EP-1)` : undefined;
+  return { client, session: client.exportCookies(), sessionProblem };
 }

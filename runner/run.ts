@@ -37,6 +37,8 @@ export interface RunOptions {
   /** Embedded simulator only: faults to inject (for demonstrating and self-testing the suites). */
   faults: string[];
   print?: (line: string) => void;
+  /** results.json only: no JUnit, no Allure results (the mutation self-test). */
+  lean?: boolean;
 }
 
 export interface RunOutcome {
@@ -63,8 +65,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   }
   try {
     const cfg = buildConfig(opts, embedded);
-    const { client, session } = await preflight(cfg);
+    const { client, session, sessionProblem } = await preflight(cfg);
     cfg.session = session;
+    cfg.sessionProblem = sessionProblem;
     print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
     const outDir = resolve(opts.out);
     await rm(join(outDir, 'allure-results'), { recursive: true, force: true });
@@ -72,7 +75,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
     try {
-      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print });
+      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean });
     } finally {
       await client.logout().catch(() => undefined);
       await client.close();

@@ -13,6 +13,8 @@ export interface SuiteRun {
   requirements?: string[];
   outDir: string;
   print: (line: string) => void;
+  /** Verdicts only: no JUnit and no Allure results (the mutation self-test runs many). */
+  lean?: boolean;
 }
 
 export function suiteFile(area: Area): string {
@@ -41,11 +43,13 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       sequence: { sequencer: AreaSequencer },
       testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
       provide: { bmc: run.cfg },
-      reporters: [
-        reporter,
-        ['junit', { outputFile: join(run.outDir, 'junit.xml'), suiteName: 'bmc-conformance' }],
-        ['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }],
-      ],
+      reporters: run.lean
+        ? [reporter]
+        : [
+            reporter,
+            ['junit', { outputFile: join(run.outDir, 'junit.xml'), suiteName: 'bmc-conformance' }],
+            ['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }],
+          ],
     },
     { logLevel: 'error', clearScreen: false },
   );

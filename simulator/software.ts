@@ -58,21 +58,23 @@ export class SoftwareRegistry {
     const name = remoteName ?? `image-${randomBytes(6).toString('hex')}`;
     const manifest = await this.extractManifest(image, name);
     if (!manifest) {
-      if (faults.has('bad-image-accepted')) return this.answer(versionId(image.toString('base64')));
+      if (faults.has('bad-image-accepted')) return this.answer(versionId(image.toString('base64')), remoteName);
       throw new HttpError(400, UPLOAD_FAILED);
     }
     const id = versionId(manifest.version);
     const path = `/xyz/${this.bus.namespace}/software/${id}`;
     if (this.bus.tree.get(path)) {
-      if (faults.has('duplicate-accepted')) return this.answer(id);
+      if (faults.has('duplicate-accepted')) return this.answer(id, remoteName);
       if (faults.has('duplicate-500')) throw new HttpError(500, 'image manager failed');
       throw new HttpError(400, UPLOAD_FAILED);
     }
     if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
-    return this.answer(id);
+    return this.answer(id, remoteName);
   }
 
-  private answer(id: string): string | number {
+  /** The id as answered: the upload-id faults change POST /upload/image's answer (no remote name) only. */
+  private answer(id: string, remoteName: string | undefined): string | number {
+    if (remoteName !== undefined) return id;
     if (this.bus.faults.has('upload-id-empty')) return '';
     return this.bus.faults.has('upload-id-as-number') ? parseInt(id, 16) : id;
   }

@@ -2,7 +2,7 @@
 import { check, type CheckContext } from './support/check.js';
 import { describeResponse, ensure, expectError, expectSuccess, notJudged, show } from './support/assert.js';
 import { children, invalidateTreeCache } from './support/tree.js';
-import { deleteSoftwareVersions, uploadAndTrack, waitForNewChildren } from './support/software.js';
+import { deleteSoftwareVersions, uploadAndTrack, uploadWaitMs, waitForNewChildren } from './support/software.js';
 
 async function software(t: CheckContext): Promise<string[]> {
   return children(t.client, `${t.root}/software`);
@@ -16,7 +16,7 @@ check(['ACT-1', 'EP-10'], 'DownloadViaTFTP([file, server]) answers ok and regist
   const res = await t.client.post(path, [tftp.file, tftp.server]);
   expectSuccess(res, `POST ${path} ${show([tftp.file, tftp.server])}`);
   t.observe('action response data', (res.json as { data?: unknown })?.data, 'RULE-9');
-  const added = await waitForNewChildren(t, `${t.root}/software`, before, Math.max(t.cfg.eventTimeoutMs, 5_000));
+  const added = await waitForNewChildren(t, `${t.root}/software`, before, uploadWaitMs(t));
   deleteSoftwareVersions(t, added);
   ensure(added.length > 0, `no software version appeared under ${t.root}/software after DownloadViaTFTP`);
 }, {

@@ -51,7 +51,7 @@ check('EP-1', 'login with {"data": [user, password]} answers 200 ok, sets a cook
   ensure(probe.status === 200, `GET ${sys} with the cookie of the login answered ${describeResponse(probe)}`);
   t.observe('login response data', envelopeOf(res)?.data, 'RULE-9');
   await c.logout();
-});
+}, { ownSession: true });
 
 check(['EP-2', 'AUTH-5'], 'logout with {"data": []} ends the session: its cookie is refused afterwards', async (t) => {
   const c = await ownSession(t);

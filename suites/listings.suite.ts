@@ -3,7 +3,7 @@ import { compareValues, describeEncodings, sameValue } from '../client/values.js
 import { check, type CheckContext } from './support/check.js';
 import { asObject, ensure, expectOk, notJudged, setDifference, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
-import { cached, children, enumerate, getObject, list, walk } from './support/tree.js';
+import { attributeMap, cached, children, enumerate, list, walk } from './support/tree.js';
 import { firstWritePlan, putAttr, readValue, restoreAfter } from './support/writable.js';
 
 const SUBTREES = ['', '/network', '/inventory', '/logging', '/state', '/time'];
@@ -75,19 +75,19 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
     ensure(bogus.length === 0, `GET ${path}/enumerate names paths that do not exist: ${show(bogus.slice(0, 5))}`);
     // Nodes without attributes may be left out of enumerate; nodes with attributes may not.
     for (const p of setDifference(reached, Object.keys(en)).slice(0, 20)) {
-      const attrs = await getObject(t.client, p);
+      const attrs = await attributeMap(t.client, p);
       ensure(Object.keys(attrs).length === 0, `GET ${path}/enumerate lacks ${p}, which has attributes`);
     }
     let compared = 0;
     for (const [p, attrs] of Object.entries(en).slice(0, 25)) {
-      const direct = await getObject(t.client, p);
+      const direct = await attributeMap(t.client, p);
       for (const [name, value] of Object.entries(attrs)) {
         const match = compareValues(direct[name], value);
         if (match === 'encoding') encodings.push(`${name}: enumerate ${describeEncodings(value, direct[name]).replace(' and ', ', GET ')}`);
         if (match !== 'different') continue;
         // A counter may have moved between the two reads: read the enumeration once more.
         const again = asObject((await enumerate(t.client, path))[p], `enumerate ${p}`)[name];
-        const direct2 = (await getObject(t.client, p))[name];
+        const direct2 = (await attributeMap(t.client, p))[name];
         ensure(sameValue(again, direct2) || sameValue(again, direct[name]) || !sameValue(direct[name], direct2),
           `GET ${path}/enumerate says ${p} ${name} = ${show(value)}, GET ${p} says ${show(direct[name])}`);
       }

@@ -79,6 +79,8 @@ export interface CheckOptions {
   timeoutMs?: number;
   /** A further gate: a reason string makes the test NOT_TESTED. */
   unless?: (cfg: RunConfig) => string | undefined;
+  /** The check logs in on its own and needs no working session of the run (default: it does). */
+  ownSession?: boolean;
 }
 
 export function runConfig(): RunConfig {
@@ -133,6 +135,7 @@ async function runCheck(
   }
   const gate = options.unless?.(cfg);
   if (gate) notTested(gate);
+  if (cfg.sessionProblem && !options.ownSession) notTested(cfg.sessionProblem);
 
   const evidence = sharedEvidence();
   const mark = evidence.mark();

@@ -31,9 +31,12 @@ export function freshVersion(tag: string): string {
   return `bmc-conformance-${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Uploads answer slowly on hardware (the image manager is polled): how long a version may take to appear. */
+/**
+ * How long a version may take to appear after an upload answered: long on hardware (the image
+ * manager is polled), an event timeout on the embedded simulator (it registers before answering).
+ */
 export function uploadWaitMs(t: CheckContext): number {
-  return Math.max(t.cfg.eventTimeoutMs, 15_000);
+  return t.cfg.embedded ? t.cfg.eventTimeoutMs : Math.max(t.cfg.eventTimeoutMs, 15_000);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Reading the object tree: listings, the discovery walk, and per-run caches of both. */
 import type { BmcClient } from '../../client/http.js';
-import { asObject, asStringArray, ensure, expectOk } from './assert.js';
+import { asObject, asStringArray, ensure, expectOk, notJudged } from './assert.js';
 
 /*
  * The reads below fail under the requirement of their endpoint: in a check of that requirement
@@ -13,10 +13,10 @@ export async function children(client: BmcClient, path: string): Promise<string[
   const url = path === '/' ? '/' : `${path}/`;
   const owner = path === '/' ? 'RULE-1' : 'EP-5';
   const kids = asStringArray(expectOk(await client.get(url), `GET ${url}`, owner), `GET ${url} data`, owner);
-  // Absolute paths below the node: anything else cannot be followed (and is EP-5's failure).
+  // Absolute paths below the node (EP-5, for / too): anything else cannot be followed.
   const prefix = path === '/' ? '/' : `${path}/`;
   const strays = kids.filter((k) => !k.startsWith(prefix) || k === prefix);
-  ensure(strays.length === 0, `GET ${url} names ${JSON.stringify(strays.slice(0, 3))}, not absolute paths below ${path}`, owner);
+  ensure(strays.length === 0, `GET ${url} names ${JSON.stringify(strays.slice(0, 3))}, not absolute paths below ${path}`, 'EP-5');
   return kids;
 }
 
@@ -35,6 +35,19 @@ export async function enumerate(client: BmcClient, path: string): Promise<Record
 /** One object's attribute map (endpoint 3). */
 export async function getObject(client: BmcClient, path: string): Promise<Record<string, unknown>> {
   return asObject(expectOk(await client.get(path), `GET ${path}`, 'EP-3'), `GET ${path} data`, 'EP-3');
+}
+
+/** Keys of the form xyz.{ns}.X are interface names: such a map is not the attribute map EP-3 owes. */
+export function interfaceKeys(map: Record<string, unknown>): string[] {
+  return Object.keys(map).filter((k) => /^xyz\.[^.]+\./.test(k));
+}
+
+/** An object's attribute map, or NOT_TESTED when GET {path} maps interfaces instead (EP-3's failure). */
+export async function attributeMap(client: BmcClient, path: string): Promise<Record<string, unknown>> {
+  const map = await getObject(client, path);
+  const interfaces = interfaceKeys(map);
+  if (interfaces.length > 0) notJudged(`GET ${path} maps interface names (${JSON.stringify(interfaces.slice(0, 2))}), not attributes (see EP-3)`);
+  return map;
 }
 
 /** One attribute's bare value (endpoint 4). */

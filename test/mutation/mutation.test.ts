@@ -1,6 +1,7 @@
 /**
- * The suites' self-test: every simulator fault must turn the requirement it breaks into a FAIL,
- * and the clean simulator must pass with no FAIL and no WARN. `npm run mutation` runs this alone.
+ * The suites' self-test: every simulator fault must turn the requirement it breaks into a FAIL
+ * (recall) and FAIL nothing else but its declared knock-ons (precision); the clean simulator must
+ * pass with no FAIL and no WARN. `npm run mutation` runs this alone.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { packageRoot } from '../../runner/package-root.js';
 let report: MutationReport;
 
 beforeAll(async () => {
-  report = await runMutation({ concurrency: 2 });
+  report = await runMutation({ concurrency: 3 });
   const dir = join(packageRoot(), 'reports', 'mutation');
   await mkdir(dir, { recursive: true });
   const text = formatMutationReport(report);
@@ -32,13 +33,15 @@ describe('mutation self-test', () => {
     expect(report.uncovered).toEqual([]);
   });
 
-  test.each(FAULTS.map((f) => [f.name, f.requirement]))('fault %s is caught as a FAIL of %s', (name) => {
+  test.each(FAULTS.map((f) => [f.name, f.verdict ?? 'FAIL', f.requirement]))('fault %s is caught as a %s of %s, and FAILs nothing undeclared', (name, verdict) => {
     const outcome = report.outcomes.find((o) => o.fault === name);
     expect(outcome, `no outcome for ${name}`).toBeDefined();
-    expect(outcome!.verdict, `${name} survived: ${outcome!.reason ?? ''}`).toBe('FAIL');
+    expect(outcome!.verdict, `${name} survived: ${outcome!.reason ?? ''}`).toBe(verdict);
+    expect(outcome!.undeclared, `${name} also FAILs requirements it does not declare`).toEqual([]);
   });
 
-  test('the score is 100 %', () => {
-    expect(report.score).toBe(1);
+  test('recall and precision are 100 %', () => {
+    expect(report.recall).toBe(1);
+    expect(report.precision).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import { requestTarget } from '../../../client/transport.js';
 import type { Profile, WritableAttribute } from '../../../runner/config.js';
 import { envelopeOf, envelopeProblems, setDifference, show, type Problem } from '../assert.js';
 import { leakIn, type SentRequest } from '../leak.js';
+import { interfaceKeys } from '../tree.js';
 import { sameValue } from '../../../client/values.js';
 import { contentTypeArb, malformArb, renderBody, shapeArb, type BodyCase } from './bodies.js';
 import { loginCaseArb, type Credentials, type LoginCase } from './login.js';
@@ -157,17 +158,32 @@ export function describeDrop(o: Extract<Outcome, { kind: 'dropped' }>): string {
   return o.error.message.replace(/\s+/g, ' ');
 }
 
+/**
+ * Whose failure a server error is: a well-formed {"data": value} PUT of an attribute is WR-1's
+ * when the value has another type than the attribute shows (EP-8's when it has the same); any
+ * other input is ERR-5's.
+ */
+function serverErrorOwner(model: TargetModel, req: FuzzRequest): string {
+  const m = req.method === 'PUT' ? /^(.*)\/attr\/([^/]+)$/.exec(req.path) : null;
+  const eff = m && req.body !== undefined ? effectiveData(req.body) : undefined;
+  if (!m || !eff) return 'ERR-5';
+  const kind = model.kinds.get(`${m[1]}\u0000${m[2]}`);
+  if (!kind) return 'WR-1';
+  return expectation(kind, eff.value, { path: m[1]!, name: m[2]! }) === 'right' ? 'EP-8' : 'WR-1';
+}
+
 export function serverErrorProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
   return {
     key: 'err5',
-    requirements: ['ERR-5'],
+    requirements: ['ERR-5', 'WR-1', 'EP-8'],
     requestsPerRun: 1,
     arbitrary: requestsOf(env),
     reproOf: asSent,
     predicate: async (req, judge) => {
       const o = await send(env, req);
-      if (o.kind === 'dropped') judge.violation('ERR-5', `${line(req)} got no answer: ${describeDrop(o)}`, [req]);
-      if (o.kind === 'answered' && o.res.status >= 500) judge.violation('ERR-5', `${line(req)} answered ${statusText(o.res)}: a server error`, [req]);
+      const owner = serverErrorOwner(env.model, req);
+      if (o.kind === 'dropped') judge.violation(owner, `${line(req)} got no answer: ${describeDrop(o)}`, [req]);
+      if (o.kind === 'answered' && o.res.status >= 500) judge.violation(owner, `${line(req)} answered ${statusText(o.res)}: a server error`, [req]);
     },
   };
 }
@@ -220,7 +236,8 @@ async function read(env: FuzzEnv, judge: Judge, path: string): Promise<{ res: Bm
 async function readOk(env: FuzzEnv, judge: Judge, path: string, rule: string): Promise<unknown> {
   const r = await read(env, judge, path);
   if (!r || r.res.status === 404) return undefined;
-  if (r.res.status !== 200 || envelopeOf(r.res)?.status !== 'ok') {
+  // Whether the envelope's status says "ok" is ENV-3's concern, judged for every answer.
+  if (r.res.status !== 200) {
     judge.violation(rule, `GET ${clip(path, 90)} answered ${statusText(r.res)}`, [get(path)]);
     return undefined;
   }
@@ -273,10 +290,18 @@ export async function compareRoutes(x1: unknown, y1: unknown, readX: () => Promi
   return 'disagree';
 }
 
+/** An object's map keyed by attribute names; keyed by interfaces it is EP-3's failure, and nothing to compare. */
+function attributeShaped(judge: Judge, path: string, map: Record<string, unknown>): boolean {
+  const interfaces = interfaceKeys(map);
+  if (interfaces.length === 0) return true;
+  judge.violation('EP-3', `GET ${clip(path, 90)} maps interface names (${show(interfaces.slice(0, 2), 100)}), not attribute names`, [get(path)]);
+  return false;
+}
+
 async function attrStable(env: FuzzEnv, judge: Judge, path: string, name: string): Promise<void> {
   const attrPath = `${path}/attr/${name}`;
   const map1 = await readOk(env, judge, path, 'EP-3');
-  if (!isMap(map1) || !(name in map1)) return;
+  if (!isMap(map1) || !attributeShaped(judge, path, map1) || !(name in map1)) return;
   const r = await read(env, judge, attrPath);
   if (!r) return;
   if (r.res.status !== 200) {
@@ -318,6 +343,11 @@ async function listStable(env: FuzzEnv, judge: Judge, node: string, pick: number
   const childPath = `${parent}/`;
   const kids = strings(await readOk(env, judge, childPath, 'EP-5'));
   if (!kids) return;
+  const strays = kids.filter((k) => !k.startsWith(childPath));
+  if (strays.length > 0) {
+    judge.violation('EP-5', `GET ${clip(childPath, 90)} names ${show(strays.slice(0, 2), 120)}, not absolute paths below it`, [get(childPath)]);
+    return;
+  }
   if (setDifference(kids, listed).length === 0) return;
   // Transient objects: read both again before judging.
   const again = strings(await readOk(env, judge, listPath, 'EP-6')) ?? [];
@@ -358,7 +388,7 @@ async function enumerateStable(env: FuzzEnv, judge: Judge, node: string, pick: n
     return;
   }
   const direct1 = await readOk(env, judge, key, 'EP-3');
-  if (!isMap(direct1)) return;
+  if (!isMap(direct1) || !attributeShaped(judge, key, direct1)) return;
   const names = [...new Set([...Object.keys(attrs1), ...Object.keys(direct1)])].filter((n) => !sameValue(attrs1[n], direct1[n]));
   // Re-reads are shared by the attributes that differ: each route is read at most twice more.
   let e2: Promise<Record<string, unknown>> | undefined;

@@ -4,10 +4,9 @@
  * the failure message with the shrunk case.
  */
 import type { RunConfig } from '../../../runner/config.js';
-import { jsonEqual } from '../../../client/json.js';
-import { describeResponse, ensure, envelopeOf, expectEqual, fail, show } from '../assert.js';
+import { envelopeOf, fail } from '../assert.js';
 import type { CheckContext } from '../check.js';
-import { getObject } from '../tree.js';
+import { restoreValue } from '../writable.js';
 import { loadModel } from './model.js';
 import type { FuzzEnv } from './properties.js';
 import { REPLAY_VARIABLE } from './repro.js';
@@ -86,13 +85,7 @@ export async function restoreWritablesAfter(t: CheckContext): Promise<void> {
     const map = envelopeOf(res)?.data;
     if (res.status !== 200 || map === null || typeof map !== 'object' || !(attr.name in map)) continue;
     const original = (map as Record<string, unknown>)[attr.name];
-    t.cleanup(async () => {
-      if (jsonEqual((await getObject(t.client, attr.path))[attr.name], original)) return;
-      // Any 2xx will do here: whether success is exactly 200 is ERR-4's concern, not the restore's.
-      const res = await t.client.put(`${attr.path}/attr/${attr.name}`, original);
-      ensure(res.status >= 200 && res.status < 300, `restoring PUT ${attr.path}/attr/${attr.name} = ${show(original)} answered ${describeResponse(res)}`);
-      expectEqual((await getObject(t.client, attr.path))[attr.name], original, `${attr.path} ${attr.name} after restoring`);
-    });
+    t.cleanup(() => restoreValue(t, attr.path, attr.name, original));
   }
 }
 

@@ -1,0 +1,63 @@
+/**
+ * A process of the mutation self-test: takes one fault at a time from its parent (IPC), runs the
+ * whole conformance run against its own in-process simulator with that fault, and answers with
+ * the verdict of every requirement. Start-up (Node, modules, vitest) is paid once per process.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runConformance } from './run.js';
+import type { Verdict } from './results.js';
+
+export interface WorkerJob {
+  /** Faults of one run; none for the clean simulator. */
+  faults: string[];
+  seed: number;
+  fuzzRuns: number;
+  eventTimeoutMs: number;
+  quietWindowMs: number;
+  eventWrites: number;
+}
+
+export interface WorkerAnswer {
+  faults: string[];
+  verdicts?: Record<string, { verdict: Verdict; reason?: string }>;
+  exitCode?: number;
+  error?: string;
+  seconds: number;
+}
+
+async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
+  const started = Date.now();
+  const out = await mkdtemp(join(tmpdir(), 'bmc-mutation-'));
+  try {
+    const outcome = await runConformance({
+      user: 'root',
+      password: '0penBmc',
+      namespace: 'mgmt_project',
+      insecure: true,
+      out,
+      allowFactoryReset: true,
+      writable: [],
+      faults: job.faults,
+      seed: job.seed,
+      fuzzRuns: job.fuzzRuns,
+      eventTimeoutMs: job.eventTimeoutMs,
+      quietWindowMs: job.quietWindowMs,
+      eventWrites: job.eventWrites,
+      lean: true,
+      print: () => {},
+    });
+    const verdicts = Object.fromEntries(outcome.results.requirements.map((r) => [r.id, { verdict: r.verdict, reason: r.reason }]));
+    return { faults: job.faults, verdicts, exitCode: outcome.exitCode, seconds: (Date.now() - started) / 1000 };
+  } catch (err) {
+    return { faults: job.faults, error: err instanceof Error ? err.message : String(err), seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+process.on('message', (job: WorkerJob) => {
+  void runJob(job).then((answer) => process.send?.(answer));
+});
+process.on('disconnect', () => process.exit(0));
