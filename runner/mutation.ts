@@ -22,7 +22,7 @@ export interface FaultOutcome {
   fault: string;
   requirement: string;
   /** The verdict the fault must produce for its requirement. */
-  expected: 'FAIL' | 'WARN';
+  expected: 'FAIL' | 'WARN' | 'PASS';
   verdict: Verdict | 'ERROR';
   killed: boolean;
   reason?: string;
@@ -101,13 +101,15 @@ function judge(fault: FaultInfo, answer: WorkerAnswer): FaultOutcome {
   const verdicts = answer.verdicts ?? {};
   const own = verdicts[fault.requirement];
   const fails = Object.entries(verdicts).filter(([, v]) => v.verdict === 'FAIL');
-  const others = fails.filter(([id]) => id !== fault.requirement);
+  // A benign fault (PASS) owns no FAIL: every one counts against precision.
+  const others = fails.filter(([id]) => expected === 'PASS' || id !== fault.requirement);
+  const verdict = answer.error ? 'ERROR' : (own?.verdict ?? 'ERROR');
   return {
     fault: fault.name,
     requirement: fault.requirement,
     expected,
-    verdict: answer.error ? 'ERROR' : (own?.verdict ?? 'ERROR'),
-    killed: own?.verdict === expected,
+    verdict,
+    killed: expected === 'PASS' ? verdict !== 'ERROR' && fails.length === 0 : verdict === expected,
     reason: answer.error ?? own?.reason,
     undeclared: others.filter(([id]) => !(id in knock)).map(([id, v]) => ({ id, reason: v.reason })),
     knockOns: others.filter(([id]) => id in knock).map(([id]) => id),

@@ -61,6 +61,9 @@ interface Subscriber {
   heldTimer?: NodeJS.Timeout;
 }
 
+/** events-burst-reordered: events emitted within this many ms of each other are swapped. */
+const BURST_WINDOW_MS = 5;
+
 /** A subscriber that lets this much pile up unsent is closed rather than silently skipped. */
 const MAX_BUFFERED = 64 * 1024 * 1024;
 
@@ -170,11 +173,12 @@ export class EventHub {
   private deliver(sub: Subscriber, text: string): void {
     sub.delivered++;
     if (this.faults.has('events-dropped') && sub.delivered % 3 === 0) return;
-    if (this.faults.has('events-reordered')) {
+    const holdMs = this.faults.has('events-reordered') ? 200 : this.faults.has('events-burst-reordered') ? BURST_WINDOW_MS : 0;
+    if (holdMs > 0) {
       if (sub.held === undefined) {
         sub.held = text;
         // A lone event still arrives, late.
-        sub.heldTimer = setTimeout(() => this.flushHeld(sub), 200);
+        sub.heldTimer = setTimeout(() => this.flushHeld(sub), holdMs);
         return;
       }
       clearTimeout(sub.heldTimer);

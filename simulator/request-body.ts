@@ -77,7 +77,9 @@ export async function readJsonBody(req: IncomingMessage, faults: FaultSet, optio
   try {
     text = utf8.decode(buf);
   } catch {
-    throw new HttpError(400, 'Request body is not valid UTF-8');
+    // lenient-utf8: invalid sequences become U+FFFD, as some field servers decode.
+    if (!faults.has('lenient-utf8')) throw new HttpError(400, 'Request body is not valid UTF-8');
+    text = buf.toString('utf8');
   }
   try {
     return parseJson(text);

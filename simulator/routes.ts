@@ -158,7 +158,10 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
       return attrRoute(ctx, req, method, r.path, r.name);
     case 'action':
       if (method !== 'POST') throw methodNotAllowed('POST');
-      if (!ctx.actions.exists(r.path, r.method)) throw postRefused(ctx);
+      if (!ctx.actions.exists(r.path, r.method)) {
+        if (ctx.faults.has('unknown-action-200')) return ok(null);
+        throw postRefused(ctx);
+      }
       return ok(await ctx.actions.call(r.path, r.method, await readJsonBody(req, ctx.faults)));
     case 'object':
       return objectRoute(ctx, req, method, r.path);

@@ -5,9 +5,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BmcClient } from '../../client/http.js';
-import { simulatorTargetProfile, startSimulator, type RunningSimulator } from '../../simulator/index.js';
-import { buildModel } from '../../suites/support/fuzz/model.js';
 import {
   anonymousProperty,
   envelopeProperty,
@@ -18,49 +15,26 @@ import {
   stabilityProperty,
   writeProperty,
   writeTargets,
-  type FuzzEnv,
 } from '../../suites/support/fuzz/properties.js';
 import { failureMessage, runProperty, type FuzzProperty } from '../../suites/support/fuzz/runner.js';
-import { FuzzStats } from '../../suites/support/fuzz/send.js';
-import { enumerate, list } from '../../suites/support/tree.js';
+import { fuzzTarget, type FuzzTarget } from './target.js';
+import { NS, WHO } from './fixture.js';
 import type { BmcResponse } from '../../client/http.js';
 
 /** Asynchronous: the simulator answers from this very process, so a blocking call would deadlock. */
 const run = promisify(execFile);
 
-const NS = 'mgmt_project';
 const ROOT = `/xyz/${NS}`;
-const WHO = { user: 'root', password: '0penBmc' };
-const open: Array<{ sim: RunningSimulator; clients: BmcClient[] }> = [];
+const open: FuzzTarget[] = [];
 
 afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await Promise.all(o.clients.map((c) => c.close()));
-    await o.sim.close();
-  }
+  for (const o of open.splice(0)) await o.close();
 });
 
-async function setup(faults: string[] = []): Promise<{ env: FuzzEnv; loginClient: BmcClient; url: string }> {
-  const sim = await startSimulator({ namespace: NS, faults, log: () => {} });
-  const client = new BmcClient({ baseUrl: sim.url, ...WHO, insecure: true, timeoutMs: 5_000 });
-  await client.login();
-  const sideClient = client.fork({ cookies: client.exportCookies() });
-  const loginClient = client.fork();
-  open.push({ sim, clients: [client, sideClient, loginClient] });
-  const model = buildModel(NS, await list(client, ROOT), await enumerate(client, ROOT));
-  const env: FuzzEnv = {
-    client,
-    sideClient,
-    model,
-    who: WHO,
-    profile: 'destructive',
-    writable: simulatorTargetProfile(NS).writable,
-    stats: new FuzzStats(),
-    knownGood: `${ROOT}/inventory/system`,
-    loginFailures: { left: Number.POSITIVE_INFINITY, skipped: 0 },
-    acceptedMalformed: [],
-  };
-  return { env, loginClient, url: sim.url };
+async function setup(faults: string[] = []): Promise<FuzzTarget> {
+  const target = await fuzzTarget({ faults });
+  open.push(target);
+  return target;
 }
 
 const budget = { numRuns: 150, runSeed: 1234, timeLimitMs: 20_000 };

@@ -269,6 +269,19 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
     const names = got.map((e) => Object.keys(e.properties ?? {})[0]);
     return names.indexOf('CurrentHostState') !== -1 && names.indexOf('CurrentHostState') < names.indexOf('RequestedHostTransition');
   },
+  'events-burst-reordered': async (sim) => {
+    // One PUT of the object changes two properties at once: their events are emitted together.
+    const s = await session(sim);
+    const full = (await s.get(CAP)).body.data;
+    const got = await eventsDuring(s, { paths: [CAP] }, () => s.put(CAP, { ...full, PowerCap: 700, PowerCapEnable: 1 }));
+    return got.map((e) => Object.keys(e.properties ?? {})[0]).join(',') === 'PowerCapEnable,PowerCap';
+  },
+  'unknown-action-200': async (sim) => (await (await session(sim)).post(`${ROOT}/software/action/NoSuchMethod`, [])).status === 200,
+  'lenient-utf8': async (sim) => {
+    const s = await session(sim);
+    const raw = Buffer.concat([Buffer.from('{"data":"tag'), Buffer.from([0xff]), Buffer.from('"}')]);
+    return (await s.call('PUT', `${SYSTEM}/attr/AssetTag`, { raw, contentType: 'application/json' })).status === 200;
+  },
 };
 
 describe('fault catalogue', () => {

@@ -1,0 +1,61 @@
+/**
+ * No verdict depends on the seed: twenty seeds of every fuzzing property against the clean
+ * simulator, and against one that decodes invalid UTF-8 leniently (field behaviour the spec leaves
+ * open), find no violation.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { FuzzProperty } from '../../suites/support/fuzz/runner.js';
+import { searchProperty } from '../../suites/support/fuzz/runner.js';
+import {
+  anonymousProperty,
+  envelopeProperty,
+  loginProperty,
+  serverErrorProperty,
+  stabilityProperty,
+  writeProperty,
+  writeTargets,
+} from '../../suites/support/fuzz/properties.js';
+import { fuzzTarget, type FuzzTarget } from './target.js';
+
+const SEEDS = Array.from({ length: 20 }, (_, i) => 1000 + i * 7919);
+const RUNS = 40;
+
+/** Every violation the six properties find on `target` with `seed`, as "REQ: problem". */
+async function violations(target: FuzzTarget, seed: number): Promise<string[]> {
+  const { env, loginClient } = target;
+  const properties: Array<FuzzProperty<any>> = [
+    envelopeProperty(env),
+    anonymousProperty(env),
+    loginProperty(env, loginClient),
+    serverErrorProperty(env),
+    writeProperty(env, await writeTargets(env)),
+    stabilityProperty(env),
+  ];
+  const found: string[] = [];
+  for (const p of properties) {
+    for (const r of await searchProperty(p, { numRuns: RUNS, runSeed: seed, timeLimitMs: 30_000 })) {
+      if (r.failed) found.push(`${r.violation?.requirement ?? p.key}: ${r.violation?.problem ?? r.abort}`);
+    }
+  }
+  return found;
+}
+
+describe.each([
+  ['the clean simulator', []],
+  ['a simulator that decodes invalid UTF-8 leniently', ['lenient-utf8']],
+])('on %s', (_what, faults) => {
+  let target: FuzzTarget;
+  beforeAll(async () => {
+    target = await fuzzTarget({ faults });
+  });
+  afterAll(() => target.close());
+
+  test('twenty seeds find no violation', async () => {
+    const bySeed: Record<number, string[]> = {};
+    for (const seed of SEEDS) {
+      const found = await violations(target, seed);
+      if (found.length > 0) bySeed[seed] = found;
+    }
+    expect(bySeed).toEqual({});
+  }, 120_000);
+});
