@@ -59,3 +59,20 @@ describe.each([
     expect(bySeed).toEqual({});
   }, 120_000);
 });
+
+test('a write whose body is not valid UTF-8, taken by a lenient server, is recorded and fails nothing', async () => {
+  const target = await fuzzTarget({ faults: ['lenient-utf8'] });
+  try {
+    const targets = await writeTargets(target.env);
+    const i = targets.findIndex((w) => w.attr.name === 'AssetTag');
+    // {"data":"\x80"}: a lone continuation byte, which the lenient server stores as U+FFFD.
+    const c = { target: i, contentType: 'application/json', body: { shape: 'data' as const, value: 'x', malform: { kind: 'bytes' as const, hex: '7b2264617461223a2280227d' } } };
+    const judged: string[] = [];
+    await writeProperty(target.env, targets).predicate(c, { violation: (requirement) => void judged.push(requirement) });
+    expect(judged).toEqual([]);
+    expect(target.env.acceptedMalformed).toHaveLength(1);
+    expect(target.env.acceptedMalformed[0]).toMatch(/answered 200; value changed/);
+  } finally {
+    await target.close();
+  }
+});
