@@ -40,7 +40,9 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
-  .option('--expectations <file>', 'known deviations of the platform: expected FAILs do not fail the run')
+  .option('--expectations <file>', 'known deviations of the platform: an expected FAIL is XFAIL and does not fail the run')
+  .option('--strict-expectations', 'an expected failure that now passes (XPASS) fails the run', false)
+  .option('--update-expectations <file>', 'write the current FAILs as a starting expectations file for review')
   .option('--html', 'also render the Allure HTML report (needs Java)', false)
   .action(runCommand);
 

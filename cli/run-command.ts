@@ -26,6 +26,8 @@ export interface RunFlags extends TargetFlags {
   fault: string[];
   html: boolean;
   expectations?: string;
+  strictExpectations: boolean;
+  updateExpectations?: string;
 }
 
 export async function runCommand(flags: RunFlags): Promise<void> {
@@ -55,6 +57,8 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     maxRequestsPerSecond: flags.rps,
     faults: flags.fault,
     expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
+    strictExpectations: flags.strictExpectations,
+    updateExpectations: flags.updateExpectations,
   });
   if (flags.html) await renderHtml(dirname(outcome.resultsFile));
   process.exitCode = outcome.exitCode;

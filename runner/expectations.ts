@@ -1,7 +1,8 @@
 /**
- * An expectations file records a platform's known deviations once: they are still reported as
- * FAIL, marked expected, and do not fail the run; one that stops failing is flagged (WARN) so the
- * file is kept true.
+ * An expectations file records a platform's known deviations once: an expected FAIL is reported
+ * as XFAIL (with the recorded reason) and does not fail the run; an expected failure that no
+ * longer fails is XPASS, flagged so that the file is kept true (it fails the run only with
+ * --strict-expectations).
  *
  * { "platform": "…", "expected": { "RULE-4": "answers 405" }, "writable": ["/xyz/…:Asserted"] }
  */
@@ -51,7 +52,7 @@ export async function loadExpectations(file: string): Promise<Expectations> {
 }
 
 export interface ExpectedRequirement extends RequirementResult {
-  /** The FAIL is a known deviation of the platform, with its recorded reason. */
+  /** The requirement is a known deviation of the platform, with its recorded reason. */
   expected?: string;
 }
 
@@ -60,15 +61,27 @@ export function applyExpectations(requirements: RequirementResult[], exp: Expect
   return requirements.map((r) => {
     const known = exp.expected[r.id];
     if (known === undefined) return r;
-    if (r.verdict === 'FAIL') return { ...r, expected: known };
+    if (r.verdict === 'FAIL') return { ...r, verdict: 'XFAIL', expected: known };
     if (r.verdict === 'PASS' || r.verdict === 'WARN') {
-      return { ...r, verdict: 'WARN', reason: `expected to fail (${known}) but now ${r.verdict}: update ${exp.file}` };
+      return { ...r, verdict: 'XPASS', expected: known, reason: `expected to fail (${known}) but now ${r.verdict}${r.reason ? `: ${r.reason}` : ''}; update ${exp.file}` };
     }
-    return r;
+    return { ...r, expected: known };
   });
 }
 
-/** FAILs that count against the run: the unexpected ones. */
-export function unexpectedFailures(requirements: ExpectedRequirement[]): ExpectedRequirement[] {
-  return requirements.filter((r) => r.verdict === 'FAIL' && r.expected === undefined);
+/** FAILs that count against the run: the unexpected ones (and, when strict, the XPASSes). */
+export function unexpectedFailures(requirements: ExpectedRequirement[], strict = false): ExpectedRequirement[] {
+  return requirements.filter((r) => r.verdict === 'FAIL' || (strict && r.verdict === 'XPASS'));
+}
+
+/**
+ * A starting expectations file from a run: every requirement that FAILs (or XFAILs) now, with the
+ * failure as its reason, for a reviewer to edit into the platform's known deviations.
+ */
+export function expectationsFrom(requirements: ExpectedRequirement[], base: { platform?: string; writable?: string[] } = {}): string {
+  const expected: Record<string, string> = {};
+  for (const r of requirements) {
+    if (r.verdict === 'FAIL' || r.verdict === 'XFAIL') expected[r.id] = r.expected ?? `REVIEW: ${(r.reason ?? 'fails').slice(0, 300)}`;
+  }
+  return `${JSON.stringify({ ...(base.platform && { platform: base.platform }), expected, ...(base.writable && base.writable.length > 0 && { writable: base.writable }) }, null, 2)}\n`;
 }

@@ -3,7 +3,13 @@ import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/require
 import type { Observation } from '../suites/support/check.js';
 import type { Exchange as EvidenceEntry } from '../client/evidence.js';
 
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'NOT_TESTED';
+/**
+ * PASS, FAIL, WARN and NOT_TESTED come from the checks; XFAIL (a FAIL the platform's expectations
+ * name) and XPASS (an expected failure that no longer fails) from the expectations file.
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'NOT_TESTED' | 'XFAIL' | 'XPASS';
+
+export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'NOT_TESTED', 'XFAIL', 'XPASS'];
 
 export interface RequirementVerdict {
   verdict: Verdict;
@@ -71,7 +77,7 @@ function reasonsOf(outcomes: Array<Pick<TestOutcome, 'verdict' | 'reason' | 'nam
 }
 
 export function summarize(requirements: RequirementResult[]): Record<Verdict, number> {
-  const summary: Record<Verdict, number> = { PASS: 0, FAIL: 0, WARN: 0, NOT_TESTED: 0 };
+  const summary = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of requirements) summary[r.verdict] += 1;
   return summary;
 }

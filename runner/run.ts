@@ -10,7 +10,7 @@ import { buildRequirementResults, summarize, type Results } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
 import { formatSummary } from './summary.js';
-import { applyExpectations, unexpectedFailures, type Expectations } from './expectations.js';
+import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 
 export interface RunOptions {
   target?: string;
@@ -34,6 +34,10 @@ export interface RunOptions {
   maxRequestsPerSecond?: number;
   /** Known deviations of the platform. */
   expectations?: Expectations;
+  /** An expected failure that passes (XPASS) fails the run too. */
+  strictExpectations?: boolean;
+  /** Write the current FAILs as a starting expectations file here, for a reviewer. */
+  updateExpectations?: string;
   /** Embedded simulator only: faults to inject (for demonstrating and self-testing the suites). */
   faults: string[];
   print?: (line: string) => void;
@@ -103,7 +107,12 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     await writeFile(resultsFile, `${JSON.stringify(results, bigintSafe, 2)}\n`);
     for (const line of formatSummary(results, reporter.unhandled)) print(line);
     print(`results: ${resultsFile}`);
-    const failed = unexpectedFailures(requirements).length > 0 || reporter.unhandled.length > 0;
+    if (opts.updateExpectations) {
+      const writable = cfg.writable.map((w) => `${w.path}:${w.name}${w.values ? `=${w.values.join('|')}` : ''}`);
+      await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: opts.expectations?.platform, writable: cfg.embedded ? [] : writable }));
+      print(`expectations to review: ${resolve(opts.updateExpectations)}`);
+    }
+    const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0;
     return { exitCode: failed ? 1 : 0, results, resultsFile };
   } finally {
     await embedded?.stop();

@@ -1,7 +1,7 @@
 /** The console summary of a run: what failed, warned or was not tested, and why. */
 import type { Results, Verdict } from './results.js';
 
-const SHOWN: Verdict[] = ['FAIL', 'WARN', 'NOT_TESTED'];
+const SHOWN: Verdict[] = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'NOT_TESTED'];
 
 export function formatSummary(results: Results, unhandled: string[]): string[] {
   const lines = [''];
@@ -16,8 +16,9 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
   }
   for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
   const s = results.summary;
+  const expected = s.XFAIL + s.XPASS > 0 ? `, ${s.XFAIL} XFAIL, ${s.XPASS} XPASS` : '';
   lines.push(
-    `requirements: ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED (${results.requirements.length} in all; ${(results.durationMs / 1000).toFixed(1)} s)`,
+    `requirements: ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED${expected} (${results.requirements.length} in all; ${(results.durationMs / 1000).toFixed(1)} s)`,
   );
   return lines;
 }

@@ -92,7 +92,7 @@ function firstLine(message: string): string {
   return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }
 
-const MARK: Record<Verdict, string> = { PASS: 'pass', FAIL: 'FAIL', WARN: 'warn', NOT_TESTED: 'n/t ' };
+const MARK: Record<Verdict, string> = { PASS: 'pass', FAIL: 'FAIL', WARN: 'warn', NOT_TESTED: 'n/t ', XFAIL: 'xfail', XPASS: 'XPASS' };
 
 function progressLine(o: TestOutcome): string {
   const why = o.verdict === 'PASS' ? '' : ` — ${o.reason ?? ''}`;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../catalogue/requirements.js';
-import { applyExpectations, loadExpectations, unexpectedFailures } from '../../runner/expectations.js';
+import { applyExpectations, expectationsFrom, loadExpectations, unexpectedFailures } from '../../runner/expectations.js';
 import { rollUp, type TestOutcome } from '../../runner/results.js';
 
 const result = (id: string, verdict: TestOutcome['verdict']) =>
@@ -16,18 +16,29 @@ async function file(content: string): Promise<string> {
 }
 
 describe('expectations', () => {
-  test('an expected FAIL stays a FAIL, marked expected, and does not count against the run', async () => {
+  test('an expected FAIL is an XFAIL with its recorded reason and does not count against the run', async () => {
     const exp = await loadExpectations(await file('{"platform":"p","expected":{"RULE-4":"answers 405"}}'));
     const reqs = applyExpectations([result('RULE-4', 'FAIL'), result('RULE-5', 'FAIL')], exp);
-    expect(reqs[0]).toMatchObject({ id: 'RULE-4', verdict: 'FAIL', expected: 'answers 405' });
+    expect(reqs[0]).toMatchObject({ id: 'RULE-4', verdict: 'XFAIL', expected: 'answers 405', reason: 'why' });
     expect(unexpectedFailures(reqs).map((r) => r.id)).toEqual(['RULE-5']);
   });
 
-  test('an expected failure that disappeared is flagged as a WARN', async () => {
+  test('an expected failure that disappeared is an XPASS, held against the run only when strict', async () => {
     const exp = await loadExpectations(await file('{"expected":{"EP-9":"500 on PUT object"}}'));
-    const [r] = applyExpectations([result('EP-9', 'PASS')], exp);
-    expect(r!.verdict).toBe('WARN');
-    expect(r!.reason).toMatch(/expected to fail .* but now PASS/);
+    const reqs = applyExpectations([result('EP-9', 'PASS')], exp);
+    expect(reqs[0]!.verdict).toBe('XPASS');
+    expect(reqs[0]!.reason).toMatch(/expected to fail .* but now PASS/);
+    expect(unexpectedFailures(reqs)).toEqual([]);
+    expect(unexpectedFailures(reqs, true).map((r) => r.id)).toEqual(['EP-9']);
+  });
+
+  test('a starting file holds the current failures with their reasons for review', async () => {
+    const exp = await loadExpectations(await file('{"expected":{"RULE-4":"answers 405"}}'));
+    const reqs = applyExpectations([result('RULE-4', 'FAIL'), result('RULE-5', 'FAIL'), result('EP-9', 'PASS')], exp);
+    const written = JSON.parse(expectationsFrom(reqs, { platform: 'lab' }));
+    expect(written).toEqual({ platform: 'lab', expected: { 'RULE-4': 'answers 405', 'RULE-5': 'REVIEW: why' } });
+    // What it writes loads back.
+    expect((await loadExpectations(await file(JSON.stringify(written)))).expected).toEqual(written.expected);
   });
 
   test('writable attributes come with the platform', async () => {

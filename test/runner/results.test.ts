@@ -34,14 +34,14 @@ describe('verdict roll-up', () => {
 
   test('summary counts verdicts', () => {
     const reqs = [rollUp(requirement('EP-5'), [outcome('PASS')], 'x'), rollUp(requirement('EP-6'), [], 'x')];
-    expect(summarize(reqs)).toEqual({ PASS: 1, FAIL: 0, WARN: 0, NOT_TESTED: 1 });
+    expect(summarize(reqs)).toEqual({ PASS: 1, FAIL: 0, WARN: 0, NOT_TESTED: 1, XFAIL: 0, XPASS: 0 });
   });
 });
 
 describe('changes since a baseline', () => {
   const results = (verdicts: Record<string, TestOutcome['verdict']>): Results => ({
     target: 't', namespace: 'n', profile: 'safe', startedAt: '', durationMs: 0, seed: 1,
-    summary: { PASS: 0, FAIL: 0, WARN: 0, NOT_TESTED: 0 }, observations: [],
+    summary: { PASS: 0, FAIL: 0, WARN: 0, NOT_TESTED: 0, XFAIL: 0, XPASS: 0 }, observations: [],
     requirements: Object.entries(verdicts).map(([id, verdict]) => ({ id, verdict, level: 'MUST', section: '', title: '', tests: [] })),
   });
 
