@@ -39,8 +39,21 @@ export interface RequirementResult {
   tests: Array<{ name: string; verdict: Verdict; reason?: string; evidence?: EvidenceEntry[] }>;
 }
 
+/** What preflight learned of the target, for reports: how it names itself, what it runs, its size. */
+export interface Fingerprint {
+  /** The Server header (or X-Powered-By), when the target sends one. */
+  server?: string;
+  /** The version of the running BMC firmware, when the target shows it under software/. */
+  firmware?: string;
+  /** Objects under the namespace root, as its list shows them. */
+  objects?: number;
+  /** Which login body the target took: the spec's, or the field fallback form. */
+  loginForm?: string;
+}
+
 export interface Results {
   target: string;
+  fingerprint?: Fingerprint;
   namespace: string;
   profile: string;
   startedAt: string;
