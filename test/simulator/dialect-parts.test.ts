@@ -206,3 +206,21 @@ describe('faults apply on top of a dialect', () => {
     }
   });
 });
+
+describe('spec is unchanged by the dialects', () => {
+  it('booleans 0/1 in objects and attributes, 403 for a creating POST and a non-deletable DELETE, 400 for a wrong type', async () => {
+    const sim = await startSimulator({});
+    try {
+      const s = sessionFor(sim, await login(sim.url));
+      const system = `${ROOT}/inventory/system`;
+      expect((await s.get(system)).body.data.Present).toBe(1);
+      expect((await s.get(`${system}/attr/Present`)).body.data).toBe(1);
+      expect((await s.post(system, {})).status).toBe(403);
+      expect((await s.del(system)).status).toBe(403);
+      expect((await s.put(`${system}/attr/AssetTag`, 5)).status).toBe(400);
+      expect((await s.get(`${system}/attr/assettag`)).status).toBe(404);
+    } finally {
+      await sim.close();
+    }
+  });
+});
