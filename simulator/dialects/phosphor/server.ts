@@ -14,15 +14,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { HttpError } from '../../envelope.js';
+import { HttpError, statusLine } from '../../envelope.js';
 import type { AttributeRef, DbusObject, Method } from '../../model.js';
-import { readBody, discardBody, UPLOAD_LIMIT } from '../../request-body.js';
+import { discardBody, readBody, UPLOAD_LIMIT } from '../../request-body.js';
 import { targetPath } from '../../route-parse.js';
 import { contentTypeFor, credentialsValid, envelopeWithFaults, queryParam, send, type DialectContext } from '../common.js';
 import { dumpJson, PY_PRETTY } from '../json-out.js';
 import { pyExceptionRepr, pyStatusLine, pyStr, pyTraceback, pyTypeName, type PyFrame } from '../py.js';
 import { decodeUtf8Python, JsonDecodeError, JsonFloat, JsonObject, parseTypedJson, PyException, type TypedJson } from '../typed-json.js';
-import { statusLine } from '../../envelope.js';
 import { coerceArgs, coerceWrite, plainValue } from './coerce.js';
 import {
   CONTENT_TYPE,
