@@ -7,6 +7,8 @@ import { UsageError } from '../runner/usage-error.js';
 import { dirname } from 'node:path';
 import { renderHtml } from './report-command.js';
 import { loadExpectations } from '../runner/expectations.js';
+import { isDialect, type DialectName } from '../simulator/index.js';
+import { dialectError } from './simulate-command.js';
 
 export interface RunFlags extends TargetFlags {
   profile?: Profile;
@@ -24,6 +26,7 @@ export interface RunFlags extends TargetFlags {
   seed?: number;
   rps?: number;
   fault: string[];
+  dialect?: string;
   html: boolean;
   expectations?: string;
   strictExpectations: boolean;
@@ -32,6 +35,7 @@ export interface RunFlags extends TargetFlags {
 
 export async function runCommand(flags: RunFlags): Promise<void> {
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
+  if (flags.dialect !== undefined && !isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
   if (flags.allowFactoryReset && flags.profile && flags.profile !== 'destructive') {
     throw new UsageError('--allow-factory-reset needs --profile destructive.');
   }
@@ -56,6 +60,7 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     seed: flags.seed,
     maxRequestsPerSecond: flags.rps,
     faults: flags.fault,
+    dialect: flags.dialect as DialectName | undefined,
     expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
     strictExpectations: flags.strictExpectations,
     updateExpectations: flags.updateExpectations,

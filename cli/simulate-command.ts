@@ -1,6 +1,6 @@
 /** `simulate`: the reference simulator in the foreground until SIGTERM or SIGINT. */
 import { readFile } from 'node:fs/promises';
-import { FAULTS, listFaultsText, runSimulatorCli } from '../simulator/index.js';
+import { DIALECTS, FAULTS, isDialect, listFaultsText, runSimulatorCli } from '../simulator/index.js';
 import { UsageError } from '../runner/usage-error.js';
 
 export interface SimulateFlags {
@@ -11,6 +11,9 @@ export interface SimulateFlags {
   password: string;
   fault: string[];
   objects: number;
+  dialect: string;
+  eventLatency?: number;
+  uploadFailDelay?: number;
   cert?: string;
   key?: string;
   listFaults: boolean;
@@ -23,6 +26,7 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
   }
   const unknown = flags.fault.filter((f) => !FAULTS.some((x) => x.name === f));
   if (unknown.length > 0) throw new UsageError(`Unknown fault ${unknown.join(', ')}; see simulate --list-faults.`);
+  if (!isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
   if (Boolean(flags.cert) !== Boolean(flags.key)) throw new UsageError('--cert and --key go together.');
   const [cert, key] = await Promise.all([readPem(flags.cert), readPem(flags.key)]);
   await runSimulatorCli({
@@ -33,9 +37,17 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
     password: flags.password,
     faults: flags.fault,
     objects: flags.objects,
+    dialect: flags.dialect,
+    eventLatencyMs: flags.eventLatency,
+    uploadFailDelayMs: flags.uploadFailDelay,
     cert,
     key,
   });
+}
+
+/** One sentence naming the dialects (also used by `run --dialect`). */
+export function dialectError(name: string): string {
+  return `Unknown dialect ${name}; the dialects are ${DIALECTS.slice(0, -1).join(', ')} and ${DIALECTS[DIALECTS.length - 1]}.`;
 }
 
 async function readPem(file: string | undefined): Promise<string | undefined> {

@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulator, simulatorTargetProfile, startTftpServer } from '../simulator/index.js';
+import { startSimulator, simulatorTargetProfile, startTftpServer, type DialectName } from '../simulator/index.js';
 import { buildImage } from '../client/image.js';
 import type { TftpSource, WritableAttribute } from './config.js';
 
@@ -28,6 +28,8 @@ export interface EmbeddedOptions {
   objects?: number;
   /** Serve a valid image over TFTP for DownloadViaTFTP (default true). */
   tftp?: boolean;
+  /** Behave as this server (default spec). */
+  dialect?: DialectName;
 }
 
 export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<EmbeddedTarget> {
@@ -37,6 +39,7 @@ export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<Embedd
     password: opts.password,
     faults: opts.faults,
     objects: opts.objects,
+    dialect: opts.dialect,
   });
   const tftp = opts.tftp === false ? undefined : await startImageTftp(opts.namespace);
   return {

@@ -6,11 +6,9 @@
  *
  * { "platform": "…", "expected": { "RULE-4": "answers 405" }, "writable": ["/xyz/…:Asserted"] }
  */
-import { readFile } from 'node:fs/promises';
-import { isRequirementId } from '../catalogue/requirements.js';
-import { parseWritable, type WritableAttribute } from './config.js';
+import type { WritableAttribute } from './config.js';
 import type { RequirementResult } from './results.js';
-import { UsageError } from './usage-error.js';
+import { loadTargetProfile } from './target-profile.js';
 
 export interface Expectations {
   file: string;
@@ -19,36 +17,10 @@ export interface Expectations {
   writable: WritableAttribute[];
 }
 
+/** An expectations file is a target profile; only its platform, deviations and writables count here. */
 export async function loadExpectations(file: string): Promise<Expectations> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new UsageError(`The expectations file ${file} cannot be read.`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(`The expectations file ${file} is not valid JSON.`);
-  }
-  const doc = parsed as { platform?: unknown; expected?: unknown; writable?: unknown };
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new UsageError(`The expectations file ${file} is not a JSON object.`);
-  const expected = (doc.expected ?? {}) as Record<string, unknown>;
-  if (typeof expected !== 'object' || Array.isArray(expected)) throw new UsageError(`"expected" in ${file} must map requirement IDs to reasons.`);
-  for (const [id, reason] of Object.entries(expected)) {
-    if (!isRequirementId(id)) throw new UsageError(`The expectations file ${file} names unknown requirement ${id}.`);
-    if (typeof reason !== 'string') throw new UsageError(`The reason for ${id} in ${file} must be a string.`);
-  }
-  const listed = doc.writable ?? [];
-  const writable = Array.isArray(listed) ? listed.map((w) => (typeof w === 'string' ? parseWritable(w) : undefined)) : [undefined];
-  if (writable.some((w) => w === undefined)) throw new UsageError(`"writable" in ${file} must be an array of PATH:ATTR strings.`);
-  return {
-    file,
-    platform: typeof doc.platform === 'string' ? doc.platform : undefined,
-    expected: expected as Record<string, string>,
-    writable: writable as WritableAttribute[],
-  };
+  const profile = await loadTargetProfile(file);
+  return { file, platform: profile.platform, expected: profile.expected, writable: profile.writable };
 }
 
 export interface ExpectedRequirement extends RequirementResult {

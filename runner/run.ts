@@ -11,6 +11,7 @@ import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
 import { formatSummary } from './summary.js';
 import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
+import type { DialectName } from '../simulator/index.js';
 
 export interface RunOptions {
   target?: string;
@@ -40,6 +41,8 @@ export interface RunOptions {
   updateExpectations?: string;
   /** Embedded simulator only: faults to inject (for demonstrating and self-testing the suites). */
   faults: string[];
+  /** Embedded simulator only: behave as this server (spec, phosphor-rest, bmcweb). */
+  dialect?: DialectName;
   print?: (line: string) => void;
   /** results.json only: no JUnit, no Allure results (the mutation self-test). */
   lean?: boolean;
@@ -56,6 +59,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   if (opts.target && opts.faults.length > 0) {
     throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
   }
+  if (opts.target && opts.dialect) throw new UsageError('--dialect applies to the embedded simulator only; drop --target or --dialect.');
   for (const id of opts.requirements ?? []) requirement(id);
   const startedAt = new Date();
   let embedded: EmbeddedTarget | undefined;
@@ -65,6 +69,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       user: opts.user,
       password: opts.password,
       faults: opts.faults,
+      dialect: opts.dialect,
     });
   }
   try {

@@ -31,8 +31,13 @@ export class Actions {
     const found = this.bus.tree.get(path)?.findMethod(method);
     if (!found) throw new HttpError(403, `No method ${method} on ${path}`);
     const args = parseArgs(method, found.method.args, body);
+    return this.invoke(path, found.interfaceName, method, args);
+  }
+
+  /** Runs a method whose arguments are already converted to its signature. */
+  async invoke(path: string, interfaceName: string, method: string, args: DbusValue[]): Promise<unknown> {
     if (this.bus.faults.has('action-ignored')) return null;
-    switch (`${found.interfaceName}.${method}`) {
+    switch (`${interfaceName}.${method}`) {
       case `${this.iface}.Common.TFTP.DownloadViaTFTP`:
         return this.downloadViaTftp(args[0] as string, args[1] as string);
       case `${this.iface}.Common.FactoryReset.Reset`:

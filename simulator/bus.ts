@@ -2,11 +2,14 @@
  * The object tree plus its signals: every change goes through here so that PropertiesChanged and
  * InterfacesAdded are published exactly once, in the order the changes happen.
  */
-import { EventHub } from './events.js';
+import type { EventHub } from './events.js';
+import { SPEC_WIRE, type WireStyle } from './dialects/wire.js';
 import type { FaultSet } from './faults.js';
 import { buildInitialTree, type TreeOptions } from './initial-tree.js';
-import { DbusObject, ObjectTree, readProperty, type AttributeRef, type Property } from './model.js';
+import { DbusObject, ObjectTree, parentOf, readProperty, type AttributeRef, type Property } from './model.js';
 import { toWire, type DbusValue, sameValue } from './types.js';
+
+const OBJECT_MANAGER = 'org.freedesktop.DBus.ObjectManager';
 
 export type AttributeMap = Record<string, unknown>;
 
@@ -17,6 +20,8 @@ export class Bus {
     readonly hub: EventHub,
     readonly faults: FaultSet,
     private readonly treeOptions: TreeOptions,
+    /** How values are rendered in responses and events (the dialect's choice; spec: 0/1 booleans). */
+    readonly wire: WireStyle = SPEC_WIRE,
   ) {
     this.loadInitialTree();
   }
@@ -36,7 +41,7 @@ export class Bus {
     const obj = this.tree.get(path);
     const out: AttributeMap = {};
     if (!obj) return out;
-    for (const [name, ref] of obj.attributes()) out[name] = wireValue(ref.property);
+    for (const [name, ref] of obj.attributes()) out[name] = this.wire.object(ref.property);
     return out;
   }
 
@@ -47,7 +52,7 @@ export class Bus {
     if (!obj) return out;
     for (const [iface, { properties }] of obj.interfaces) {
       const m: AttributeMap = {};
-      for (const [name, p] of properties) m[name] = wireValue(p);
+      for (const [name, p] of properties) m[name] = this.wire.object(p);
       out[iface] = m;
     }
     return out;
@@ -71,7 +76,7 @@ export class Bus {
       event: 'PropertiesChanged',
       path,
       interface: ref.interfaceName,
-      properties: { [name]: wireValue(ref.property) },
+      properties: { [name]: this.wire.event(ref.property) },
     });
     return true;
   }
@@ -81,10 +86,23 @@ export class Bus {
     const interfaces: Record<string, AttributeMap> = {};
     for (const [iface, { properties }] of obj.interfaces) {
       const m: AttributeMap = {};
-      for (const [name, p] of properties) m[name] = wireValue(p);
+      for (const [name, p] of properties) m[name] = this.wire.event(p);
       interfaces[iface] = m;
     }
-    this.hub.publish({ event: 'InterfacesAdded', path: obj.path, interfaces });
+    this.hub.publish({ event: 'InterfacesAdded', path: obj.path, interfaces }, { emitter: this.objectManagerOf(obj.path) });
+  }
+
+  /**
+   * The path a D-Bus InterfacesAdded signal for `path` is emitted from: the nearest proper ancestor
+   * implementing org.freedesktop.DBus.ObjectManager ('/' when none does).
+   */
+  objectManagerOf(path: string): string {
+    let node = parentOf(path);
+    while (node !== '/') {
+      if (this.tree.get(node)?.implements(OBJECT_MANAGER)) return node;
+      node = parentOf(node);
+    }
+    return '/';
   }
 
   removeObject(path: string): boolean {

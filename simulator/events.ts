@@ -3,7 +3,7 @@
  * synchronously, in the order it happens, to each subscriber whose filter admits it, so no
  * subscriber can see a reordered, dropped or duplicated event.
  */
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { FaultSet } from './faults.js';
 import { stringifyJson } from './json.js';
 
@@ -50,15 +50,37 @@ export function parseFilter(text: string): EventFilter | string {
   return filter;
 }
 
-interface Subscriber {
+export interface Subscriber {
   ws: WebSocket;
   sid: string | undefined;
-  filter: EventFilter | null;
+  /** The accepted filter (its shape is the hub's business); null until one is accepted. */
+  filter: unknown;
   alive: boolean;
   delivered: number;
   /** events-reordered fault: the event waiting to be sent after its successor. */
   held?: string;
   heldTimer?: NodeJS.Timeout;
+  /** With a delivery latency: texts waiting for the subscriber's next poll. */
+  queue?: string[];
+  poll?: NodeJS.Timeout;
+}
+
+/** What the bus knows about a signal beyond its payload. */
+export interface PublishMeta {
+  /** The object path the D-Bus signal is emitted from (an InterfacesAdded comes from an ObjectManager). */
+  emitter?: string;
+}
+
+export interface HubOptions {
+  /**
+   * Events wait for the subscriber's next poll, every this many ms, and then all go out in order
+   * (a server that polls its D-Bus loop). 0: sent at once.
+   */
+  latencyMs?: number;
+  /** Terminate a socket that did not answer the previous ping (default true). */
+  terminateOnMissedPong?: boolean;
+  /** Payload of the pings (default none). */
+  pingPayload?: string;
 }
 
 /** events-burst-reordered: events emitted within this many ms of each other are swapped. */
@@ -68,13 +90,20 @@ const BURST_WINDOW_MS = 5;
 const MAX_BUFFERED = 64 * 1024 * 1024;
 
 export class EventHub {
-  private readonly subscribers = new Set<Subscriber>();
+  protected readonly subscribers = new Set<Subscriber>();
   private readonly pinger: NodeJS.Timeout;
+  protected readonly latencyMs: number;
+  private readonly terminateOnMissedPong: boolean;
+  private readonly pingPayload: string | undefined;
 
   constructor(
-    private readonly faults: FaultSet,
+    protected readonly faults: FaultSet,
     pingIntervalMs: number,
+    options: HubOptions = {},
   ) {
+    this.latencyMs = options.latencyMs ?? 0;
+    this.terminateOnMissedPong = options.terminateOnMissedPong ?? true;
+    this.pingPayload = options.pingPayload;
     this.pinger = setInterval(() => this.pingAll(), pingIntervalMs);
     this.pinger.unref();
   }
@@ -87,33 +116,53 @@ export class EventHub {
     });
     ws.on('message', (data, isBinary) => {
       sub.alive = true;
-      if (sub.filter) return; // one filter per subscription; later messages are ignored
-      const parsed = isBinary ? 'filter must be a text message' : parseFilter(data.toString('utf8'));
-      if (typeof parsed === 'string') {
-        if (this.faults.has('bad-filter-kills-all')) {
-          for (const other of this.subscribers) other.ws.close(1008, parsed);
-        } else {
-          ws.close(1008, parsed);
-        }
-        return;
-      }
-      sub.filter = parsed;
-      if (this.faults.has('extra-event-kind')) {
-        this.send(sub, stringifyJson({ event: 'Subscribed', filter: parsed }));
-      }
+      this.onMessage(sub, toBuffer(data), isBinary);
     });
     ws.on('close', () => this.detach(sub));
     ws.on('error', () => this.detach(sub));
   }
 
-  publish(event: BusEvent): void {
+  /** A message from a subscriber: here the spec's one filter per subscription. */
+  protected onMessage(sub: Subscriber, data: Buffer, isBinary: boolean): void {
+    if (sub.filter) return; // one filter per subscription; later messages are ignored
+    const parsed = isBinary ? 'filter must be a text message' : parseFilter(data.toString('utf8'));
+    if (typeof parsed === 'string') {
+      this.rejectFilter(sub, 1008, parsed);
+      return;
+    }
+    this.accept(sub, parsed);
+  }
+
+  /** Closes the socket of a malformed filter (every socket with the bad-filter-kills-all fault). */
+  protected rejectFilter(sub: Subscriber, code: number, reason?: string): void {
+    const victims = this.faults.has('bad-filter-kills-all') ? [...this.subscribers] : [sub];
+    for (const v of victims) v.ws.close(code, reason);
+  }
+
+  /** Starts delivery to a subscriber; `shown` is what the extra-event-kind fault echoes. */
+  protected accept(sub: Subscriber, filter: unknown, shown: unknown = filter): void {
+    sub.filter = filter;
+    if (this.latencyMs > 0 && !sub.poll) {
+      sub.queue = [];
+      sub.poll = setInterval(() => this.flush(sub), this.latencyMs);
+      sub.poll.unref();
+    }
+    if (this.faults.has('extra-event-kind')) {
+      this.send(sub, stringifyJson({ event: 'Subscribed', filter: shown }));
+    }
+  }
+
+  publish(event: BusEvent, meta: PublishMeta = {}): void {
     if (this.subscribers.size === 0 || this.faults.has('no-events')) return;
     if (event.event === 'InterfacesAdded' && this.faults.has('no-interfaces-added')) return;
     let text: string | undefined;
     for (const sub of this.subscribers) {
-      if (!sub.filter || !this.admits(sub.filter, event)) continue;
-      text ??= this.serialise(event);
-      this.deliver(sub, text);
+      if (!sub.filter) continue;
+      const copies = this.matches(sub, event, meta);
+      if (copies === 0) continue;
+      const own = this.render(sub, event, meta);
+      const out = own ?? (text ??= this.serialise(event));
+      for (let i = 0; i < copies; i++) this.deliver(sub, out);
     }
   }
 
@@ -134,6 +183,7 @@ export class EventHub {
     clearInterval(this.pinger);
     for (const sub of this.subscribers) {
       clearTimeout(sub.heldTimer);
+      clearInterval(sub.poll);
       sub.ws.terminate();
     }
     this.subscribers.clear();
@@ -141,6 +191,16 @@ export class EventHub {
 
   get count(): number {
     return this.subscribers.size;
+  }
+
+  /** How many copies of `event` the subscriber gets (one per matching D-Bus match rule). */
+  protected matches(sub: Subscriber, event: BusEvent, _meta: PublishMeta): number {
+    return this.admits(sub.filter as EventFilter, event) ? 1 : 0;
+  }
+
+  /** A subscriber-specific rendering of the event, or undefined for the shared one. */
+  protected render(_sub: Subscriber, _event: BusEvent, _meta: PublishMeta): string | undefined {
+    return undefined;
   }
 
   private admits(filter: EventFilter, event: BusEvent): boolean {
@@ -163,7 +223,7 @@ export class EventHub {
     return (byPath ?? byInterface) as boolean;
   }
 
-  private serialise(event: BusEvent): string {
+  protected serialise(event: BusEvent): string {
     if (event.event === 'PropertiesChanged' && this.faults.has('wrong-interface-name')) {
       return stringifyJson({ ...event, interface: 'org.freedesktop.DBus.Properties' });
     }
@@ -197,7 +257,20 @@ export class EventHub {
     this.send(sub, held);
   }
 
-  private send(sub: Subscriber, text: string): void {
+  /** Sends now, or queues for the next poll when the hub has a latency. */
+  protected send(sub: Subscriber, text: string): void {
+    if (sub.queue) {
+      sub.queue.push(text);
+      return;
+    }
+    this.sendNow(sub, text);
+  }
+
+  private flush(sub: Subscriber): void {
+    for (const text of sub.queue?.splice(0) ?? []) this.sendNow(sub, text);
+  }
+
+  private sendNow(sub: Subscriber, text: string): void {
     if (sub.ws.readyState !== sub.ws.OPEN) return;
     if (sub.ws.bufferedAmount > MAX_BUFFERED) {
       sub.ws.close(1013, 'subscriber too slow');
@@ -208,22 +281,28 @@ export class EventHub {
 
   private detach(sub: Subscriber): void {
     clearTimeout(sub.heldTimer);
+    clearInterval(sub.poll);
     this.subscribers.delete(sub);
   }
 
   private pingAll(): void {
     for (const sub of this.subscribers) {
-      if (!sub.alive) {
+      if (!sub.alive && this.terminateOnMissedPong) {
         sub.ws.terminate();
         this.detach(sub);
         continue;
       }
       sub.alive = false;
       try {
-        sub.ws.ping();
+        sub.ws.ping(this.pingPayload);
       } catch {
         // socket already closing
       }
     }
   }
+}
+
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
 }

@@ -25,18 +25,25 @@ export class Listings {
     return paths;
   }
 
-  list(path: string): string[] {
+  /**
+   * `select` lets a dialect choose which descendants it lists (default: every node below);
+   * `extra` paths go first.
+   */
+  list(path: string, opts: { select?: (descendants: string[]) => string[]; extra?: string[] } = {}): string[] {
     this.requireNode(path);
-    if (this.bus.faults.has('list-not-recursive')) return this.bus.tree.childrenOf(path);
-    if (this.bus.faults.has('list-includes-self')) return [path, ...this.bus.tree.descendantsOf(path)];
-    return this.bus.tree.descendantsOf(path);
+    const select = opts.select ?? ((d: string[]) => d);
+    const extra = opts.extra ?? [];
+    if (this.bus.faults.has('list-not-recursive')) return [...extra, ...select(this.bus.tree.childrenOf(path))];
+    if (this.bus.faults.has('list-includes-self')) return [...extra, path, ...select(this.bus.tree.descendantsOf(path))];
+    return [...extra, ...select(this.bus.tree.descendantsOf(path))];
   }
 
-  enumerate(path: string): Record<string, AttributeMap> {
+  /** `paths` lets a dialect choose the objects it enumerates (default: every object below). */
+  enumerate(path: string, paths?: string[]): Record<string, AttributeMap> {
     this.requireNode(path);
     const stale = this.bus.faults.has('enumerate-stale-value');
     const out: Record<string, AttributeMap> = {};
-    for (const p of this.bus.tree.descendantsOf(path)) {
+    for (const p of paths ?? this.bus.tree.descendantsOf(path)) {
       if (!this.bus.tree.get(p)) continue; // intermediate node, not an object
       if (stale) {
         let cached = this.staleCache.get(p);

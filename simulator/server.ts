@@ -2,7 +2,7 @@
  * The simulator process: one HTTPS port serving the REST interface and, on /subscribe only, the
  * wss event channel.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -21,6 +21,12 @@ import { handleRequest, type Context } from './routes.js';
 import { Sessions } from './sessions.js';
 import { SoftwareRegistry } from './software.js';
 import { Writer } from './writes.js';
+import { dialectDefaults, isDialect, type DialectContext, type DialectName, DIALECTS } from './dialects/common.js';
+import { BMCWEB_WIRE, PHOSPHOR_WIRE, SPEC_WIRE } from './dialects/wire.js';
+import { PhosphorHub } from './dialects/phosphor/events.js';
+import { PhosphorRestServer } from './dialects/phosphor/server.js';
+import { BmcwebHub } from './dialects/bmcweb/events.js';
+import { BmcwebServer } from './dialects/bmcweb/server.js';
 
 export interface SimulatorOptions {
   host?: string;
@@ -43,12 +49,32 @@ export interface SimulatorOptions {
   entries?: number;
   /** Where internal errors are reported (default: stderr). */
   log?: (message: string) => void;
+  /**
+   * Which server to behave as: 'spec' (default) follows the specification; 'phosphor-rest' and
+   * 'bmcweb' behave as the two field implementations (see README "Field dialects").
+   */
+  dialect?: DialectName;
+  /** Events wait for the server's next poll, every this many ms (default: the dialect's; spec 0). */
+  eventLatencyMs?: number;
+  /** A failed or duplicate upload answers only after this many ms (default: the dialect's; spec 0). */
+  uploadFailDelayMs?: number;
+}
+
+interface DialectServer {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
 }
 
 export interface RunningSimulator {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+function checkDelay(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > 600_000) throw new Error(`${name} must be a whole number of ms between 0 and 600000`);
+  return value;
 }
 
 function checkCount(name: string, value: number, max: number): number {
@@ -71,17 +97,36 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   if (!/^[A-Za-z0-9_]+$/.test(namespace)) throw new Error('namespace must be a D-Bus path element ([A-Za-z0-9_]+)');
   const log = options.log ?? ((m: string) => process.stderr.write(`simulator: ${m}\n`));
 
-  const hub = new EventHub(faults, options.pingIntervalMs ?? 20_000);
-  const bus = new Bus(hub, faults, {
-    namespace,
+  const dialect = options.dialect ?? 'spec';
+  if (!isDialect(dialect)) throw new Error(`unknown dialect ${String(dialect)}; dialects: ${DIALECTS.join(', ')}`);
+  const defaults = dialectDefaults(dialect);
+  const latencyMs = checkDelay('eventLatencyMs', options.eventLatencyMs ?? defaults.eventLatencyMs);
+  const failDelayMs = checkDelay('uploadFailDelayMs', options.uploadFailDelayMs ?? defaults.uploadFailDelayMs);
+  const pingIntervalMs = options.pingIntervalMs ?? defaults.pingIntervalMs;
+
+  const hub =
+    dialect === 'phosphor-rest'
+      ? new PhosphorHub(faults, pingIntervalMs, { latencyMs, terminateOnMissedPong: false, pingPayload: 'ping' })
+      : dialect === 'bmcweb'
+        ? new BmcwebHub(faults, pingIntervalMs, { latencyMs })
+        : new EventHub(faults, pingIntervalMs, latencyMs > 0 ? { latencyMs } : {});
+  const wire = dialect === 'phosphor-rest' ? PHOSPHOR_WIRE : dialect === 'bmcweb' ? BMCWEB_WIRE : SPEC_WIRE;
+  const bus = new Bus(
+    hub,
     faults,
-    entries: checkCount('entries', options.entries ?? 5, 100_000),
-    objects: checkCount('objects', options.objects ?? 0, 1_000_000),
-  });
+    {
+      namespace,
+      faults,
+      entries: checkCount('entries', options.entries ?? 5, 100_000),
+      objects: checkCount('objects', options.objects ?? 0, 1_000_000),
+    },
+    wire,
+  );
   const host0 = new HostStateMachine(bus, options.transitionDelayMs ?? 50);
-  const registry = new SoftwareRegistry(bus);
+  const registry = new SoftwareRegistry(bus, { failDelayMs });
   const sessions = new Sessions(options.user ?? 'root', options.password ?? '0penBmc', faults);
-  sessions.onEnd((sid) => hub.closeSession(sid));
+  // Field servers leave event sockets open when their session ends.
+  if (dialect === 'spec') sessions.onEnd((sid) => hub.closeSession(sid));
   const ctx: Context = {
     bus,
     faults,
@@ -95,6 +140,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 
   const plain = faults.has('http-plain');
+  const dialectCtx: DialectContext = {
+    bus,
+    faults,
+    hub,
+    writer: ctx.writer,
+    listings: ctx.listings,
+    actions: ctx.actions,
+    registry,
+    namespace,
+    user: options.user ?? 'root',
+    password: options.password ?? '0penBmc',
+    plain,
+    log,
+  };
+  const runtime: DialectServer | undefined =
+    dialect === 'phosphor-rest' ? new PhosphorRestServer(dialectCtx) : dialect === 'bmcweb' ? new BmcwebServer(dialectCtx) : undefined;
+
   let server: Server;
   if (plain) {
     server = createHttpServer();
@@ -103,7 +165,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     server = createHttpsServer({ cert: pair.cert, key: pair.key });
   }
   server.on('request', (req, res) => {
-    handleRequest(ctx, req, res).catch((e) => {
+    (runtime ? runtime.handle(req, res) : handleRequest(ctx, req, res)).catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();
     });
@@ -124,6 +186,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    if (runtime) {
+      try {
+        runtime.upgrade(req, socket, head);
+      } catch (e) {
+        log(`internal error on upgrade ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
+        socket.destroy();
+      }
+      return;
+    }
     try {
       if (targetPath(req.url) !== '/subscribe') {
         refuseUpgrade(socket, rawErrorResponse(404, 'WebSocket is served on /subscribe only', faults));
@@ -165,6 +236,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         host0.cancel();
         hub.close();
         wss.close();
+        runtime?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

@@ -41,14 +41,28 @@ interface Manifest {
   purpose: string;
 }
 
+export interface RegistryOptions {
+  /**
+   * A failed or duplicate registration answers only after this long, as a server that polls the
+   * image manager for a new version does before giving up. Registrations stay serialised meanwhile.
+   */
+  failDelayMs?: number;
+}
+
 export class SoftwareRegistry {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly failDelayMs: number;
 
-  constructor(private readonly bus: Bus) {}
+  constructor(
+    private readonly bus: Bus,
+    options: RegistryOptions = {},
+  ) {
+    this.failDelayMs = options.failDelayMs ?? 0;
+  }
 
   /** Registers an image; answers the version id. `storedName` is the remote name or undefined. */
   register(image: Buffer, storedName: string | undefined): Promise<string | number> {
-    const run = this.queue.then(() => this.registerNow(image, storedName));
+    const run = this.queue.then(() => this.registerNow(image, storedName).catch((e) => this.failLate(e)));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -70,6 +84,13 @@ export class SoftwareRegistry {
     }
     if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
     return this.answer(id, remoteName);
+  }
+
+  private async failLate(e: unknown): Promise<never> {
+    if (this.failDelayMs > 0 && e instanceof HttpError && e.status === 400) {
+      await new Promise((resolve) => setTimeout(resolve, this.failDelayMs).unref());
+    }
+    throw e;
   }
 
   /** The id as answered: the upload-id faults change POST /upload/image's answer (no remote name) only. */

@@ -14,7 +14,8 @@ export class Writer {
     private readonly host: HostStateMachine,
   ) {}
 
-  private isWritable(name: string, ref: AttributeRef): boolean {
+  /** Writable, as the (possibly faulty) simulator sees it. */
+  isWritable(name: string, ref: AttributeRef): boolean {
     if (name === 'RequestedHostTransition' && this.bus.faults.has('requested-transition-readonly')) {
       return false;
     }
@@ -42,7 +43,8 @@ export class Writer {
     return value;
   }
 
-  private store(path: string, ref: AttributeRef, name: string, value: DbusValue): void {
+  /** Stores a checked value: signals it and, for RequestedHostTransition, moves the host. */
+  store(path: string, ref: AttributeRef, name: string, value: DbusValue): void {
     const isRequest = name === 'RequestedHostTransition' && path === this.host.hostPath;
     const early = isRequest && this.bus.faults.has('host-current-before-requested');
     if (early) this.host.requested(value as string, true);

@@ -48,8 +48,9 @@ describe('expectations', () => {
 
   test.each([
     ['{"expected":{"NOPE-1":"x"}}', /unknown requirement NOPE-1/],
-    ['{"expected":{"EP-1":5}}', /must be a string/],
-    ['{"writable":["no-colon"]}', /PATH:ATTR/],
+    ['{"expected":{"EP-1":5}}', /reason for "expected.EP-1" must be a string/],
+    ['{"writable":["no-colon"]}', /"writable.0" must be PATH:ATTR/],
+    ['{"expected":{},"colour":1}', /unknown member "colour"/],
     ['not json', /not valid JSON/],
     ['[]', /not a JSON object/],
   ])('%s is refused in one sentence', async (content, message) => {

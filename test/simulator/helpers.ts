@@ -102,16 +102,22 @@ export interface Subscription {
   close(): void;
 }
 
-export function openSocket(httpUrl: string, cookie?: string): WebSocket {
-  return new WebSocket(wsUrl(httpUrl), {
-    headers: cookie ? { cookie } : {},
+export interface SocketOptions {
+  headers?: Record<string, string>;
+  /** Sec-WebSocket-Protocol values to offer. */
+  protocols?: string[];
+}
+
+export function openSocket(httpUrl: string, cookie?: string, opts: SocketOptions = {}): WebSocket {
+  return new WebSocket(wsUrl(httpUrl), opts.protocols ?? [], {
+    headers: { ...(cookie ? { cookie } : {}), ...opts.headers },
     rejectUnauthorized: false,
   });
 }
 
 /** Opens a subscription and sends the filter (as JSON, or a raw string). */
-export async function subscribe(httpUrl: string, cookie: string, filter: unknown): Promise<Subscription> {
-  const ws = openSocket(httpUrl, cookie);
+export async function subscribe(httpUrl: string, cookie: string, filter: unknown, opts: SocketOptions = {}): Promise<Subscription> {
+  const ws = openSocket(httpUrl, cookie, opts);
   const messages: any[] = [];
   const waiters: (() => void)[] = [];
   ws.on('message', (data) => {
