@@ -137,7 +137,8 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     profile: opts.profile ?? (onSimulator ? 'destructive' : 'safe'),
     insecure: onSimulator || opts.insecure,
     // Real BMCs can take minutes for an enumerate; the simulator answering slowly is itself a fault.
-    timeoutMs: opts.timeoutMs ?? (onSimulator ? 15_000 : 120_000),
+    // A field dialect answers a failed upload only after its image manager gave up (10-15 s).
+    timeoutMs: opts.timeoutMs ?? (onSimulator ? (opts.dialect && opts.dialect !== 'spec' ? 45_000 : 15_000) : 120_000),
     // Field servers deliver events seconds late; the simulator within milliseconds.
     eventTimeoutMs: opts.eventTimeoutMs ?? (onSimulator ? 3_000 : 10_000),
     quietWindowMs: opts.quietWindowMs ?? (onSimulator ? 300 : 6_000),

@@ -1,7 +1,7 @@
 /** Errors: the error envelope, 200 ok on success, and no server error for any odd input. */
 import type { BmcResponse, RequestOptions } from '../client/http.js';
 import { check, type CheckContext } from './support/check.js';
-import { describeResponse, ensure, envelopeOf, errorDataProblem, expectOk, expectSuccess, show } from './support/assert.js';
+import { describeResponse, ensure, envelopeOf, errorDataProblem, notJudged, show } from './support/assert.js';
 import { getObject } from './support/tree.js';
 import { firstWritePlan, restoreAfter } from './support/writable.js';
 
@@ -127,8 +127,7 @@ check('ERR-6', 'record the statuses of a wrong method and an unknown path', asyn
 check('RULE-9', 'record the response bodies of login and logout', async (t) => {
   const c = t.client.fork();
   try {
-    const login = await c.tryLogin({ data: [t.cfg.user, t.cfg.password] }, { store: true });
-    expectSuccess(login, 'POST /login', 'EP-1');
+    const login = await c.login().catch((err: Error) => notJudged(`no login succeeded: ${err.message} (see EP-1)`));
     const logout = await c.logout();
     t.observe('login data', envelopeOf(login)?.data ?? null);
     t.observe('logout data', envelopeOf(logout)?.data ?? null);

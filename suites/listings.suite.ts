@@ -61,6 +61,7 @@ check(['EP-6', 'RULE-1'], 'GET {path}/list answers with every descendant, as the
 
 check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as GET of each answers', async (t) => {
   const encodings: string[] = [];
+  let selfChecked = false;
   for (const rel of SUBTREES.slice(1)) {
     const path = subtree(t, rel);
     const en = await enumerate(t.client, path);
@@ -96,6 +97,13 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
       compared += 1;
     }
     ensure(compared > 0 || Object.keys(en).length === 0, `nothing to compare under ${path}`);
+    // An object with attributes and objects below it: its own enumerate lists descendants only.
+    const parentObject = Object.keys(en).find((p) => reached.some((q) => q.startsWith(`${p}/`)));
+    if (parentObject && !selfChecked) {
+      selfChecked = true;
+      const inner = await enumerate(t.client, parentObject);
+      ensure(!Object.hasOwn(inner, parentObject), `GET ${parentObject}/enumerate names ${parentObject} itself, which is no descendant of it`);
+    }
   }
   if (encodings.length > 0) t.warn(`the same values are rendered differently by enumerate and GET {path}: ${[...new Set(encodings)].slice(0, 4).join('; ')}`);
 });

@@ -20,8 +20,11 @@ export function deleteSoftwareVersions(t: CheckContext, paths: string[]): void {
   for (const path of paths) {
     t.cleanup(async () => {
       invalidateTreeCache();
+      // Gone already (the test deleted it): nothing to remove. What a DELETE of a missing path
+      // answers differs between servers (404, 405), so it is not asked.
+      if ((await t.client.get(path)).status !== 200) return;
       const res = await t.client.delete(path);
-      ensure(res.status === 200 || res.status === 404, `removing ${path} created by the test answered ${describeResponse(res)}`);
+      ensure(res.status >= 200 && res.status < 300, `removing ${path} created by the test answered ${describeResponse(res)}`);
     });
   }
 }

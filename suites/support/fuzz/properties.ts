@@ -372,7 +372,10 @@ async function enumerateStable(env: FuzzEnv, judge: Judge, node: string, pick: n
     const e2 = await readOk(env, judge, enumPath, 'EP-7');
     const l2 = strings(await readOk(env, judge, listPath, 'EP-6')) ?? [];
     const extra = isMap(e2) ? setDifference(Object.keys(e2), l2) : [];
-    if (extra.length > 0) {
+    const notBelow = extra.filter((p) => !p.startsWith(`${node}/`));
+    if (notBelow.length > 0) {
+      judge.violation('EP-7', `GET ${clip(enumPath, 90)} names ${show(notBelow.slice(0, 2), 120)}, which are not descendants of ${clip(node, 80)}`, [get(enumPath)]);
+    } else if (extra.length > 0) {
       // One of the two is wrong: list, when the path enumerate names exists; enumerate, when not.
       const real = (await read(env, unjudged, extra[0]!))?.res.status === 200;
       if (real) judge.violation('EP-6', `GET ${clip(listPath, 90)} lacks ${show(extra.slice(0, 2), 120)}, which exists and GET ${clip(enumPath, 90)} names`, [get(listPath)]);
