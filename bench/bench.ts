@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { generate } from 'selfsigned';
 import { BmcClient } from '../client/http.js';
 import { EventSubscriber } from '../client/subscriber.js';
-import { autocannonRun } from '../load/autocannon-run.js';
+import { closedLoop } from '../load/closed-loop.js';
+import { fixedSource } from '../load/request-source.js';
 import { startSimulator } from '../simulator/index.js';
 import { measureFuzzThroughput } from './fuzz-throughput.js';
 
@@ -46,9 +47,11 @@ async function getObjectRatio(): Promise<void> {
   const sample = await client.get(path);
   const bare = await bareServer(sample.text);
   try {
-    const simFigures = await autocannonRun({ url: `${sim.url}${path}`, headers: { cookie: client.cookieHeader() }, connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000 });
-    const bareFigures = await autocannonRun({ url: `${bare.url}${path}`, connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000 });
-    console.log(`GET object: simulator ${simFigures.requestsPerSecond.toFixed(0)} req/s (p50 ${simFigures.latencyMs.p50} ms, non-2xx ${simFigures.non2xx}), bare node:https ${bareFigures.requestsPerSecond.toFixed(0)} req/s`);
+    const run = (baseUrl: string, headers: Record<string, string>) =>
+      closedLoop({ baseUrl, insecure: true, headers: () => headers, source: fixedSource({ method: 'GET', path }), connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000, timeoutMs: 30_000, abortErrorRate: 1 });
+    const simFigures = await run(sim.url, { accept: 'application/json', cookie: client.cookieHeader() });
+    const bareFigures = await run(bare.url, { accept: 'application/json' });
+    console.log(`GET object: simulator ${simFigures.requestsPerSecond.toFixed(0)} req/s (p50 ${simFigures.latency.p50} ms, non-2xx ${simFigures.non2xx}), bare node:https ${bareFigures.requestsPerSecond.toFixed(0)} req/s`);
     console.log(`GET object ratio simulator/bare: ${(simFigures.requestsPerSecond / bareFigures.requestsPerSecond).toFixed(2)} (target >= 0.6; ${CONNECTIONS} connections, ${DURATION_S} s each)`);
   } finally {
     await client.close();
