@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { generate } from 'selfsigned';
 import { BmcClient } from '../client/http.js';
-import { EventSubscriber } from '../client/subscriber.js';
 import { closedLoop } from '../load/closed-loop.js';
 import { fixedSource } from '../load/request-source.js';
 import { startSimulator } from '../simulator/index.js';
 import { measureFuzzThroughput } from './fuzz-throughput.js';
+import { capacityAnswers, eventDelivery, loadVsWrk } from './load-vs-wrk.js';
 
 const NS = 'mgmt_project';
 const CONNECTIONS = 10;
@@ -82,33 +82,6 @@ async function enumerateLatency(): Promise<void> {
   }
 }
 
-async function eventLatency(): Promise<void> {
-  const sim = await startSimulator({ namespace: NS });
-  const client = await loggedIn(sim.url);
-  const subscribers: EventSubscriber[] = [];
-  const path = `/xyz/${NS}/inventory/system`;
-  try {
-    for (let i = 0; i < 50; i++) subscribers.push(await EventSubscriber.open(client, { paths: [path] }));
-    const latencies: number[] = [];
-    const writes = 100;
-    for (let i = 0; i < writes; i++) {
-      const value = `bench-${i}`;
-      const match = (e: unknown) => (e as { properties?: Record<string, unknown> })?.properties?.AssetTag === value;
-      const t0 = performance.now();
-      const waits = subscribers.map((s) => s.waitFor(match, 5_000));
-      const res = await client.put(`${path}/attr/AssetTag`, value);
-      if (res.status !== 200) throw new Error(`PUT answered ${res.status}`);
-      for (const e of await Promise.all(waits)) latencies.push(e.at - t0);
-    }
-    latencies.sort((a, b) => a - b);
-    console.log(`event delivery (write sent → event received), 50 subscribers × ${writes} writes: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms, max ${latencies[latencies.length - 1]!.toFixed(2)} ms`);
-  } finally {
-    await Promise.all(subscribers.map((s) => s.close()));
-    await client.close();
-    await sim.close();
-  }
-}
-
 async function fuzzThroughput(): Promise<void> {
   const sim = await startSimulator({ namespace: NS });
   try {
@@ -124,7 +97,9 @@ async function main(): Promise<void> {
   console.log(`bmc-conformance bench on ${process.version}, ${(await import('node:os')).cpus().length} cores`);
   await getObjectRatio();
   await enumerateLatency();
-  await eventLatency();
+  await loadVsWrk(CONNECTIONS, DURATION_S);
+  await eventDelivery(50, DURATION_S);
+  await capacityAnswers(2);
   await fuzzThroughput();
 }
 

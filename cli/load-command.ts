@@ -190,7 +190,7 @@ export async function loadCommand(flags: LoadFlags): Promise<void> {
     };
     const doc: LoadDocument = {
       tool: 'bmc-conformance load',
-      version: '1',
+      format: 1,
       target: publicUrl(target),
       embedded: Boolean(embedded),
       faults: flags.fault,

@@ -47,7 +47,8 @@ export interface LoadSettings {
 
 export interface LoadDocument {
   tool: 'bmc-conformance load';
-  version: string;
+  /** Version of this file's layout. */
+  format: 1;
   target: string;
   embedded: boolean;
   faults: string[];
