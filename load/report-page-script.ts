@@ -19,7 +19,8 @@ export const PAGE_SCRIPT = String.raw`
   }
   function positive(v) { return v > 0 ? v : null; }
   function line(label, i, extra) {
-    var s = { label: label, stroke: color(i), width: 2, spanGaps: true, points: { show: false } };
+    // Dots as well as lines: a short run has only a point or two per series.
+    var s = { label: label, stroke: color(i), width: 2, spanGaps: true, points: { show: true, size: 5 } };
     for (var k in (extra || {})) s[k] = extra[k];
     return s;
   }
@@ -42,7 +43,7 @@ export const PAGE_SCRIPT = String.raw`
         { label: 'ms', size: 70 }
       ],
       series: [{ label: 'percentile', value: function (u, v) { return v == null ? '' : (Math.round((100 - 100 * Math.pow(10, -v)) * 1000) / 1000) + '%'; } }]
-        .concat(curves.map(function (c, i) { return line(c.label, i, { points: { show: true, size: 5 } }); }))
+        .concat(curves.map(function (c, i) { return line(c.label, i); }))
     }, data);
   })();
 
@@ -69,18 +70,18 @@ export const PAGE_SCRIPT = String.raw`
     var xs = steps.map(function (_, i) { return i + 1; });
     var series = [
       { label: 'step' },
-      line('offered requests/s', 0, { scale: 'rate', points: { show: true, size: 7 } }),
-      line('p99 ms', 1, { scale: 'ms', points: { show: true, size: 7 } })
+      line('offered requests/s', 0, { scale: 'rate' }),
+      line('p99 ms', 1, { scale: 'ms' })
     ];
     var data = [xs, steps.map(function (s) { return s.rate; }), steps.map(function (s) { return positive(s.p99); })];
     if (r.capacity) {
-      series.push(line('p99 bound ms', 7, { scale: 'ms', dash: [6, 4] }));
+      series.push(line('p99 bound ms', 7, { scale: 'ms', dash: [6, 4], points: { show: false } }));
       data.push(steps.map(function () { return r.capacity.p99BoundMs; }));
     }
     plot('chart-steps-' + n, {
       title: (r.capacity ? 'Capacity search: ' : 'Ramp: ') + r.scenario,
       scales: { x: { time: false }, rate: {}, ms: { distr: 3 } },
-      axes: [{ label: 'step' }, { scale: 'rate', label: 'requests/s', size: 70 }, { scale: 'ms', side: 1, label: 'p99 ms', size: 70, grid: { show: false } }],
+      axes: [{ label: 'step', incrs: [1, 2, 5, 10, 20] }, { scale: 'rate', label: 'requests/s', size: 70 }, { scale: 'ms', side: 1, label: 'p99 ms', size: 70, grid: { show: false } }],
       series: series
     }, data);
   });
@@ -105,7 +106,7 @@ export const PAGE_SCRIPT = String.raw`
       title: 'Soak windows: ' + r.scenario + ' (ms)',
       scales: { x: { time: false } },
       axes: [{ label: 'window start, s' }, { label: 'ms', size: 70 }],
-      series: [{ label: 's' }, line('p50', 2, { points: { show: true } }), line('p99', 1, { points: { show: true } })]
+      series: [{ label: 's' }, line('p50', 2), line('p99', 1)]
     }, [w.map(function (x) { return x.startS; }), w.map(function (x) { return x.latency.p50; }), w.map(function (x) { return x.latency.p99; })]);
   });
 })();

@@ -15,7 +15,7 @@ const REQUEST_DELAY_MS = 100;
 const SERIAL_SERVICE_MS = 5;
 const STALL_PERIOD_MS = 3_000;
 const STALL_MS = 1_000;
-const LEAK_REQUESTS_PER_MS = 2_000;
+const LEAK_REQUESTS_PER_MS = 200;
 
 export const LATENCY_FAULTS: readonly LatencyFaultInfo[] = [
   { name: 'slow-requests', description: `every request waits ${REQUEST_DELAY_MS} ms before it is handled` },
@@ -48,7 +48,8 @@ export class LatencyFaults {
     const leakMs = this.served++ / LEAK_REQUESTS_PER_MS;
     if (this.active.has('slow-stalls')) await sleep(this.stallRemainingMs());
     if (this.active.has('slow-requests')) await sleep(REQUEST_DELAY_MS);
-    if (this.active.has('slow-leak')) await sleep(leakMs);
+    // Timers round below 1 ms up to 1 ms: the leak starts to show once it has grown that far.
+    if (this.active.has('slow-leak') && leakMs >= 1) await sleep(leakMs);
     if (this.active.has('slow-serial')) await this.serialTurn();
   }
 
