@@ -4,6 +4,7 @@
  * latency fault. The target runs in its own process so it does not share the generator's core.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { BmcClient } from '../client/http.js';
 import { findCapacity, CAPACITY_DEFAULTS } from '../load/capacity.js';
 import { closedLoop } from '../load/closed-loop.js';
@@ -77,7 +78,7 @@ export async function loadVsWrk(connections: number, durationS: number, rounds =
     }
     const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const show = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
-    console.log(`GET object, ${connections} connections, ${durationS} s, ${rounds} alternating rounds: load runner ${show(a)} req/s; wrk (1 thread) ${show(b)} req/s`);
+    console.log(`GET object, ${connections} connections, ${durationS} s, ${rounds} alternating rounds (load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores): load runner ${show(a)} req/s; wrk (1 thread) ${show(b)} req/s`);
     console.log(`load runner / wrk, medians: ${median(a).toFixed(0)} / ${median(b).toFixed(0)} = ${(median(a) / median(b)).toFixed(2)} (target >= 0.8)`);
   });
 }

@@ -66,7 +66,7 @@ targetOptions(program.command('load').description('measure throughput, latency, 
   .option('--connections <n>', 'concurrent connections (default 2; 10 on the simulator)', parse.positiveInt)
   .option('--max-connections <n>', 'cap on --connections, whatever is asked (default 16; 256 on the simulator)', parse.positiveInt)
   .option('--max-requests <n>', 'cap on requests per scenario (default 1,000 per second of duration; 50,000 on the simulator)', parse.positiveInt)
-  .option('--rate <r>', 'open loop: requests per second, latency from the intended send time; with --find-capacity the starting rate', parseRate)
+  .option('--rate <r>', 'open loop: requests per second, latency from the intended send time (for events: writes per second); with --find-capacity the starting rate', parseRate)
   .option('--ramp <a:b:n>', 'open loop rising from A to B requests/s in N steps over --duration', parseRamp)
   .option('--find-capacity', 'search the highest rate each scenario sustains, then the concurrent sessions (destructive) and subscribers', false)
   .option('--capacity-p99 <ms>', 'p99 bound of the capacity search (default 250)', parse.positiveInt)
