@@ -73,9 +73,9 @@ export async function loadCommand(flags: LoadFlags): Promise<void> {
   const baseline = flags.baseline ? { file: resolve(flags.baseline), results: await readBaseline(flags.baseline) } : undefined;
   if (flags.target && flags.fault.length > 0) throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
 
-  const embedded = flags.target ? undefined : await startEmbedded(flags);
-  const d = embedded ? DEFAULTS.embedded : DEFAULTS.target;
-  const profile: Profile = flags.profile ?? (embedded ? 'destructive' : 'safe');
+  const onSimulator = !flags.target;
+  const d = onSimulator ? DEFAULTS.embedded : DEFAULTS.target;
+  const profile: Profile = flags.profile ?? (onSimulator ? 'destructive' : 'safe');
   for (const s of scenarios) {
     if (!profileAllows(profile, s.profile)) throw new UsageError(`The scenario ${s.name} needs --profile ${s.profile} (or above); the profile is ${profile}.`);
   }
@@ -100,6 +100,7 @@ export async function loadCommand(flags: LoadFlags): Promise<void> {
 
   const startedAt = new Date();
   const env = environment();
+  const embedded = onSimulator ? await startEmbedded(flags) : undefined;
   try {
     const target = embedded?.url ?? flags.target!.replace(/\/+$/, '');
     const { client } = await preflight({ target, user: flags.user, password: flags.password, insecure: flags.insecure || Boolean(embedded), timeoutMs });
