@@ -54,8 +54,9 @@ function ensureWrk(): string | undefined {
 /**
  * Rounds alternate between the two tools after a warm-up of both, and the medians are compared:
  * this machine is shared, and one round of each says more about the neighbours than the tools.
+ * The runner is the closed-loop engine of `load` itself (autocannon plus our histograms).
  */
-export async function loadVsWrk(connections: number, durationS: number, rounds = 3): Promise<void> {
+export async function loadVsWrk(connections: number, durationS: number, rounds = 5): Promise<void> {
   const wrk = ensureWrk();
   await withTarget([], async (url, client) => {
     const ours = async (s: number): Promise<number> => (await closedLoop(engine(url, client, { connections, durationS: s }))).requestsPerSecond;
@@ -64,7 +65,8 @@ export async function loadVsWrk(connections: number, durationS: number, rounds =
       if (/Non-2xx or 3xx responses/.test(out)) throw new Error(`wrk got non-2xx answers: ${out}`);
       return Number(/Requests\/sec:\s*([\d.]+)/.exec(out)?.[1]);
     };
-    await ours(2);
+    // JIT warm-up of the runner (its first seconds cost half as much again per request) and of the target.
+    await ours(3);
     if (!wrk) {
       console.log(`load runner, GET object, ${connections} connections, ${durationS} s: ${(await ours(durationS)).toFixed(0)} req/s (no wrk to compare with)`);
       return;
@@ -72,9 +74,15 @@ export async function loadVsWrk(connections: number, durationS: number, rounds =
     theirs(2);
     const a: number[] = [];
     const b: number[] = [];
+    // Who goes first alternates, so a neighbour's burst does not always land on the same tool.
     for (let i = 0; i < rounds; i++) {
-      a.push(await ours(durationS));
-      b.push(theirs(durationS));
+      if (i % 2 === 0) {
+        a.push(await ours(durationS));
+        b.push(theirs(durationS));
+      } else {
+        b.push(theirs(durationS));
+        a.push(await ours(durationS));
+      }
     }
     const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const show = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
