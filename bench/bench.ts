@@ -7,10 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { generate } from 'selfsigned';
 import { BmcClient } from '../client/http.js';
-import { EventSubscriber } from '../client/subscriber.js';
-import { autocannonRun } from '../load/autocannon-run.js';
+import { closedLoop } from '../load/closed-loop.js';
+import { fixedSource } from '../load/request-source.js';
 import { startSimulator } from '../simulator/index.js';
 import { measureFuzzThroughput } from './fuzz-throughput.js';
+import { capacityAnswers, eventDelivery, loadVsWrk } from './load-vs-wrk.js';
 
 const NS = 'mgmt_project';
 const CONNECTIONS = 10;
@@ -46,9 +47,11 @@ async function getObjectRatio(): Promise<void> {
   const sample = await client.get(path);
   const bare = await bareServer(sample.text);
   try {
-    const simFigures = await autocannonRun({ url: `${sim.url}${path}`, headers: { cookie: client.cookieHeader() }, connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000 });
-    const bareFigures = await autocannonRun({ url: `${bare.url}${path}`, connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000 });
-    console.log(`GET object: simulator ${simFigures.requestsPerSecond.toFixed(0)} req/s (p50 ${simFigures.latencyMs.p50} ms, non-2xx ${simFigures.non2xx}), bare node:https ${bareFigures.requestsPerSecond.toFixed(0)} req/s`);
+    const run = (baseUrl: string, headers: Record<string, string>) =>
+      closedLoop({ baseUrl, insecure: true, headers: () => headers, source: fixedSource({ method: 'GET', path }), connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000, timeoutMs: 30_000, abortErrorRate: 1 });
+    const simFigures = await run(sim.url, { accept: 'application/json', cookie: client.cookieHeader() });
+    const bareFigures = await run(bare.url, { accept: 'application/json' });
+    console.log(`GET object: simulator ${simFigures.requestsPerSecond.toFixed(0)} req/s (p50 ${simFigures.latency.p50} ms, non-2xx ${simFigures.non2xx}), bare node:https ${bareFigures.requestsPerSecond.toFixed(0)} req/s`);
     console.log(`GET object ratio simulator/bare: ${(simFigures.requestsPerSecond / bareFigures.requestsPerSecond).toFixed(2)} (target >= 0.6; ${CONNECTIONS} connections, ${DURATION_S} s each)`);
   } finally {
     await client.close();
@@ -79,33 +82,6 @@ async function enumerateLatency(): Promise<void> {
   }
 }
 
-async function eventLatency(): Promise<void> {
-  const sim = await startSimulator({ namespace: NS });
-  const client = await loggedIn(sim.url);
-  const subscribers: EventSubscriber[] = [];
-  const path = `/xyz/${NS}/inventory/system`;
-  try {
-    for (let i = 0; i < 50; i++) subscribers.push(await EventSubscriber.open(client, { paths: [path] }));
-    const latencies: number[] = [];
-    const writes = 100;
-    for (let i = 0; i < writes; i++) {
-      const value = `bench-${i}`;
-      const match = (e: unknown) => (e as { properties?: Record<string, unknown> })?.properties?.AssetTag === value;
-      const t0 = performance.now();
-      const waits = subscribers.map((s) => s.waitFor(match, 5_000));
-      const res = await client.put(`${path}/attr/AssetTag`, value);
-      if (res.status !== 200) throw new Error(`PUT answered ${res.status}`);
-      for (const e of await Promise.all(waits)) latencies.push(e.at - t0);
-    }
-    latencies.sort((a, b) => a - b);
-    console.log(`event delivery (write sent → event received), 50 subscribers × ${writes} writes: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms, max ${latencies[latencies.length - 1]!.toFixed(2)} ms`);
-  } finally {
-    await Promise.all(subscribers.map((s) => s.close()));
-    await client.close();
-    await sim.close();
-  }
-}
-
 async function fuzzThroughput(): Promise<void> {
   const sim = await startSimulator({ namespace: NS });
   try {
@@ -119,9 +95,13 @@ async function fuzzThroughput(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`bmc-conformance bench on ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+  // First, while this process is fresh: the in-process simulators below leave a large heap behind
+  // whose garbage collection would slow the load runner, not wrk.
+  await loadVsWrk(CONNECTIONS, DURATION_S);
   await getObjectRatio();
   await enumerateLatency();
-  await eventLatency();
+  await eventDelivery(50, DURATION_S);
+  await capacityAnswers(2);
   await fuzzThroughput();
 }
 

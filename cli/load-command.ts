@@ -1,76 +1,346 @@
-/** `load`: bounded throughput and latency runs; exit 1 when a threshold or the baseline is missed. */
-import type { TargetFlags } from './target-flags.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+/**
+ * `load`: bounded load runs over one session, then load.json, load.html and a one-screen summary.
+ * Exit 0 when every threshold holds, 1 on a miss, a regression against --baseline, a value that
+ * could not be restored or an upload left behind, 2 for a usage or environment problem.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { compareToBaseline, thresholdFailures, type ScenarioResult } from '../load/compare.js';
-import { formatResult, runLoad } from '../load/run-load.js';
-import { DEFAULT_SCENARIOS, SCENARIOS, scenarioByName } from '../load/scenarios.js';
-import { startEmbeddedTarget } from '../runner/embedded.js';
+import { InvalidArgumentError } from 'commander';
+import type { TargetFlags } from './target-flags.js';
+import { profileAllows, type Profile, type WritableAttribute } from '../runner/config.js';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../runner/embedded.js';
 import { preflight } from '../runner/preflight.js';
 import { UsageError } from '../runner/usage-error.js';
+import type { BmcClient } from '../client/http.js';
+import { attachToAllure } from '../load/allure.js';
+import { compareToBaseline, readBaseline, type Change } from '../load/baseline.js';
+import { environment, publicUrl, type LoadDocument, type LoadSettings } from '../load/load-document.js';
+import { renderLoadHtml } from '../load/report-html.js';
+import { runLoad, type LoadOutcome, type RatePlan } from '../load/run-load.js';
+import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS, isHttpScenario, scenarioByName, type Scenario } from '../load/scenarios.js';
+import { ProgressLine, TABLE_HEAD, closingLines, scenarioLine } from '../load/terminal.js';
+import { describeMiss, evaluate, loadThresholds, parseRule, type Rule } from '../load/thresholds.js';
+import { prepareWrites } from '../load/write-mix.js';
+
+export interface Ramp {
+  from: number;
+  to: number;
+  steps: number;
+}
 
 export interface LoadFlags extends TargetFlags {
-  connections?: number;
+  scenario?: string[];
   duration?: number;
+  connections?: number;
+  maxConnections?: number;
   maxRequests?: number;
-  scenario?: string;
-  baseline?: string;
+  rate?: number;
+  ramp?: Ramp;
+  findCapacity: boolean;
+  capacityP99?: number;
+  maxRate?: number;
+  soak?: number;
+  window?: number;
+  subscribers?: number;
+  maxSubscribers?: number;
+  maxSessions?: number;
+  mix?: Record<string, number>;
+  abortErrorRate: number;
+  thresholds?: string;
   minRps?: number;
   maxP99?: number;
+  baseline?: string;
+  tolerance: number;
+  profile?: Profile;
+  writable: WritableAttribute[];
+  eventTimeout?: number;
+  fault: string[];
   out: string;
 }
 
+/** Gentle on a real BMC (a small ARM computer), generous on the embedded simulator. */
+const DEFAULTS = {
+  target: { connections: 2, durationS: 5, maxConnections: 16, requestsPerSecondCap: 1_000, timeoutMs: 120_000, eventTimeoutMs: 10_000, subscribers: 5, maxSubscribers: 64, maxSessions: 32, eventWriteRate: 2, startRate: 5, maxRate: 100 },
+  embedded: { connections: 10, durationS: 3, maxConnections: 256, requestsPerSecondCap: 50_000, timeoutMs: 15_000, eventTimeoutMs: 3_000, subscribers: 20, maxSubscribers: 256, maxSessions: 64, eventWriteRate: 20, startRate: 50, maxRate: 20_000 },
+};
+const CAPACITY_P99_MS = 250;
+
 export async function loadCommand(flags: LoadFlags): Promise<void> {
-  const names = flags.scenario ? flags.scenario.split(',').map((s) => s.trim()) : DEFAULT_SCENARIOS;
-  const unknown = names.filter((n) => !scenarioByName(n));
-  if (unknown.length > 0) throw new UsageError(`Unknown scenario ${unknown.join(', ')}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`);
-  const baseline = flags.baseline ? await readBaseline(flags.baseline) : undefined;
-  const embedded = flags.target ? undefined : await startEmbeddedTarget({ namespace: flags.namespace, user: flags.user, password: flags.password, faults: [], tftp: false });
+  if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
+  const scenarios = chooseScenarios(flags);
+  const plan = ratePlanShape(flags);
+  const rules = await thresholdRules(flags);
+  const baseline = flags.baseline ? { file: resolve(flags.baseline), results: await readBaseline(flags.baseline) } : undefined;
+  if (flags.target && flags.fault.length > 0) throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
+
+  const onSimulator = !flags.target;
+  const d = onSimulator ? DEFAULTS.embedded : DEFAULTS.target;
+  const profile: Profile = flags.profile ?? (onSimulator ? 'destructive' : 'safe');
+  for (const s of scenarios) {
+    if (!profileAllows(profile, s.profile)) throw new UsageError(`The scenario ${s.name} needs --profile ${s.profile} (or above); the profile is ${profile}.`);
+  }
+  const notes: string[] = [];
+  const maxConnections = flags.maxConnections ?? d.maxConnections;
+  const connections = capped('connections', flags.connections ?? d.connections, maxConnections, '--max-connections', notes);
+  const maxSubscribers = flags.maxSubscribers ?? d.maxSubscribers;
+  const subscribers = capped('subscribers', flags.subscribers ?? d.subscribers, maxSubscribers, '--max-subscribers', notes);
+  const durationS = flags.soak ?? flags.duration ?? d.durationS;
+  const windowS = flags.soak ? (flags.window ?? Math.min(60, Math.max(1, Math.floor(flags.soak / 10)))) : undefined;
+  const maxRequests = flags.maxRequests ?? Math.ceil(durationS * d.requestsPerSecondCap);
+  const timeoutMs = flags.timeout ?? d.timeoutMs;
+  const eventTimeoutMs = flags.eventTimeout ?? d.eventTimeoutMs;
+  const ratePlan: RatePlan =
+    plan === 'capacity'
+      ? { kind: 'capacity', startRate: flags.rate ?? d.startRate, maxRate: flags.maxRate ?? d.maxRate, p99BoundMs: flags.capacityP99 ?? CAPACITY_P99_MS }
+      : plan === 'ramp'
+        ? { kind: 'ramp', ...flags.ramp! }
+        : plan === 'open'
+          ? { kind: 'open', rate: flags.rate! }
+          : { kind: 'closed' };
+
+  const startedAt = new Date();
+  const env = environment();
+  const embedded = onSimulator ? await startEmbedded(flags) : undefined;
   try {
-    const target = embedded?.url ?? flags.target!;
-    const { client } = await preflight({ target, user: flags.user, password: flags.password, insecure: flags.insecure || Boolean(embedded), timeoutMs: flags.timeout ?? 120_000 });
-    // Hardware gets a gentle default: two connections; the simulator can take more.
-    const connections = flags.connections ?? (embedded ? 10 : 2);
-    const durationS = flags.duration ?? (embedded ? 3 : 5);
-    process.stdout.write(`bmc-conformance load: ${target}, ${connections} connections, ${durationS} s per scenario\n`);
-    let results: ScenarioResult[];
+    const target = embedded?.url ?? flags.target!.replace(/\/+$/, '');
+    const { client } = await preflight({ target, user: flags.user, password: flags.password, insecure: flags.insecure || Boolean(embedded), timeoutMs });
+    const interrupt = new AbortController();
+    const onSigint = (): void => {
+      process.stdout.write('\ninterrupted: stopping, then restoring what was written\n');
+      interrupt.abort();
+    };
+    process.once('SIGINT', onSigint);
+    const progress = new ProgressLine();
+    let outcome: LoadOutcome;
+    const writable = flags.writable.length > 0 ? flags.writable : (embedded?.writable ?? []);
     try {
-      results = await runLoad({
+      await checkPaths(client, scenarios, flags.mix ?? DEFAULT_MIX, flags.namespace);
+      const needWrites = scenarios.some((s) => s.kind === 'write-mix' || s.kind === 'events') || (plan === 'capacity' && profileAllows(profile, 'safe'));
+      const prepared = needWrites ? await prepareWrites(client, writable) : { cycles: [], skipped: [] };
+      for (const s of prepared.skipped) notes.push(`not written: ${s}`);
+      const writing = scenarios.filter((s) => s.kind === 'write-mix' || s.kind === 'events');
+      if (writing.length > 0 && prepared.cycles.length === 0) {
+        throw new UsageError(`The scenario ${writing[0]!.name} needs an attribute it can write: name one with --writable PATH:ATTR[=V1|V2]${prepared.skipped.length ? ` (${prepared.skipped.join('; ')})` : ''}.`);
+      }
+      process.stdout.write(`bmc-conformance load: ${publicUrl(target)}${embedded ? ' (embedded simulator)' : ''}, ${describePlan(ratePlan, connections)}, ${durationS} s per scenario${windowS ? ` in ${windowS} s windows` : ''}, at most ${maxRequests} requests each\n${TABLE_HEAD}\n`);
+      outcome = await runLoad({
+        client,
         baseUrl: target,
+        insecure: flags.insecure || Boolean(embedded),
         namespace: flags.namespace,
-        cookieHeader: client.cookieHeader(),
-        scenarios: names.map((n) => scenarioByName(n)!),
+        user: flags.user,
+        password: flags.password,
+        profile,
+        scenarios,
+        mix: flags.mix ?? DEFAULT_MIX,
+        cycles: prepared.cycles,
+        plan: ratePlan,
         connections,
         durationS,
-        maxRequestsPerScenario: flags.maxRequests ?? 100_000,
-      }, (r) => process.stdout.write(`${formatResult(r)}\n`));
+        maxRequests,
+        timeoutMs,
+        abortErrorRate: flags.abortErrorRate / 100,
+        windowS,
+        subscribers,
+        eventWriteRate: plan === 'open' ? flags.rate! : d.eventWriteRate,
+        eventTimeoutMs,
+        maxSessions: flags.maxSessions ?? d.maxSessions,
+        maxSubscribers,
+        signal: interrupt.signal,
+        onProgress: (name, p, plannedS) => progress.update(name, p, plannedS),
+        onScenario: (r) => {
+          progress.clear();
+          process.stdout.write(`${scenarioLine(r)}\n`);
+        },
+      });
     } finally {
+      process.off('SIGINT', onSigint);
+      progress.clear();
       await client.logout().catch(() => undefined);
       await client.close();
     }
-    const failures = results.flatMap((r) => thresholdFailures(r, { maxErrorRate: 0, minRequestsPerSecond: flags.minRps, maxP99Ms: flags.maxP99 }));
-    const changes = baseline ? compareToBaseline(results, baseline) : [];
-    for (const c of changes) {
-      process.stdout.write(`  vs baseline ${c.scenario.padEnd(15)} throughput x${c.rpsRatio.toFixed(2)}, p99 x${c.p99Ratio.toFixed(2)}${c.regression ? '  REGRESSION' : ''}\n`);
-    }
-    const outDir = resolve(flags.out);
-    await mkdir(outDir, { recursive: true });
-    const file = join(outDir, 'load-results.json');
-    await writeFile(file, `${JSON.stringify({ target, connections, durationS, startedAt: new Date().toISOString(), results, changes, failures }, null, 2)}\n`);
-    for (const f of failures) process.stdout.write(`FAIL ${f}\n`);
-    process.stdout.write(`results: ${file}\n`);
-    process.exitCode = failures.length > 0 || changes.some((c) => c.regression) ? 1 : 0;
+    notes.push(...outcome.notes);
+
+    const thresholds = evaluate(rules, outcome.results, { sessions: outcome.sessions, subscribers: outcome.subscribers });
+    const changes: Change[] = baseline ? compareToBaseline(outcome.results, baseline.results, flags.tolerance) : [];
+    const failures = [
+      ...thresholds.filter((t) => !t.pass).map(describeMiss),
+      ...changes.filter((c) => c.regression).map((c) => `${c.scenario}: ${c.metric} regressed against the baseline (${c.baseline} -> ${c.current})`),
+      ...outcome.restores.filter((r) => !r.restored).map((r) => `${r.path} ${r.name} was not restored to ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`),
+      ...outcome.results.flatMap((r) => (r.uploads?.leftOver ?? []).map((v) => `${r.scenario}: the uploaded version ${v} could not be deleted`)),
+      ...outcome.results.filter((r) => r.stoppedBy === 'error-rate').map((r) => `${r.scenario}: ${r.stopNote}`),
+      ...(interrupt.signal.aborted ? ['the run was interrupted'] : []),
+    ];
+    const settings: LoadSettings = {
+      profile,
+      mode: ratePlan.kind,
+      scenarios: scenarios.map((s) => s.name),
+      connections,
+      maxConnections,
+      durationS,
+      maxRequests,
+      timeoutMs,
+      abortErrorRatePct: flags.abortErrorRate,
+      ...(ratePlan.kind === 'open' && { rate: ratePlan.rate }),
+      ...(ratePlan.kind === 'ramp' && { ramp: `${ratePlan.from}:${ratePlan.to}:${ratePlan.steps}` }),
+      ...(ratePlan.kind === 'capacity' && { capacity: { startRate: ratePlan.startRate, maxRate: ratePlan.maxRate, p99BoundMs: ratePlan.p99BoundMs } }),
+      ...(flags.soak && { soakS: flags.soak, windowS }),
+      ...(scenarios.some((s) => s.kind === 'events') && { subscribers }),
+      ...(scenarios.some((s) => s.kind === 'read-mix') && { mix: { ...(flags.mix ?? DEFAULT_MIX) } }),
+      writable: writable.map((w) => `${w.path}:${w.name}`),
+    };
+    const doc: LoadDocument = {
+      tool: 'bmc-conformance load',
+      format: 1,
+      target: publicUrl(target),
+      embedded: Boolean(embedded),
+      faults: flags.fault,
+      startedAt: startedAt.toISOString(),
+      durationS: (Date.now() - startedAt.getTime()) / 1000,
+      environment: env,
+      settings,
+      results: outcome.results,
+      capacity: { ...(outcome.sessions && { sessions: outcome.sessions }), ...(outcome.subscribers && { subscribers: outcome.subscribers }) },
+      thresholds,
+      ...(baseline && { baseline: { file: baseline.file, tolerancePct: flags.tolerance, changes } }),
+      restores: outcome.restores,
+      notes,
+      verdict: failures.length > 0 ? 'fail' : 'pass',
+      failures,
+    };
+    await writeOutputs(flags.out, doc);
+    process.exitCode = failures.length > 0 ? 1 : 0;
   } finally {
     await embedded?.stop();
   }
 }
 
-async function readBaseline(file: string): Promise<ScenarioResult[]> {
+async function writeOutputs(out: string, doc: LoadDocument): Promise<void> {
+  const dir = resolve(out);
+  await mkdir(dir, { recursive: true });
+  const json = join(dir, 'load.json');
+  const html = join(dir, 'load.html');
+  await writeFile(json, `${JSON.stringify(doc, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+  await writeFile(html, await renderLoadHtml(doc));
+  const attached = await attachToAllure(dir, doc, { json, html });
+  for (const line of closingLines(doc)) process.stdout.write(`${line}\n`);
+  process.stdout.write(`results: ${json}\nreport:  ${html}\n`);
+  if (attached > 0) process.stdout.write(`allure:  ${attached} load test(s) added to ${join(dir, 'allure-results')} (render with "bmc-conformance report --in ${out}")\n`);
+}
+
+function chooseScenarios(flags: LoadFlags): Scenario[] {
+  const names = flags.scenario ?? (flags.soak ? ['read-mix'] : DEFAULT_SCENARIOS);
+  const scenarios = names.map((n) => scenarioByName(n)!);
+  const rateModes = [flags.rate !== undefined && !flags.findCapacity, flags.ramp !== undefined, flags.findCapacity].filter(Boolean).length;
+  if (rateModes > 1) throw new UsageError('Choose one of --rate, --ramp and --find-capacity (--rate with --find-capacity sets where the search starts).');
+  if (flags.soak && (flags.ramp || flags.findCapacity)) throw new UsageError('--soak runs at a fixed load: use it with --connections or --rate, not --ramp or --find-capacity.');
+  if (flags.window && !flags.soak) throw new UsageError('--window needs --soak.');
+  if (flags.soak && flags.window && flags.soak < 2 * flags.window) throw new UsageError('--soak must last at least two --window lengths, so a first and a last window exist.');
+  if (flags.mix && !names.includes('read-mix')) throw new UsageError('--mix sets the weights of the read-mix scenario; add --scenario read-mix.');
+  if ((flags.ramp || flags.findCapacity) && !scenarios.some(isHttpScenario)) throw new UsageError('--ramp and --find-capacity need an HTTP scenario (not only events or upload).');
+  return scenarios;
+}
+
+function ratePlanShape(flags: LoadFlags): RatePlan['kind'] {
+  if (flags.findCapacity) return 'capacity';
+  if (flags.ramp) return 'ramp';
+  return flags.rate !== undefined ? 'open' : 'closed';
+}
+
+async function thresholdRules(flags: LoadFlags): Promise<Rule[]> {
+  const rules = flags.thresholds ? await loadThresholds(flags.thresholds, SCENARIOS.map((s) => s.name)) : [];
+  if (flags.minRps !== undefined) rules.push(parseRule('*', `rps >= ${flags.minRps}`));
+  if (flags.maxP99 !== undefined) rules.push(parseRule('*', `p99 <= ${flags.maxP99}ms`));
+  return rules;
+}
+
+async function startEmbedded(flags: LoadFlags): Promise<EmbeddedTarget> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as { results?: ScenarioResult[] };
-    if (!Array.isArray(parsed.results)) throw new Error('no results');
-    return parsed.results;
-  } catch {
-    throw new UsageError(`The baseline ${file} is not a load-results.json file.`);
+    return await startEmbeddedTarget({ namespace: flags.namespace, user: flags.user, password: flags.password, faults: flags.fault, tftp: false });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/unknown fault/.test(message)) throw new UsageError(`Unknown fault ${flags.fault.join(', ')}; see simulate --list-faults (and slow-requests, slow-serial, slow-stalls, slow-leak).`);
+    throw err;
   }
+}
+
+/** A scenario whose object does not exist on this target would only measure 404s: say so up front. */
+async function checkPaths(client: BmcClient, scenarios: Scenario[], mix: Readonly<Record<string, number>>, ns: string): Promise<void> {
+  const reads = new Set<Scenario>();
+  for (const s of scenarios) {
+    if (s.kind === 'read') reads.add(s);
+    if (s.kind === 'read-mix') for (const n of Object.keys(mix)) reads.add(scenarioByName(n)!);
+  }
+  for (const s of reads) {
+    const path = s.path!(ns);
+    const res = await client.get(path);
+    if (res.status !== 200) throw new UsageError(`The scenario ${s.name} reads ${path}, which answered ${res.statusLine} on this target.`);
+  }
+}
+
+function capped(what: string, asked: number, max: number, flag: string, notes: string[]): number {
+  if (asked <= max) return asked;
+  notes.push(`${asked} ${what} asked, capped at ${max} by ${flag}`);
+  return max;
+}
+
+function describePlan(p: RatePlan, connections: number): string {
+  switch (p.kind) {
+    case 'closed':
+      return `closed loop, ${connections} connections`;
+    case 'open':
+      return `open loop at ${p.rate} requests/s (${connections} connections)`;
+    case 'ramp':
+      return `ramp from ${p.from} to ${p.to} requests/s in ${p.steps} steps (${connections} connections)`;
+    case 'capacity':
+      return `capacity search from ${p.startRate} up to ${p.maxRate} requests/s, p99 bound ${p.p99BoundMs} ms (${connections} connections)`;
+  }
+}
+
+// --- Option parsers (each rejects a bad value with one plain sentence) ---------------------------
+
+export function parseScenarios(value: string): string[] {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !scenarioByName(n));
+  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`unknown scenario ${unknown.join(', ') || '(none)'}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+  return names;
+}
+
+export function parseRate(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of requests per second above 0.');
+  return n;
+}
+
+export function parseRamp(value: string): Ramp {
+  const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?):(\d+)$/.exec(value);
+  if (!m || Number(m[1]) <= 0 || Number(m[2]) <= 0 || Number(m[3]) < 2) throw new InvalidArgumentError('expected FROM:TO:STEPS, e.g. 5:50:10 (rates above 0, at least 2 steps).');
+  return { from: Number(m[1]), to: Number(m[2]), steps: Number(m[3]) };
+}
+
+/** 90, 90s, 30m, 2h → seconds. */
+export function parseDuration(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(value.trim());
+  const n = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[(m[2] ?? 's') as 's' | 'm' | 'h'] : NaN;
+  if (!(n >= 1)) throw new InvalidArgumentError('expected a duration of at least 1 s, e.g. 90s, 30m or 2h.');
+  return n;
+}
+
+export function parsePercent(value: string): number {
+  const n = Number(value.replace(/%$/, ''));
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100.');
+  return n;
+}
+
+/** get-object=4,get-attr=3 */
+export function parseMix(value: string): Record<string, number> {
+  const mix: Record<string, number> = {};
+  for (const part of value.split(',')) {
+    const m = /^\s*([a-z-]+)\s*=\s*(\d+)\s*$/.exec(part);
+    const s = m ? scenarioByName(m[1]!) : undefined;
+    if (!m || !s || s.kind !== 'read') throw new InvalidArgumentError(`expected READ-SCENARIO=WEIGHT,… with read scenarios (${SCENARIOS.filter((x) => x.kind === 'read').map((x) => x.name).join(', ')}).`);
+    mix[m[1]!] = Number(m[2]);
+  }
+  if (!Object.values(mix).some((w) => w > 0)) throw new InvalidArgumentError('expected at least one weight above 0.');
+  return mix;
 }

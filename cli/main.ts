@@ -5,7 +5,8 @@ import { UsageError } from '../runner/usage-error.js';
 import * as parse from './parse.js';
 import { runCommand } from './run-command.js';
 import { simulateCommand } from './simulate-command.js';
-import { loadCommand } from './load-command.js';
+import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
+import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { reportCommand } from './report-command.js';
 
 const program = new Command('bmc-conformance')
@@ -63,15 +64,34 @@ program.command('simulate').description('start the reference simulator')
   .option('--list-faults', 'print the fault catalogue and exit', false)
   .action(simulateCommand);
 
-targetOptions(program.command('load').description('measure throughput and latency of a target under bounded load'))
-  .option('--connections <n>', 'concurrent connections', parse.positiveInt)
-  .option('--duration <s>', 'seconds per scenario', parse.positiveInt)
-  .option('--scenario <names>', 'comma-separated: get-object, get-attr, list-children, list-network, enumerate-root (default: the first three)')
-  .option('--max-requests <n>', 'cap on requests per scenario', parse.positiveInt)
-  .option('--min-rps <n>', 'fail when a scenario serves fewer requests per second', parse.positiveInt)
-  .option('--max-p99 <ms>', 'fail when a scenario p99 latency is higher', parse.positiveInt)
-  .option('--baseline <file>', 'compare against an earlier load-results.json')
-  .option('--out <dir>', 'where load-results.json goes', 'reports/latest')
+targetOptions(program.command('load').description('measure throughput, latency, capacity and event delivery of a target under bounded load'))
+  .option('--scenario <names>', `comma-separated scenarios: ${SCENARIOS.map((s) => s.name).join(', ')} (default: ${DEFAULT_SCENARIOS.join(', ')})`, parseScenarios)
+  .addOption(new Option('--profile <profile>', 'read-only | safe | destructive: write-mix and events need safe, upload and the session probe destructive (default: safe; destructive on the embedded simulator)').argParser(parse.profile))
+  .option('--writable <path:attr[=v|v]>', 'an attribute safe to write (restored and read back at the end); repeatable', parse.writable, [])
+  .option('--duration <s>', 'seconds per scenario, or per step of a capacity search (default 5; 3 on the simulator)', parse.positiveInt)
+  .option('--connections <n>', 'concurrent connections (default 2; 10 on the simulator)', parse.positiveInt)
+  .option('--max-connections <n>', 'cap on --connections, whatever is asked (default 16; 256 on the simulator)', parse.positiveInt)
+  .option('--max-requests <n>', 'cap on requests per scenario (default 1,000 per second of duration; 50,000 on the simulator)', parse.positiveInt)
+  .option('--rate <r>', 'open loop: requests per second, latency from the intended send time (for events: writes per second); with --find-capacity the starting rate', parseRate)
+  .option('--ramp <a:b:n>', 'open loop rising from A to B requests/s in N steps over --duration', parseRamp)
+  .option('--find-capacity', 'search the highest rate each scenario sustains, then the concurrent sessions (destructive) and subscribers', false)
+  .option('--capacity-p99 <ms>', 'p99 bound of the capacity search (default 250)', parse.positiveInt)
+  .option('--max-rate <r>', 'highest rate the capacity search offers (default 100; 20000 on the simulator)', parseRate)
+  .option('--max-sessions <n>', 'bound of the session capacity probe (default 32; 64 on the simulator)', parse.positiveInt)
+  .option('--max-subscribers <n>', 'cap on --subscribers and bound of the subscriber probe (default 64; 256 on the simulator)', parse.positiveInt)
+  .option('--soak <duration>', 'run each scenario this long (90s, 30m, 2h) and report drift between the first and last windows', parseDuration)
+  .option('--window <s>', 'soak window length (default a tenth of the soak, at most 60 s)', parse.positiveInt)
+  .option('--subscribers <n>', 'WebSocket subscribers of the events scenario (default 5; 20 on the simulator)', parse.positiveInt)
+  .option('--mix <weights>', `weights of read-mix, e.g. get-object=4,get-attr=1 (default ${Object.entries(DEFAULT_MIX).map(([k, v]) => `${k}=${v}`).join(',')})`, parseMix)
+  .option('--event-timeout <ms>', 'how long an event may take before it counts as lost (default 10000; 3000 on the simulator)', parse.positiveInt)
+  .option('--abort-error-rate <pct>', 'stop a scenario early when more than this share of its requests fail', parsePercent, 10)
+  .option('--thresholds <file>', 'JSON rules per scenario, e.g. {"get-object": ["p99 < 250ms", "rps >= 50"]}: a miss exits 1')
+  .option('--min-rps <n>', 'shorthand for the rule "rps >= N" on every scenario', parse.positiveInt)
+  .option('--max-p99 <ms>', 'shorthand for the rule "p99 <= N ms" on every scenario', parse.positiveInt)
+  .option('--baseline <file>', 'an earlier load.json: a change worse than --tolerance exits 1')
+  .option('--tolerance <pct>', 'how much worse than the baseline is still no regression', parsePercent, 20)
+  .option('--fault <name>', 'embedded simulator only: inject a fault, e.g. slow-requests or slow-serial (repeatable)', parse.collect, [])
+  .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
   .action(loadCommand);
 
 program.command('report').description('render reports from a run: Allure HTML and changes since a baseline')

@@ -1,37 +1,195 @@
-/** A load run: each scenario in turn over one logged-in session, bounded in time and requests. */
-import { autocannonRun } from './autocannon-run.js';
-import type { ScenarioResult } from './compare.js';
-import type { Scenario } from './scenarios.js';
+/**
+ * A load run: each scenario in turn over the run's one session, in the chosen mode (closed loop,
+ * fixed rate, ramp or capacity search), then the target-wide capacities. Every value written is
+ * restored and read back before the run returns, whatever happened.
+ */
+import type { BmcClient } from '../client/http.js';
+import { profileAllows, type Profile } from '../runner/config.js';
+import { CAPACITY_DEFAULTS, findCapacity } from './capacity.js';
+import { closedLoop } from './closed-loop.js';
+import type { EngineOptions } from './engine.js';
+import { runEventScenario } from './events.js';
+import { openLoop, type OpenLoopFigures, type RateStep } from './open-loop.js';
+import type { Progress } from './recorder.js';
+import type { LoadMode, ScenarioReport } from './report-model.js';
+import { fixedSource, weightedSource, type RequestSource } from './request-source.js';
+import { scenarioByName, type Scenario } from './scenarios.js';
+import { measureSessionCapacity, type SessionCapacity } from './session-capacity.js';
+import { sessionHeaders } from './session-headers.js';
+import { driftOf } from './soak.js';
+import { measureSubscriberCapacity, type SubscriberCapacity } from './subscriber-capacity.js';
+import { runUploadLoop } from './upload-loop.js';
+import type { ValueCycle } from './values.js';
+import { restoreOriginals, writeMixSource, type RestoreResult } from './write-mix.js';
+
+export type RatePlan = { kind: 'closed' } | { kind: 'open'; rate: number } | { kind: 'ramp'; from: number; to: number; steps: number } | { kind: 'capacity'; startRate: number; maxRate: number; p99BoundMs: number };
 
 export interface LoadPlan {
+  client: BmcClient;
   baseUrl: string;
+  insecure: boolean;
   namespace: string;
-  cookieHeader: string;
+  user: string;
+  password: string;
+  profile: Profile;
   scenarios: readonly Scenario[];
+  mix: Readonly<Record<string, number>>;
+  /** Value cycles of the writable attributes (prepared and read before the run). */
+  cycles: readonly ValueCycle[];
+  plan: RatePlan;
   connections: number;
   durationS: number;
-  maxRequestsPerScenario: number;
+  maxRequests: number;
+  timeoutMs: number;
+  abortErrorRate: number;
+  /** Soak: windows of this many seconds. */
+  windowS?: number;
+  subscribers: number;
+  /** Writes per second of the event scenario. */
+  eventWriteRate: number;
+  eventTimeoutMs: number;
+  /** Bounds of the target-wide capacity probes (run with --find-capacity). */
+  maxSessions: number;
+  maxSubscribers: number;
+  signal: AbortSignal;
+  /** Progress of the scenario running now. */
+  onProgress?: (scenario: string, p: Progress, plannedS: number) => void;
+  onScenario?: (r: ScenarioReport) => void;
 }
 
-export async function runLoad(plan: LoadPlan, onResult: (r: ScenarioResult) => void = () => {}): Promise<ScenarioResult[]> {
-  const results: ScenarioResult[] = [];
-  for (const s of plan.scenarios) {
-    const path = s.path(plan.namespace);
-    const figures = await autocannonRun({
-      url: `${plan.baseUrl}${path}`,
-      headers: plan.cookieHeader ? { cookie: plan.cookieHeader } : {},
-      connections: plan.connections,
-      durationS: plan.durationS,
-      maxRequests: plan.maxRequestsPerScenario,
-    });
-    const result = { scenario: s.name, path, ...figures };
-    results.push(result);
-    onResult(result);
+export interface LoadOutcome {
+  results: ScenarioReport[];
+  sessions?: SessionCapacity;
+  subscribers?: SubscriberCapacity;
+  restores: RestoreResult[];
+  /** Things the run decided that a reader should know (a ramp stretched, a probe skipped). */
+  notes: string[];
+}
+
+export async function runLoad(plan: LoadPlan): Promise<LoadOutcome> {
+  const outcome: LoadOutcome = { results: [], restores: [], notes: [] };
+  try {
+    for (const s of plan.scenarios) {
+      if (plan.signal.aborted) break;
+      const report = await runScenario(plan, s, outcome.notes);
+      outcome.results.push(report);
+      plan.onScenario?.(report);
+    }
+    if (plan.plan.kind === 'capacity' && !plan.signal.aborted) {
+      outcome.subscribers = await measureSubscriberCapacity(plan.client, { bound: plan.maxSubscribers, probe: profileAllows(plan.profile, 'safe') ? plan.cycles[0] : undefined, eventTimeoutMs: plan.eventTimeoutMs });
+      // Last: on a BMC with a session limit the probe's logins evict older sessions, the run's own included.
+      if (profileAllows(plan.profile, 'destructive')) {
+        outcome.sessions = await measureSessionCapacity(plan.client, { user: plan.user, password: plan.password, namespace: plan.namespace, bound: plan.maxSessions });
+      } else outcome.notes.push('session capacity not measured: it needs --profile destructive (its logins can evict other sessions)');
+    }
+  } finally {
+    const written = plan.cycles.filter((c) => c.touched);
+    if (written.length > 0) outcome.restores = await restoreOriginals(plan.client, written);
   }
-  return results;
+  return outcome;
 }
 
-export function formatResult(r: ScenarioResult): string {
-  const l = r.latencyMs;
-  return `  ${r.scenario.padEnd(15)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${l.p50} ms  p90 ${l.p90} ms  p99 ${l.p99} ms   ${r.requests} requests, ${r.non2xx} non-2xx, ${r.errors} errors`;
+async function runScenario(plan: LoadPlan, s: Scenario, notes: string[]): Promise<ScenarioReport> {
+  const progress = (plannedS: number) => (p: Progress) => plan.onProgress?.(s.name, p, plannedS);
+  const base = { scenario: s.name, description: s.description, connections: plan.connections };
+  if (s.kind === 'events') {
+    const r = await runEventScenario({
+      client: plan.client,
+      cycles: plan.cycles,
+      subscribers: plan.subscribers,
+      writeRate: plan.eventWriteRate,
+      durationS: plan.durationS,
+      maxWrites: plan.maxRequests,
+      eventTimeoutMs: plan.eventTimeoutMs,
+      abortErrorRate: plan.abortErrorRate,
+      onSecond: progress(plan.durationS),
+      signal: plan.signal,
+    });
+    return { ...base, ...r.writes, mode: 'open', rate: plan.eventWriteRate, connections: 1, events: r.events };
+  }
+  if (s.kind === 'upload') {
+    const r = await runUploadLoop({
+      client: plan.client,
+      namespace: plan.namespace,
+      durationS: plan.durationS,
+      maxUploads: plan.maxRequests,
+      versionWaitMs: Math.max(plan.eventTimeoutMs, 15_000),
+      abortErrorRate: plan.abortErrorRate,
+      onSecond: progress(plan.durationS),
+      signal: plan.signal,
+    });
+    return { ...base, ...r.figures, mode: 'closed', connections: 1, uploads: r.uploads };
+  }
+
+  const source = requestSource(plan, s);
+  const path = source.fixed?.path;
+  const engine = (durationS: number, plannedS = durationS): EngineOptions => ({
+    baseUrl: plan.baseUrl,
+    insecure: plan.insecure,
+    headers: sessionHeaders(plan.client, plan.namespace),
+    source,
+    connections: plan.connections,
+    durationS,
+    maxRequests: plan.maxRequests,
+    timeoutMs: plan.timeoutMs,
+    abortErrorRate: plan.abortErrorRate,
+    windowS: plan.windowS,
+    onSecond: progress(plannedS),
+    signal: plan.signal,
+  });
+  const withDrift = <T extends ScenarioReport>(r: T): T => {
+    const drift = plan.windowS && r.windows ? driftOf(r.windows, plan.windowS) : undefined;
+    if (plan.windowS && !drift) notes.push(`${s.name}: fewer than two full ${plan.windowS} s windows, so no drift`);
+    return drift ? { ...r, drift } : r;
+  };
+  const rp = plan.plan;
+  switch (rp.kind) {
+    case 'closed':
+      return withDrift({ ...base, ...(path && { path }), mode: 'closed', ...(await closedLoop(engine(plan.durationS))) });
+    case 'open': {
+      const f = await openLoop(engine(plan.durationS), [{ rate: rp.rate, durationS: plan.durationS }]);
+      return withDrift({ ...base, ...(path && { path }), ...openReport(f, 'open'), rate: rp.rate });
+    }
+    case 'ramp': {
+      const steps = rampSteps(rp.from, rp.to, rp.steps, plan.durationS);
+      const total = steps.reduce((t, x) => t + x.durationS, 0);
+      if (total > plan.durationS) notes.push(`${s.name}: the ramp's ${rp.steps} steps last 1 s each at least, so it ran ${total} s instead of ${plan.durationS} s`);
+      const f = await openLoop(engine(total), steps);
+      return withDrift({ ...base, ...(path && { path }), ...openReport(f, 'ramp') });
+    }
+    case 'capacity': {
+      const byRate = new Map<number, OpenLoopFigures>();
+      const capacity = await findCapacity(
+        async (rate) => {
+          const f = await openLoop(engine(plan.durationS), [{ rate, durationS: plan.durationS }]);
+          byRate.set(rate, f);
+          return f;
+        },
+        { ...CAPACITY_DEFAULTS, startRate: rp.startRate, maxRate: rp.maxRate, p99BoundMs: rp.p99BoundMs, signal: plan.signal },
+      );
+      // The figures shown for the scenario are those of the highest sustained step (or the first step).
+      const shown = byRate.get(capacity.sustainableRps) ?? byRate.get(capacity.steps[0]!.rate)!;
+      return { ...base, ...(path && { path }), ...openReport(shown, 'capacity'), rate: capacity.sustainableRps || capacity.steps[0]!.rate, capacity };
+    }
+  }
+}
+
+function openReport(f: OpenLoopFigures, mode: LoadMode): Omit<ScenarioReport, 'scenario' | 'description' | 'connections'> {
+  return { ...f, mode };
+}
+
+function requestSource(plan: LoadPlan, s: Scenario): RequestSource {
+  if (s.kind === 'write-mix') return writeMixSource(plan.cycles);
+  if (s.kind === 'read-mix') {
+    return weightedSource(
+      Object.entries(plan.mix).map(([name, weight]) => ({ req: { method: 'GET' as const, path: scenarioByName(name)!.path!(plan.namespace) }, weight })),
+    );
+  }
+  return fixedSource({ method: 'GET', path: s.path!(plan.namespace) });
+}
+
+/** `from` to `to` in `n` equal steps over `durationS` (each step at least 1 s). */
+export function rampSteps(from: number, to: number, n: number, durationS: number): RateStep[] {
+  const stepS = Math.max(1, durationS / n);
+  return Array.from({ length: n }, (_, k) => ({ rate: n === 1 ? from : Math.round((from + ((to - from) * k) / (n - 1)) * 100) / 100, durationS: stepS }));
 }

@@ -4,6 +4,7 @@
  * simulator runs with the fault (mutation self-test). Hooks are plain `faults.has(name)` checks at
  * the point of behaviour.
  */
+import { LATENCY_FAULTS, LATENCY_FAULT_NAMES, LatencyFaults } from './latency-faults.js';
 
 export interface FaultInfo {
   name: string;
@@ -119,20 +120,23 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'lenient-utf8', requirement: 'ERR-6', verdict: 'PASS', description: 'a JSON body that is not valid UTF-8 is decoded with U+FFFD in place of bad bytes and taken' },
 ];
 
-const NAMES = new Set(FAULTS.map((f) => f.name));
+const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES]);
 
 /** The set of faults a simulator runs with; unknown names are refused up front. */
 export class FaultSet {
   private readonly active: ReadonlySet<string>;
+  /** The slow-* faults (latency-faults.ts): awaited before each request is handled. */
+  readonly latency: LatencyFaults;
 
   constructor(names: readonly string[] = []) {
     const unknown = names.filter((n) => !NAMES.has(n));
     if (unknown.length > 0) {
       throw new Error(
-        `unknown fault(s): ${unknown.join(', ')}; known faults: ${FAULTS.map((f) => f.name).join(', ')}`,
+        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS].map((f) => f.name).join(', ')}`,
       );
     }
     this.active = new Set(names);
+    this.latency = new LatencyFaults(names);
   }
 
   has(name: string): boolean {

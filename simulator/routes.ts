@@ -41,6 +41,7 @@ const UNAUTHORIZED = 'Unauthorized: log in with POST /login first';
 /** Handles one request; never throws, and answers 500 only for a bug (logged). */
 export async function handleRequest(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
+    await ctx.faults.latency.beforeRequest();
     const outcome = await route(ctx, req);
     sendEnvelope(res, outcome.status ?? 200, outcome.data, ctx.faults, outcome.headers);
   } catch (e) {

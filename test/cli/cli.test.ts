@@ -160,11 +160,11 @@ describe('simulate and load', () => {
     expect(r.stdout).toMatch(/status-ok-on-error\s+ENV-3/);
   });
 
-  test('load runs a bounded scenario and writes load-results.json', async () => {
+  test('load runs a bounded scenario and writes load.json', async () => {
     const dir = join(out, 'load');
     const r = await cli(['load', '--target', sim.url, '--insecure', '--password', PASSWORD, '--scenario', 'get-object', '--duration', '1', '--connections', '2', '--max-requests', '300', '--out', dir]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const load = JSON.parse(await readFile(join(dir, 'load-results.json'), 'utf8'));
+    const load = JSON.parse(await readFile(join(dir, 'load.json'), 'utf8'));
     expect(load.results[0]).toMatchObject({ scenario: 'get-object', non2xx: 0, errors: 0 });
     expect(load.results[0].requests).toBeGreaterThan(0);
     expect(load.results[0].requests).toBeLessThanOrEqual(300);

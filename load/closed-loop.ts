@@ -1,0 +1,79 @@
+/**
+ * Closed loop on autocannon: `connections` requests in flight, each sent when the one before it on
+ * its connection answered. Latencies go into our microsecond histogram, not autocannon's.
+ */
+import autocannon from 'autocannon';
+import { splitBaseUrl, type EngineOptions } from './engine.js';
+import { Recorder, type RunFigures, type StopReason } from './recorder.js';
+
+export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
+  const { origin, prefix } = splitBaseUrl(opts.baseUrl);
+  // autocannon gives a connection no cap when its share of the request cap is 0.
+  const connections = Math.max(1, Math.min(opts.connections, opts.maxRequests));
+  let stoppedBy: StopReason = 'duration';
+  let stopNote: string | undefined;
+  let instance: autocannon.Instance | undefined;
+  const stop = (reason: StopReason, note: string): void => {
+    if (stoppedBy !== 'duration') return;
+    stoppedBy = reason;
+    stopNote = note;
+    instance?.stop();
+  };
+  const recorder = new Recorder({
+    abortErrorRate: opts.abortErrorRate,
+    windowS: opts.windowS,
+    onSecond: opts.onSecond,
+    onAbort: (note) => stop('error-rate', note),
+  });
+
+  const fixed = opts.source.fixed;
+  const first = fixed ?? opts.source.next();
+  const mixed: autocannon.Request = {
+    // Called for every request a connection builds, so mixes and write values change per request.
+    setupRequest: (req) => {
+      const next = opts.source.next();
+      return { ...req, method: next.method, path: prefix + next.path, body: next.body, headers: opts.headers(next) };
+    },
+  };
+  let done!: () => void;
+  let failed!: (err: Error) => void;
+  const finished = new Promise<void>((resolve, reject) => {
+    done = resolve;
+    failed = reject;
+  });
+  // The callback form returns the running instance (its events and stop()); the promise form does not.
+  instance = autocannon(
+    {
+      url: origin + prefix + first.path,
+      method: first.method,
+      body: first.body,
+      headers: opts.headers(first),
+      ...(fixed ? {} : { requests: [mixed] }),
+      connections,
+      duration: opts.durationS,
+      maxOverallRequests: opts.maxRequests,
+      timeout: Math.max(1, Math.ceil(opts.timeoutMs / 1000)),
+    },
+    (err) => (err ? failed(err) : done()),
+  );
+  instance.on('response', (_client: unknown, statusCode: number, resBytes: number, responseTime: number) => {
+    recorder.record({ latencyMs: responseTime, status: statusCode, bytes: resBytes });
+  });
+  instance.on('reqError', (err: Error) => {
+    const timeout = /timed out/i.test(err.message);
+    recorder.record({ latencyMs: timeout ? opts.timeoutMs : 0, bytes: 0, error: timeout ? 'timeout' : 'network' });
+  });
+  const onInterrupt = (): void => stop('interrupted', 'interrupted by the user');
+  opts.signal?.addEventListener('abort', onInterrupt, { once: true });
+  recorder.start();
+  try {
+    await finished;
+  } finally {
+    opts.signal?.removeEventListener('abort', onInterrupt);
+  }
+  if (stoppedBy === 'duration' && recorder.requests >= opts.maxRequests) {
+    stoppedBy = 'request-cap';
+    stopNote = `stopped at the cap of ${opts.maxRequests} requests`;
+  }
+  return recorder.finish(stoppedBy, stopNote);
+}

@@ -1,0 +1,31 @@
+/** What both engines (closed loop on autocannon, open loop on undici) are given. */
+import type { Progress } from './recorder.js';
+import type { HttpRequest, RequestSource } from './request-source.js';
+
+export interface EngineOptions {
+  /** https://host[:port][/prefix] */
+  baseUrl: string;
+  insecure: boolean;
+  /** The session's headers for a request of this method (cookie; XSRF echo on writes). */
+  headers: (req: HttpRequest) => Record<string, string>;
+  source: RequestSource;
+  /** Closed loop: concurrent requests. Open loop: the socket pool. */
+  connections: number;
+  durationS: number;
+  /** Upper bound on requests, whatever the duration. */
+  maxRequests: number;
+  timeoutMs: number;
+  /** 0–1: stop early above this share of failed requests. */
+  abortErrorRate: number;
+  /** Soak: windows of this many seconds. */
+  windowS?: number;
+  onSecond?: (p: Progress) => void;
+  /** Aborted when the user interrupts the run. */
+  signal?: AbortSignal;
+}
+
+/** Origin and path prefix of a base URL: requests go to origin + prefix + path. */
+export function splitBaseUrl(baseUrl: string): { origin: string; prefix: string } {
+  const url = new URL(baseUrl);
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+}

@@ -1,0 +1,72 @@
+/** What a person watching the run sees: a progress line while it runs, one screen of figures at the end. */
+import { describeChange } from './baseline.js';
+import type { LoadDocument } from './load-document.js';
+import type { Progress } from './recorder.js';
+import type { ScenarioReport } from './report-model.js';
+import { describeMiss } from './thresholds.js';
+
+/** Non-terminals (CI logs) get a line every this many seconds instead of a line rewritten in place. */
+const LOG_EVERY_S = 10;
+
+export class ProgressLine {
+  private shown = false;
+
+  constructor(private readonly out: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean } = process.stdout) {}
+
+  update(scenario: string, p: Progress, plannedS: number): void {
+    const text = `  ${scenario.padEnd(18)} ${p.elapsedS.toFixed(0).padStart(4)}/${plannedS} s  ${p.lastSecondRps.toFixed(0).padStart(6)} req/s  p99 ${fmtMs(p.p99).padStart(8)} ms  ${p.requests} requests, ${p.failed} failed`;
+    if (this.out.isTTY) {
+      this.out.write(`\r${text.slice(0, (process.stdout.columns ?? 120) - 1)}\x1b[K`);
+      this.shown = true;
+    } else if (Math.round(p.elapsedS) % LOG_EVERY_S === 0) {
+      this.out.write(`${text}\n`);
+    }
+  }
+
+  /** Clears the line before other output. */
+  clear(): void {
+    if (this.shown) this.out.write('\r\x1b[K');
+    this.shown = false;
+  }
+}
+
+export function scenarioLine(r: ScenarioReport): string {
+  const l = r.latency;
+  const mode = r.mode === 'closed' ? `${r.connections} conn` : r.mode === 'capacity' ? `cap ${r.capacity?.sustainableRps}/s` : `${r.mode}${r.rate ? ` ${r.rate}/s` : ''}`;
+  return `  ${r.scenario.padEnd(18)} ${mode.padEnd(13)} ${r.requestsPerSecond.toFixed(1).padStart(8)} ${fmtMs(l.p50).padStart(8)} ${fmtMs(l.p90).padStart(8)} ${fmtMs(l.p99).padStart(8)} ${fmtMs(l.p999).padStart(8)} ${fmtMs(l.max).padStart(8)} ${String(r.failed).padStart(7)} ${(r.bytesPerSecond / 1024).toFixed(0).padStart(7)}`;
+}
+
+export const TABLE_HEAD = `  ${'scenario'.padEnd(18)} ${'mode'.padEnd(13)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99.9'.padStart(8)} ${'max ms'.padStart(8)} ${'failed'.padStart(7)} ${'KB/s'.padStart(7)}`;
+
+/** The lines after the table: capacities, events, drift, thresholds, baseline, restores, verdict. */
+export function closingLines(doc: LoadDocument): string[] {
+  const lines: string[] = [];
+  for (const r of doc.results) {
+    if (r.stopNote) lines.push(`  ${r.scenario}: ${r.stopNote}`);
+    if (r.capacity) lines.push(`  ${r.scenario}: sustains ${r.capacity.sustainableRps} requests/s (p99 <= ${r.capacity.p99BoundMs} ms, no failure; ${r.capacity.steps.length} steps, limited by ${r.capacity.limitedBy})`);
+    if (r.events) {
+      const e = r.events;
+      lines.push(`  ${r.scenario}: ${e.subscribers} subscribers, ${e.writes} writes, delivery p50 ${fmtMs(e.latency.p50)} ms p99 ${fmtMs(e.latency.p99)} ms max ${fmtMs(e.latency.max)} ms; ${e.delivered}/${e.expected} delivered, ${e.lost} lost, ${e.duplicated} duplicated, ${e.unexpected} unexpected`);
+    }
+    if (r.uploads) lines.push(`  ${r.scenario}: ${r.uploads.uploaded} uploaded, ${r.uploads.deleted} deleted again${r.uploads.leftOver.length ? `, LEFT OVER: ${r.uploads.leftOver.join(', ')}` : ''}`);
+    if (r.drift) lines.push(`  ${r.scenario}: drift first→last window: p50 ${signed(r.drift.p50ChangePct)} %, p99 ${signed(r.drift.p99ChangePct)} %, error rate ${signed(r.drift.errorRateChangePoints)} points`);
+  }
+  const { sessions, subscribers } = doc.capacity;
+  if (subscribers) lines.push(`  WebSocket subscribers held at once: ${subscribers.subscribers}${subscribers.stoppedBy === 'bound' ? ' (the bound)' : ''}; ${subscribers.detail}${subscribers.delivering === undefined ? '' : `; ${subscribers.delivering} delivering`}`);
+  if (sessions) lines.push(`  sessions held at once: ${sessions.sessions}${sessions.stoppedBy === 'bound' ? ' (the bound)' : ''}; ${sessions.detail}; ${sessions.loggedOut} logged out`);
+  for (const n of doc.notes) lines.push(`  note: ${n}`);
+  for (const c of doc.baseline?.changes ?? []) if (c.regression) lines.push(`  vs baseline ${describeChange(c)}`);
+  for (const r of doc.restores) lines.push(`  ${r.restored ? 'restored' : 'NOT RESTORED'} ${r.path} ${r.name} = ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`);
+  for (const t of doc.thresholds) if (!t.pass) lines.push(`FAIL ${describeMiss(t)}`);
+  const passed = doc.thresholds.filter((t) => t.pass && !t.note).length;
+  lines.push(doc.verdict === 'pass' ? `PASS: ${passed} threshold(s) met${doc.baseline ? ', no regression against the baseline' : ''}` : `FAIL: ${doc.failures.length} problem(s)`);
+  return lines;
+}
+
+function fmtMs(x: number): string {
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3);
+}
+
+function signed(x: number): string {
+  return `${x > 0 ? '+' : ''}${x.toFixed(1)}`;
+}

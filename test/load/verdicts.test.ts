@@ -1,0 +1,33 @@
+/** Thresholds and baselines end to end: they hold on the simulator and fail, naming what, on a slowed one. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { runLoadCommand } from './helpers.js';
+
+test('a p99 threshold and the baseline both fail on a simulator slowed by slow-requests', async () => {
+  const clean = await runLoadCommand({ scenario: ['get-object'], duration: 1, connections: 2 });
+  const thresholds = join(clean.out, 'thresholds.json');
+  await writeFile(thresholds, JSON.stringify({ 'get-object': ['p99 < 80ms', 'errors == 0'] }));
+  // The same thresholds hold on the clean simulator: the failure below is the fault's doing.
+  const checked = await runLoadCommand({ scenario: ['get-object'], duration: 1, connections: 2, thresholds });
+  expect(checked.exitCode, checked.stdout).toBe(0);
+  expect(checked.doc.thresholds.filter((t) => t.scenario === 'get-object').every((t) => t.pass)).toBe(true);
+
+  const slow = await runLoadCommand({ scenario: ['get-object'], duration: 1, connections: 2, fault: ['slow-requests'], thresholds, baseline: join(clean.out, 'load.json') });
+  expect(slow.exitCode).toBe(1);
+  expect(slow.doc.verdict).toBe('fail');
+  expect(slow.doc.faults).toEqual(['slow-requests']);
+  expect(slow.doc.failures).toContainEqual(expect.stringMatching(/^get-object: p99 < 80ms missed \(actual 1\d\d/));
+  expect(slow.doc.failures).toContainEqual(expect.stringMatching(/^get-object: p99 regressed against the baseline/));
+  expect(slow.stdout).toMatch(/FAIL get-object: p99 < 80ms missed/);
+  expect(slow.doc.baseline?.changes.find((c) => c.metric === 'rps')?.regression).toBe(true);
+});
+
+test('a soak on a leaking target reports the drift between its first and last windows', async () => {
+  // slow-leak: 1 ms more per 200 requests served; 4 connections serve thousands in 3 s.
+  const r = await runLoadCommand({ scenario: ['get-object'], soak: 3, window: 1, connections: 4, fault: ['slow-leak'] });
+  const drift = r.doc.results[0]!.drift!;
+  expect(drift.windows).toBeGreaterThanOrEqual(2);
+  expect(drift.p50ChangePct, JSON.stringify(drift)).toBeGreaterThan(50);
+  expect(r.doc.results[0]!.windows!.length).toBeGreaterThanOrEqual(2);
+});
