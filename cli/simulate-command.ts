@@ -1,6 +1,6 @@
 /** `simulate`: the reference simulator in the foreground until SIGTERM or SIGINT. */
 import { readFile } from 'node:fs/promises';
-import { DIALECTS, FAULTS, isDialect, listFaultsText, runSimulatorCli } from '../simulator/index.js';
+import { DIALECTS, isDialect, isFaultName, listFaultsText, runSimulatorCli } from '../simulator/index.js';
 import { UsageError } from '../runner/usage-error.js';
 
 export interface SimulateFlags {
@@ -24,7 +24,7 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
     process.stdout.write(`${listFaultsText()}\n`);
     return;
   }
-  const unknown = flags.fault.filter((f) => !FAULTS.some((x) => x.name === f));
+  const unknown = flags.fault.filter((f) => !isFaultName(f));
   if (unknown.length > 0) throw new UsageError(`Unknown fault ${unknown.join(', ')}; see simulate --list-faults.`);
   if (!isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
   if (Boolean(flags.cert) !== Boolean(flags.key)) throw new UsageError('--cert and --key go together.');

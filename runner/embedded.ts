@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulator, simulatorTargetProfile, startTftpServer, type DialectName } from '../simulator/index.js';
+import { startSimulator, simulatorTargetProfile, startTftpServer, type SimulatorOptions, type DialectName } from '../simulator/index.js';
 import { buildImage } from '../client/image.js';
 import type { TftpSource, WritableAttribute } from './config.js';
 
@@ -30,6 +30,8 @@ export interface EmbeddedOptions {
   tftp?: boolean;
   /** Behave as this server (default spec). */
   dialect?: DialectName;
+  /** How a dialect paces itself, shortened for tests (default: as the field server). */
+  pacing?: Pick<SimulatorOptions, 'eventLatencyMs' | 'uploadFailDelayMs'>;
 }
 
 export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<EmbeddedTarget> {
@@ -40,6 +42,7 @@ export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<Embedd
     faults: opts.faults,
     objects: opts.objects,
     dialect: opts.dialect,
+    ...opts.pacing,
   });
   const tftp = opts.tftp === false ? undefined : await startImageTftp(opts.namespace);
   return {

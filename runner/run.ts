@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path';
 import { AREAS, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
 import { bigintSafe } from '../suites/support/check.js';
 import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config.js';
-import { startEmbeddedTarget, type EmbeddedTarget } from './embedded.js';
+import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
+import { resolveWritables } from './writables.js';
 import { buildRequirementResults, summarize, type Results } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
@@ -43,6 +44,8 @@ export interface RunOptions {
   faults: string[];
   /** Embedded simulator only: behave as this server (spec, phosphor-rest, bmcweb). */
   dialect?: DialectName;
+  /** Embedded simulator only: a dialect's event latency and failed-upload delay, shortened for tests. */
+  pacing?: EmbeddedOptions['pacing'];
   print?: (line: string) => void;
   /** results.json only: no JUnit, no Allure results (the mutation self-test). */
   lean?: boolean;
@@ -70,6 +73,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       password: opts.password,
       faults: opts.faults,
       dialect: opts.dialect,
+      pacing: opts.pacing,
     });
   }
   try {
@@ -77,6 +81,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const { client, session, sessionProblem } = await preflight(cfg);
     cfg.session = session;
     cfg.sessionProblem = sessionProblem;
+    const { writable, unmatched } = await resolveWritables(client, cfg.writable, cfg.namespace);
+    cfg.writable = writable;
+    for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
     print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
     const outDir = resolve(opts.out);
     await rm(join(outDir, 'allure-results'), { recursive: true, force: true });

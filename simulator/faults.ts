@@ -122,6 +122,11 @@ export const FAULTS: readonly FaultInfo[] = [
 
 const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES]);
 
+/** A fault the simulator knows: one of the catalogue, or a slow-* latency fault. */
+export function isFaultName(name: string): boolean {
+  return NAMES.has(name);
+}
+
 /** The set of faults a simulator runs with; unknown names are refused up front. */
 export class FaultSet {
   private readonly active: ReadonlySet<string>;

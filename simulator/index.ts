@@ -1,6 +1,7 @@
 /** Public entry of the reference simulator. */
 export { startSimulator, type SimulatorOptions, type RunningSimulator } from './server.js';
-export { FAULTS, type FaultInfo } from './faults.js';
+export { FAULTS, isFaultName, type FaultInfo } from './faults.js';
+export { LATENCY_FAULTS } from './latency-faults.js';
 export {
   simulatorTargetProfile,
   simulatorDeletablePrefix,

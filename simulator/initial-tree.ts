@@ -195,7 +195,8 @@ export function buildInitialTree(opts: TreeOptions): DbusObject[] {
       .addInterface(`${I}.Logging.Entry`, {
         Id: ro('u', id),
         Message: ro('s', `${I}.Common.Error.Event${id}`),
-        Resolved: ro('b', false),
+        // Writable, as phosphor-logging has it: a lab marks an entry resolved.
+        Resolved: rw('b', false),
         Severity: ro('s', `${I}.Logging.Entry.Level.${id % 2 ? 'Informational' : 'Warning'}`),
         Timestamp: ro('t', base + BigInt(id) * 60_000n),
         AdditionalData: ro('as', [`SOURCE=sensor${id}`]),

@@ -2,6 +2,7 @@
  * Command-line face of the simulator (wired into `bmc-conformance simulate`): the first stdout
  * line is `listening <url>`, and SIGTERM/SIGINT close it and exit 0.
  */
+import { LATENCY_FAULTS } from './latency-faults.js';
 import { FAULTS } from './faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
@@ -30,5 +31,10 @@ export function listFaultsText(): string {
   const nameWidth = Math.max(5, ...FAULTS.map((f) => f.name.length));
   const reqWidth = Math.max(11, ...FAULTS.map((f) => f.requirement.length));
   const row = (a: string, b: string, c: string): string => `${a.padEnd(nameWidth)}  ${b.padEnd(reqWidth)}  ${c}`;
-  return [row('FAULT', 'REQUIREMENT', 'DESCRIPTION'), ...FAULTS.map((f) => row(f.name, f.requirement, f.description))].join('\n');
+  return [
+    row('FAULT', 'REQUIREMENT', 'DESCRIPTION'),
+    ...FAULTS.map((f) => row(f.name, f.requirement, f.description)),
+    // A slow BMC breaks no statement of the spec: these exist for load thresholds and baselines.
+    ...LATENCY_FAULTS.map((f) => row(f.name, '(load)', f.description)),
+  ].join('\n');
 }

@@ -11,6 +11,7 @@ import { invalidateTreeCache } from './support/tree.js';
 import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from './support/writable.js';
 import {
   AttrWriter,
+  brief,
   EVENT_KINDS,
   analyseStream,
   collect,
@@ -59,7 +60,7 @@ function interfaceProblem(iface: unknown): string | undefined {
 
 /** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
 function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, writer: AttrWriter): void {
-  const what = `PropertiesChanged #${event.seq} ${event.raw.slice(0, 160)}`;
+  const what = `PropertiesChanged #${event.seq} ${brief(event.raw, 160)}`;
   expectSchema(t, 'propertiesChanged', event.data, what);
   ensure(isPropertiesChanged(event.data) && event.data.path === writer.path, `${what}: path is not ${writer.path}`);
   const problem = interfaceProblem(event.data.interface);
@@ -350,7 +351,7 @@ check(['EV-10', 'EV-8', 'EV-9', 'EV-4'], 'subscribers with different filters eac
     }
     for (const w of foreign) {
       const hit = tap.sub.events.find((e) => w.changed(e.data));
-      if (hit) t.judge('EV-4', false, `${tap.what} received an event of ${w.path}, which its filter excludes: ${hit.raw.slice(0, 160)}`);
+      if (hit) t.judge('EV-4', false, `${tap.what} received an event of ${w.path}, which its filter excludes: ${brief(hit.raw, 160)}`);
     }
     if (tap.sub.closed) t.judge('EV-10', false, `${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code})`);
   };
@@ -444,7 +445,7 @@ check('EV-9', 'the PropertiesChanged of RequestedHostTransition arrives before t
   const after = await readValue(t, host, 'CurrentHostState');
   t.observe('CurrentHostState after a requested transition', { before: current, requested: next, after, eventArrived: cur !== undefined }, 'STATE-2');
   if (cur) {
-    ensure(cur.seq > req.seq, `CurrentHostState's PropertiesChanged (#${cur.seq} ${cur.raw.slice(0, 120)}) arrived before RequestedHostTransition's (#${req.seq}) that caused it`);
+    ensure(cur.seq > req.seq, `CurrentHostState's PropertiesChanged (#${cur.seq} ${brief(cur.raw, 120)}) arrived before RequestedHostTransition's (#${req.seq}) that caused it`);
   } else if (!sameValue(after, current)) {
     t.warn(`CurrentHostState changed to ${show(after)} (GET) but no PropertiesChanged of it arrived within ${t.cfg.eventTimeoutMs} ms: order not judged`);
   }
@@ -488,7 +489,7 @@ check('EV-3', 'an uploaded version is announced by InterfacesAdded with its path
   const ev = await tap.sub.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
   if (!ev && !certain) t.notTested(`no InterfacesAdded for ${created} arrived through ${show(tap.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`);
   ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(tap.sub, from)}`);
-  const what = `InterfacesAdded #${ev.seq} ${ev.raw.slice(0, 160)}`;
+  const what = `InterfacesAdded #${ev.seq} ${brief(ev.raw, 160)}`;
   expectSchema(t, 'interfacesAdded', ev.data, what);
   const { path, interfaces } = ev.data as { path: string; interfaces: Record<string, unknown> };
   ensure(Object.keys(interfaces).length > 0, `${what}: names no interface of the new object`);
@@ -517,7 +518,7 @@ check('AUTH-3', 'a socket opened without credentials receives no event, even whe
   await provoke(t, writer, witness);
   await anonymous.expectQuiet(isEventLike, t.cfg.quietWindowMs, { from: 0 }).catch(() => undefined);
   const hit = anonymous.events.find((e) => isEventLike(e.data));
-  ensure(!hit, `the socket opened without credentials received an event: ${hit?.raw.slice(0, 160)}`);
+  ensure(!hit, `the socket opened without credentials received an event: ${brief(hit?.raw ?? '', 160)}`);
 }, WAITS);
 
 // --- Everything received --------------------------------------------------------------------
@@ -550,14 +551,14 @@ check('EV-7', 'only InterfacesAdded and PropertiesChanged messages are pushed', 
   t.observe('messages received by the events suite', all.length, 'EV-11');
   const pings = pingsSeen();
   t.observe('server pings seen by the events suite', pings, 'EV-11');
-  ensure(odd.length === 0, `${odd.length} of ${all.length} message(s) are neither InterfacesAdded nor PropertiesChanged: ${odd.slice(0, 3).map((e) => e.raw.slice(0, 120)).join(' ; ')}`);
+  ensure(odd.length === 0, `${odd.length} of ${all.length} message(s) are neither InterfacesAdded nor PropertiesChanged: ${odd.slice(0, 3).map((e) => brief(e.raw, 120)).join(' ; ')}`);
 }, UPLOADS);
 
 check('EV-2', 'every PropertiesChanged received by the events suite has the spec\'s shape', async (t) => {
   const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
   if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
   for (const e of all) {
-    const what = `PropertiesChanged #${e.seq} ${e.raw.slice(0, 160)}`;
+    const what = `PropertiesChanged #${e.seq} ${brief(e.raw, 160)}`;
     expectSchema(t, 'propertiesChanged', e.data, what);
     const problem = interfaceProblem((e.data as { interface?: unknown }).interface);
     ensure(!problem, `${what}: ${problem}`);

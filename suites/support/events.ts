@@ -47,9 +47,13 @@ export function isEventLike(data: unknown): boolean {
   return isRecord(data) && 'event' in data;
 }
 
-function clip(text: string, max = 160): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+/** A message as one short line (servers pretty-print JSON; a reason is one line). */
+export function brief(text: string, max = 160): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
+
+const clip = brief;
 
 /** The last few messages of a subscription, for failure texts. */
 export function recent(sub: EventSubscriber, from = 0, max = 6): string {

@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import type { BmcClient, BmcResponse } from '../../../client/http.js';
+import { isLosslessNumber, parse as losslessParse } from 'lossless-json';
 import { parseJson } from '../../../client/json.js';
 import { requestTarget } from '../../../client/transport.js';
 import type { Profile, WritableAttribute } from '../../../runner/config.js';
@@ -169,7 +170,7 @@ function serverErrorOwner(model: TargetModel, req: FuzzRequest): string {
   if (!m || !eff) return 'ERR-5';
   const kind = model.kinds.get(`${m[1]}\u0000${m[2]}`);
   if (!kind) return 'WR-1';
-  return expectation(kind, eff.value, { path: m[1]!, name: m[2]! }) === 'right' ? 'EP-8' : 'WR-1';
+  return typedAs(kind, eff, { path: m[1]!, name: m[2]! }) === 'right' ? 'EP-8' : 'WR-1';
 }
 
 export function serverErrorProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
@@ -464,11 +465,15 @@ export function expectation(kind: ValueKind, value: unknown, attr: WritableAttri
       return typeof value === 'string' ? 'right' : 'wrong';
     case 'enum':
       if (typeof value !== 'string') return 'wrong';
-      return !attr.values || attr.values.some((v) => v === value) ? 'right' : 'either';
+      // Without the declared values, no string but the current one is known to be allowed.
+      return attr.values?.some((v) => v === value) ? 'right' : 'either';
     case 'integer':
       if (isInt && Number(value) >= 0 && Number(value) <= 65_535) return 'right';
       return typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? 'either' : 'wrong';
     case 'bool01':
+      // 0 or 1 may be a D-Bus boolean or an integer that holds 0 or 1 now: only 0 and 1 are sure.
+      if (value === 0 || value === 1) return 'right';
+      return typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? 'either' : 'wrong';
     case 'boolean':
       if (value === 0 || value === 1 || value === true || value === false) return 'right';
       return typeof value === 'number' || typeof value === 'bigint' ? 'either' : 'wrong';
@@ -544,15 +549,28 @@ export function writeCaseArb(targets: readonly WriteTarget[]): fc.Arbitrary<Writ
 }
 
 /** The `data` a lenient server could take from the body, if the body is JSON with a data member. */
-export function effectiveData(body: string | Buffer): { value: unknown } | undefined {
+/**
+ * The `data` a lenient server could take from the body, if the body is JSON with a data member;
+ * `fraction` when that data is a number written with a fraction or exponent (1.0 is a float in
+ * JSON text, not the integer 1 a D-Bus boolean or integer takes).
+ */
+export function effectiveData(body: string | Buffer): { value: unknown; fraction: boolean } | undefined {
   try {
-    const text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body);
-    const parsed = parseJson(text.replace(/^\ufeff/, ''));
-    if (isMap(parsed) && 'data' in parsed) return { value: parsed.data };
+    const text = (typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body)).replace(/^\ufeff/, '');
+    const parsed = parseJson(text);
+    if (!isMap(parsed) || !('data' in parsed)) return undefined;
+    const raw = (losslessParse(text, null, { onDuplicateKey: ({ newValue }) => newValue }) as Record<string, unknown>).data;
+    return { value: parsed.data, fraction: isLosslessNumber(raw) && /[.eE]/.test(raw.value) };
   } catch {
     /* not JSON: no value can be taken from it */
   }
   return undefined;
+}
+
+/** Whether a write's value has the attribute's type: a number with a fraction is no integer. */
+function typedAs(kind: ValueKind, eff: { value: unknown; fraction: boolean }, attr: WritableAttribute): Expectation {
+  const judged = expectation(kind, eff.value, attr);
+  return judged === 'right' && eff.fraction && kind !== 'float' ? 'either' : judged;
 }
 
 export function writeRequest(t: WriteTarget, c: WriteCase): FuzzRequest {
@@ -588,7 +606,7 @@ export function writeProperty(env: FuzzEnv, targets: readonly WriteTarget[]): Fu
       // Only a body that is {"data": value} JSON says what value was meant: a body that is not
       // (invalid UTF-8 or JSON, no data member) can break nothing but surviving bad input (ERR-5).
       const eff = effectiveData(req.body!);
-      const typed = eff === undefined ? undefined : expectation(t.kind, eff.value, t.attr);
+      const typed = eff === undefined ? undefined : typedAs(t.kind, eff, t.attr);
       const owner = typed === undefined ? 'ERR-5' : typed === 'right' ? 'EP-8' : 'WR-1';
       if (o.kind === 'dropped') {
         judge.violation(owner, `${line(req)} got no answer: ${describeDrop(o)}`, [req]);

@@ -1,0 +1,43 @@
+/**
+ * What a run against each field dialect must give, requirement by requirement. Every FAIL is a
+ * true deviation of that server (named here, with its source in profiles/<server>.json); every
+ * WARN a rendering the spec only shows by example; everything not listed is PASS.
+ */
+import type { Verdict } from '../../runner/results.js';
+
+export interface Expected {
+  verdict: Extract<Verdict, 'FAIL' | 'WARN'>;
+  /** The deviation the verdict stands for. */
+  deviation: string;
+}
+
+export const PHOSPHOR_REST: Readonly<Record<string, Expected>> = {
+  'OBJ-8': { verdict: 'FAIL', deviation: 'attribute names match in any case' },
+  'EP-6': { verdict: 'FAIL', deviation: 'list leaves out nodes without interfaces that the children listing names' },
+  'RULE-1': { verdict: 'FAIL', deviation: 'GET / answers 404' },
+  'EP-9': { verdict: 'FAIL', deviation: 'PUT of a whole object answers 500' },
+  'RULE-2': { verdict: 'FAIL', deviation: 'a GET body put back answers 500' },
+  'WR-1': { verdict: 'FAIL', deviation: 'wrongly typed values are coerced and taken; out of range answers 500' },
+  'RULE-4': { verdict: 'FAIL', deviation: 'a creating POST answers 405' },
+  'EV-6': { verdict: 'FAIL', deviation: 'paths and interfaces filters are ANDed' },
+  'ERR-5': { verdict: 'FAIL', deviation: 'nested arrays in a login, a PUT without data answer 500' },
+  'EP-4': { verdict: 'WARN', deviation: 'attr/ renders booleans 0/1, the object map true/false' },
+  'OBJ-3': { verdict: 'WARN', deviation: 'Cached, FieldReplaceable, Present as JSON booleans' },
+};
+
+export const BMCWEB: Readonly<Record<string, Expected>> = {
+  'EP-1': { verdict: 'FAIL', deviation: 'the spec\'s login body answers 400' },
+  'ENV-2': { verdict: 'FAIL', deviation: 'a 500 carries the message "400 Bad Request"' },
+  'EP-7': { verdict: 'FAIL', deviation: 'enumerate names the managed object itself' },
+  'RULE-1': { verdict: 'FAIL', deviation: 'GET / answers 404' },
+  'EP-9': { verdict: 'FAIL', deviation: 'PUT of a whole object answers 403' },
+  'RULE-2': { verdict: 'FAIL', deviation: 'a GET body put back answers 403' },
+  'WR-1': { verdict: 'FAIL', deviation: 'a wrongly typed PUT answers 500' },
+  'RULE-4': { verdict: 'FAIL', deviation: 'a creating POST answers 405' },
+  'RULE-5': { verdict: 'FAIL', deviation: 'DELETE without the Delete interface answers 404' },
+  'EV-1': { verdict: 'FAIL', deviation: 'a filter without paths closes the socket' },
+  'EV-3': { verdict: 'FAIL', deviation: 'InterfacesAdded names the ObjectManager, not the new object' },
+  'EV-5': { verdict: 'FAIL', deviation: 'an interfaces filter without paths closes the socket' },
+  'EV-6': { verdict: 'FAIL', deviation: 'paths and interfaces filters are ANDed' },
+  'OBJ-3': { verdict: 'WARN', deviation: 'Cached, FieldReplaceable, Present as JSON booleans' },
+};
