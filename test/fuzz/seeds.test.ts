@@ -20,7 +20,7 @@ import { BMCWEB, PHOSPHOR_REST, type Expected } from '../dialects/tables.js';
 import { fuzzTarget, type FuzzTarget } from './target.js';
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => 1000 + i * 7919);
-const RUNS = 40;
+const RUNS = 30;
 
 /** Every violation the six properties find on `target` with `seed`, as "REQ: problem". */
 async function violations(target: FuzzTarget, seed: number): Promise<string[]> {

@@ -13,14 +13,14 @@ import { packageRoot } from '../../runner/package-root.js';
 let report: MutationReport;
 
 beforeAll(async () => {
-  report = await runMutation({ concurrency: 3 });
+  report = await runMutation({ concurrency: 6 });
   const dir = join(packageRoot(), 'reports', 'mutation');
   await mkdir(dir, { recursive: true });
   const text = formatMutationReport(report);
   await writeFile(join(dir, 'mutation-report.md'), `${text}\n`);
   await writeFile(join(dir, 'mutation-report.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`${text}\n`);
-}, 280_000);
+}, 420_000);
 
 describe('mutation self-test', () => {
   test('the clean simulator passes with no FAIL and no WARN', () => {
