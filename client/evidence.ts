@@ -139,6 +139,20 @@ export function redactHeaders<T extends string | string[] | undefined>(
   return out;
 }
 
+/** Bodies longer than this are redacted as text from their head only (a 2 MiB probe is not parsed). */
+const WHOLE_BODY_LIMIT = 256 * 1024;
+
+/**
+ * A body as evidence keeps it: redacted, then cut to `limit`. A huge body is cut first, with room
+ * for a secret that straddles the cut, and redacted as plain text.
+ */
+function evidenceBody(text: string, url: string, secrets: readonly string[], limit: number): string {
+  if (text.length <= WHOLE_BODY_LIMIT) return truncate(redactBody(text, url, secrets), limit);
+  const room = Math.max(0, ...secrets.map((s) => s.length * 6));
+  const head = redactText(text.slice(0, limit + room), secrets).slice(0, limit);
+  return `${head}…[truncated, ${text.length} characters in total]`;
+}
+
 export function truncate(text: string, limit: number): string {
   if (text.length <= limit) return text;
   return `${text.slice(0, limit)}…[truncated, ${text.length} characters in total]`;
@@ -184,11 +198,9 @@ export class EvidenceLog {
       ...x,
       url: redactText(x.url, secrets),
       requestHeaders: redactHeaders(x.requestHeaders, secrets),
-      requestBody:
-        x.requestBody === undefined ? undefined : truncate(redactBody(x.requestBody, x.url, secrets), REQUEST_BODY_LIMIT),
+      requestBody: x.requestBody === undefined ? undefined : evidenceBody(x.requestBody, x.url, secrets, REQUEST_BODY_LIMIT),
       responseHeaders: x.responseHeaders && redactHeaders(x.responseHeaders, secrets),
-      responseBody:
-        x.responseBody === undefined ? undefined : truncate(redactBody(x.responseBody, x.url, secrets), RESPONSE_BODY_LIMIT),
+      responseBody: x.responseBody === undefined ? undefined : evidenceBody(x.responseBody, x.url, secrets, RESPONSE_BODY_LIMIT),
       error: x.error === undefined ? undefined : redactText(x.error, secrets),
       durationMs: Math.round(x.durationMs * 100) / 100,
     };

@@ -3,7 +3,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { AREAS } from '../catalogue/requirements.js';
 
 function areaIndex(spec: TestSpecification): number {
-  const m = /([a-z-]+)\.suite\.ts$/.exec(spec.moduleId);
+  const m = /([a-z-]+)\.suite\.[jt]s$/.exec(spec.moduleId);
   const i = m ? (AREAS as readonly string[]).indexOf(m[1]!) : -1;
   return i === -1 ? AREAS.length : i;
 }

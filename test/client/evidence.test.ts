@@ -80,4 +80,15 @@ describe('EvidenceLog', () => {
     log.record(exchange({ error: 'Cannot reach x.' }));
     expect(Object.keys(log.entries()[0] ?? {}).sort()).toEqual(['at', 'durationMs', 'error', 'method', 'requestHeaders', 'url']);
   });
+
+  test('a huge body is cut before it is redacted, and a secret across the cut still never shows', () => {
+    const log = new EvidenceLog({ secrets: ['S3cretPassw0rd'] });
+    for (const at of [4090, 4095, 4100]) {
+      const body = `${'x'.repeat(at)}S3cretPassw0rd${'y'.repeat(2 * 1024 * 1024)}`;
+      log.record(exchange({ method: 'POST', requestBody: body }));
+      const kept = log.entries().at(-1)!.requestBody!;
+      expect(kept).not.toMatch(/S3cret|Passw0rd|S3c|rd$/);
+      expect(kept).toMatch(/truncated, \d{7} characters in total/);
+    }
+  });
 });
