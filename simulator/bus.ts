@@ -68,10 +68,14 @@ export class Bus {
     return undefined;
   }
 
-  /** Stores a canonical value; publishes PropertiesChanged when it really changed. */
-  setProperty(path: string, ref: AttributeRef, name: string, value: DbusValue): boolean {
+  /**
+   * Stores a canonical value; publishes PropertiesChanged when it really changed (and `signal`
+   * holds: only the object-put-silent fault stores without signalling).
+   */
+  setProperty(path: string, ref: AttributeRef, name: string, value: DbusValue, signal = true): boolean {
     if (sameValue(ref.property.value, value)) return false;
     ref.property.value = value;
+    if (!signal) return true;
     this.hub.publish({
       event: 'PropertiesChanged',
       path,
@@ -83,6 +87,7 @@ export class Bus {
 
   addObject(obj: DbusObject): void {
     this.tree.add(obj);
+    this.lingering.delete(obj.path);
     const interfaces: Record<string, AttributeMap> = {};
     for (const [iface, { properties }] of obj.interfaces) {
       const m: AttributeMap = {};
@@ -105,9 +110,13 @@ export class Bus {
     return '/';
   }
 
+  /** Only with the delete-lingers-in-list fault: deleted paths that {path}/list keeps naming. */
+  readonly lingering = new Set<string>();
+
   removeObject(path: string): boolean {
     const obj = this.tree.get(path);
     if (!obj || !this.tree.remove(path)) return false;
+    if (this.faults.has('delete-lingers-in-list')) this.lingering.add(path);
     if (this.faults.has('extra-event-kind')) this.hub.publishRemoved(path, [...obj.interfaces.keys()]);
     return true;
   }

@@ -215,7 +215,7 @@ export class EventHub {
       byInterface =
         event.event === 'PropertiesChanged'
           ? interfaces.includes(event.interface)
-          : Object.keys(event.interfaces).some((i) => interfaces.includes(i));
+          : !this.faults.has('interfaces-filter-skips-added') && Object.keys(event.interfaces).some((i) => interfaces.includes(i));
     }
     if (byPath !== undefined && byInterface !== undefined) {
       return this.faults.has('filter-and') ? byPath && byInterface : byPath || byInterface;

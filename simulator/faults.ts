@@ -116,6 +116,17 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'crash-on-long-segment', requirement: 'ERR-5', description: 'a path segment longer than 1,000 characters answers 500' },
   { name: 'crash-on-unicode-path', requirement: 'ERR-5', description: 'a path with a non-ASCII character answers 500' },
   { name: 'malformed-json-500', requirement: 'ERR-5', description: 'a malformed JSON body answers 500' },
+  // Stateful: one view or channel disagrees with the others, or a credential is checked in part
+  { name: 'object-put-silent', requirement: 'EV-8', description: 'a PUT of a whole object changes its values but pushes no PropertiesChanged' },
+  { name: 'delete-lingers-in-list', requirement: 'EP-6', description: 'a deleted instance stays named by {ancestor}/list (GET, the listing and enumerate forget it)' },
+  { name: 'upload-named-id-of-name', requirement: 'EP-13', description: 'PUT /upload/image/{remote_name} answers an id made from the file name, not the id of the version that appeared' },
+  { name: 'reupload-refused', requirement: 'EP-12', description: 'POST /upload/image of a version that was deleted answers 400 "already exists"' },
+  { name: 'interfaces-filter-skips-added', requirement: 'EV-5', description: 'an interfaces filter admits PropertiesChanged but never InterfacesAdded' },
+  { name: 'session-prefix-match', requirement: 'AUTH-1', description: 'a session cookie is accepted when its first half names a live session (truncated, extended or altered)' },
+  { name: 'subscribe-session-prefix-match', requirement: 'AUTH-3', description: 'the WebSocket handshake accepts a session cookie whose first half names a live session' },
+  { name: 'session-fixation', requirement: 'AUTH-1', description: 'a login adopts the session id the client sent in its Cookie header' },
+  { name: 'logout-keeps-socket', requirement: 'EP-2', description: "logout ends the session for HTTP, but its event sockets stay open and keep receiving" },
+  { name: 'logout-ends-newest-session', requirement: 'EP-2', description: "logout ends the most recent session instead of the caller's" },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   { name: 'lenient-utf8', requirement: 'ERR-6', verdict: 'PASS', description: 'a JSON body that is not valid UTF-8 is decoded with U+FFFD in place of bad bytes and taken' },
 ];

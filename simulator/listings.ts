@@ -32,7 +32,7 @@ export class Listings {
   list(path: string, opts: { select?: (descendants: string[]) => string[]; extra?: string[] } = {}): string[] {
     this.requireNode(path);
     const select = opts.select ?? ((d: string[]) => d);
-    const extra = opts.extra ?? [];
+    const extra = [...(opts.extra ?? []), ...[...this.bus.lingering].filter((p) => p.startsWith(`${path}/`))];
     if (this.bus.faults.has('list-not-recursive')) return [...extra, ...select(this.bus.tree.childrenOf(path))];
     if (this.bus.faults.has('list-includes-self')) return [...extra, path, ...select(this.bus.tree.descendantsOf(path))];
     return [...extra, ...select(this.bus.tree.descendantsOf(path))];

@@ -122,7 +122,7 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
   switch (r.kind) {
     case 'login': {
       if (method !== 'POST') throw methodNotAllowed('POST');
-      const sid = ctx.sessions.login(await readJsonBody(req, ctx.faults));
+      const sid = ctx.sessions.login(await readJsonBody(req, ctx.faults), ctx.sessions.cookieValues(req.headers.cookie)[0]);
       const headers: Record<string, string> = {};
       if (!ctx.faults.has('login-no-cookie')) headers['Set-Cookie'] = ctx.sessions.cookieFor(sid, !ctx.faults.has('http-plain'));
       return { data: null, headers };

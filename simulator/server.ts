@@ -125,8 +125,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const host0 = new HostStateMachine(bus, options.transitionDelayMs ?? 50);
   const registry = new SoftwareRegistry(bus, { failDelayMs });
   const sessions = new Sessions(options.user ?? 'root', options.password ?? '0penBmc', faults);
-  // Field servers leave event sockets open when their session ends.
-  if (dialect === 'spec') sessions.onEnd((sid) => hub.closeSession(sid));
+  // Field servers leave event sockets open when their session ends (so does the logout-keeps-socket fault).
+  if (dialect === 'spec' && !faults.has('logout-keeps-socket')) sessions.onEnd((sid) => hub.closeSession(sid));
   const ctx: Context = {
     bus,
     faults,
@@ -201,7 +201,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return;
       }
       // Same rule as every other route: no session, no handshake.
-      const sid = sessions.fromCookieHeader(req.headers.cookie);
+      const sid = sessions.fromCookieHeader(req.headers.cookie, faults.has('session-prefix-match') || faults.has('subscribe-session-prefix-match'));
       if (!sid && !faults.has('subscribe-without-login')) {
         refuseUpgrade(socket, rawErrorResponse(401, 'Unauthorized: log in with POST /login first', faults));
         return;

@@ -24,8 +24,11 @@ export class Sessions {
     private readonly faults: FaultSet,
   ) {}
 
-  /** Validates `{"data": [user, password]}` and returns a new session id. */
-  login(body: unknown): string {
+  /**
+   * Validates `{"data": [user, password]}` and returns a new session id. `requested` is the id the
+   * client's Cookie header proposed: only the session-fixation fault adopts it.
+   */
+  login(body: unknown, requested?: string): string {
     const data = (body as { data?: unknown } | null)?.data;
     if (
       body === null ||
@@ -44,7 +47,8 @@ export class Sessions {
       timingSafeEqual(digest(password), digest(this.password)) || this.faults.has('login-any-password');
     if (!userOk || !passwordOk) throw new HttpError(401, 'Invalid username or password');
 
-    const sid = randomBytes(32).toString('hex');
+    const adopt = requested !== undefined && /^[0-9a-f]{64}$/.test(requested) && !this.live.has(requested) && this.faults.has('session-fixation');
+    const sid = adopt ? requested : randomBytes(32).toString('hex');
     this.live.set(sid, { user, since: Date.now() });
     if (this.live.size > MAX_SESSIONS) {
       const oldest = this.live.keys().next().value as string;
@@ -60,21 +64,34 @@ export class Sessions {
 
   logout(sid: string): void {
     if (this.faults.has('logout-keeps-session')) return;
-    this.end(sid);
+    // logout-ends-newest-session: the most recent login ends, whoever asked.
+    this.end(this.faults.has('logout-ends-newest-session') ? [...this.live.keys()].at(-1)! : sid);
   }
 
-  /** The valid session id carried by a Cookie header, if any. */
-  fromCookieHeader(header: string | string[] | undefined): string | undefined {
-    if (!header) return undefined;
-    const text = Array.isArray(header) ? header.join(';') : header;
-    for (const part of text.split(';')) {
-      const eq = part.indexOf('=');
-      if (eq < 0) continue;
-      if (part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
-      const value = part.slice(eq + 1).trim();
+  /**
+   * The valid session id carried by a Cookie header, if any. `prefixOnly` (the *-prefix-match
+   * faults) takes a value whose first half names a live session.
+   */
+  fromCookieHeader(header: string | string[] | undefined, prefixOnly = this.faults.has('session-prefix-match')): string | undefined {
+    for (const value of this.cookieValues(header)) {
       if (this.live.has(value)) return value;
+      if (prefixOnly) {
+        for (const sid of this.live.keys()) if (value.slice(0, 32) === sid.slice(0, 32)) return sid;
+      }
     }
     return undefined;
+  }
+
+  /** The values of the session cookie in a Cookie header, in order. */
+  cookieValues(header: string | string[] | undefined): string[] {
+    if (!header) return [];
+    const text = Array.isArray(header) ? header.join(';') : header;
+    const out: string[] = [];
+    for (const part of text.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq >= 0 && part.slice(0, eq).trim() === SESSION_COOKIE) out.push(part.slice(eq + 1).trim());
+    }
+    return out;
   }
 
   /** Called with a session id when it ends (logout or eviction): event sockets close with it. */

@@ -52,6 +52,8 @@ export interface RegistryOptions {
 export class SoftwareRegistry {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly failDelayMs: number;
+  /** Only with the reupload-refused fault: every version id ever registered. */
+  private readonly remembered = new Set<string>();
 
   constructor(
     private readonly bus: Bus,
@@ -82,6 +84,10 @@ export class SoftwareRegistry {
       if (faults.has('duplicate-500')) throw new HttpError(500, 'image manager failed');
       throw new HttpError(400, UPLOAD_FAILED);
     }
+    if (faults.has('reupload-refused')) {
+      if (remoteName === undefined && this.remembered.has(id)) throw new HttpError(400, UPLOAD_FAILED);
+      this.remembered.add(id);
+    }
     if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
     return this.answer(id, remoteName);
   }
@@ -93,9 +99,12 @@ export class SoftwareRegistry {
     throw e;
   }
 
-  /** The id as answered: the upload-id faults change POST /upload/image's answer (no remote name) only. */
+  /**
+   * The id as answered: the upload-id faults change POST /upload/image's answer (no remote name)
+   * only; upload-named-id-of-name answers a PUT with the id of the file name instead of the version.
+   */
   private answer(id: string, remoteName: string | undefined): string | number {
-    if (remoteName !== undefined) return id;
+    if (remoteName !== undefined) return this.bus.faults.has('upload-named-id-of-name') ? versionId(remoteName) : id;
     if (this.bus.faults.has('upload-id-empty')) return '';
     return this.bus.faults.has('upload-id-as-number') ? parseInt(id, 16) : id;
   }

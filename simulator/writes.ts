@@ -43,12 +43,12 @@ export class Writer {
     return value;
   }
 
-  /** Stores a checked value: signals it and, for RequestedHostTransition, moves the host. */
-  store(path: string, ref: AttributeRef, name: string, value: DbusValue): void {
+  /** Stores a checked value: signals it (unless `signal` is false) and, for RequestedHostTransition, moves the host. */
+  store(path: string, ref: AttributeRef, name: string, value: DbusValue, signal = true): void {
     const isRequest = name === 'RequestedHostTransition' && path === this.host.hostPath;
     const early = isRequest && this.bus.faults.has('host-current-before-requested');
     if (early) this.host.requested(value as string, true);
-    this.bus.setProperty(path, ref, name, value);
+    this.bus.setProperty(path, ref, name, value, signal);
     if (isRequest && !early) this.host.requested(value as string);
   }
 
@@ -104,7 +104,8 @@ export class Writer {
       }
     }
     if (this.bus.faults.has('put-object-ignored')) return;
-    for (const [name, ref, value] of changes) this.store(path, ref, name, value);
+    const signal = !this.bus.faults.has('object-put-silent');
+    for (const [name, ref, value] of changes) this.store(path, ref, name, value, signal);
   }
 }
 

@@ -282,6 +282,69 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
     const raw = Buffer.concat([Buffer.from('{"data":"tag'), Buffer.from([0xff]), Buffer.from('"}')]);
     return (await s.call('PUT', `${SYSTEM}/attr/AssetTag`, { raw, contentType: 'application/json' })).status === 200;
   },
+  'object-put-silent': async (sim) => {
+    const s = await session(sim);
+    const full = (await s.get(SYSTEM)).body.data;
+    return (await eventsDuring(s, {}, () => s.put(SYSTEM, { ...full, AssetTag: 'QUIET' }))).length === 0;
+  },
+  'delete-lingers-in-list': async (sim) => {
+    const s = await session(sim);
+    const entry = `${ROOT}/logging/entry/1`;
+    await s.del(entry);
+    return (await s.get(`${ROOT}/logging/list`)).body.data.includes(entry);
+  },
+  'upload-named-id-of-name': async (sim) => {
+    const s = await session(sim);
+    const id = (await upload(s, 'named-id', 'named-id.tar')).body.data;
+    return (await s.get(`${ROOT}/software/${id}`)).status === 404;
+  },
+  'reupload-refused': async (sim) => {
+    const s = await session(sim);
+    const id = (await upload(s, 'again')).body.data;
+    await s.del(`${ROOT}/software/${id}`);
+    return (await upload(s, 'again')).status === 400;
+  },
+  'interfaces-filter-skips-added': async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, { interfaces: [`${I}.Software.Version`] }, () => upload(s, 'filtered'))).length === 0;
+  },
+  'session-prefix-match': async (sim) => {
+    const s = await session(sim);
+    return (await call(sim.url, 'GET', `${ROOT}/`, { cookie: `${s.cookie.slice(0, -1)}0` })).status === 200;
+  },
+  'subscribe-session-prefix-match': async (sim) => {
+    const s = await session(sim);
+    const ws = openSocket(sim.url, `${s.cookie.slice(0, -1)}0`);
+    return new Promise<boolean>((resolve) => {
+      ws.on('open', () => {
+        ws.terminate();
+        resolve(true);
+      });
+      ws.on('unexpected-response', () => resolve(false));
+      ws.on('error', () => resolve(false));
+    });
+  },
+  'session-fixation': async (sim) => {
+    const chosen = `sid=${'ab'.repeat(32)}`;
+    await call(sim.url, 'POST', '/login', { json: { data: ['root', '0penBmc'] }, cookie: chosen });
+    return (await call(sim.url, 'GET', `${ROOT}/`, { cookie: chosen })).status === 200;
+  },
+  'logout-keeps-socket': async (sim) => {
+    const a = await session(sim);
+    const b = await session(sim);
+    const sub = await subscribe(sim.url, a.cookie, {});
+    await a.post('/logout', []);
+    await b.put(`${SYSTEM}/attr/AssetTag`, 'AFTER');
+    await sleep(100);
+    sub.close();
+    return sub.messages.length > 0;
+  },
+  'logout-ends-newest-session': async (sim) => {
+    const older = await session(sim);
+    await session(sim);
+    await older.post('/logout', []);
+    return (await older.get(`${ROOT}/`)).status === 200;
+  },
 };
 
 describe('fault catalogue', () => {
