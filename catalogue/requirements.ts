@@ -26,6 +26,7 @@ export const AREAS = [
   'actions',
   'errors',
   'fuzz',
+  'stateful',
 ] as const;
 export type Area = (typeof AREAS)[number];
 

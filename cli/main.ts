@@ -27,7 +27,7 @@ function targetOptions(cmd: Command): Command {
 
 targetOptions(program.command('run').description('run the conformance suites against a target and write reports'))
   .addOption(new Option('--profile <profile>', 'read-only | safe | destructive (default: safe; destructive on the embedded simulator)').argParser(parse.profile))
-  .option('--only <areas>', 'comma-separated areas to run (auth, envelope, objects, listings, writes, actions, delete, upload, events, errors, fuzz)', parse.areaList)
+  .option('--only <areas>', 'comma-separated areas to run (auth, envelope, objects, listings, writes, actions, delete, upload, events, errors, fuzz, stateful)', parse.areaList)
   .option('--requirements <ids>', 'comma-separated requirement IDs: run only the tests naming them', parse.requirementList)
   .option('--out <dir>', 'where results.json, junit.xml and allure-results go', 'reports/latest')
   .option('--writable <path:attr[=v|v]>', 'an attribute safe to write (restored after each test); repeatable', parse.writable, [])
@@ -38,6 +38,7 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--quiet-window <ms>', 'how long to watch that no unexpected event arrives', parse.positiveInt)
   .option('--event-writes <n>', 'writes per measured event sequence (default 4; 10 on the simulator)', parse.positiveInt)
   .option('--fuzz-runs <n>', 'generated cases per fuzzing property', parse.positiveInt)
+  .option('--stateful-runs <n>', 'generated command sequences per stateful property', parse.positiveInt)
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])

@@ -23,6 +23,7 @@ export interface RunFlags extends TargetFlags {
   quietWindow?: number;
   eventWrites?: number;
   fuzzRuns?: number;
+  statefulRuns?: number;
   seed?: number;
   rps?: number;
   fault: string[];
@@ -57,6 +58,7 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     tftp: flags.tftpServer ? { server: flags.tftpServer, file: flags.tftpFile } : undefined,
     writable: flags.writable,
     fuzzRuns: flags.fuzzRuns,
+    statefulRuns: flags.statefulRuns,
     seed: flags.seed,
     maxRequestsPerSecond: flags.rps,
     faults: flags.fault,

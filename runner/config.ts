@@ -57,6 +57,8 @@ export interface RunConfig {
   /** Set when the login of the run answered success but gives no working session (EP-1's failure). */
   sessionProblem?: string;
   fuzzRuns: number;
+  /** Command sequences per stateful property. */
+  statefulRuns: number;
   seed: number;
   maxRequestsPerSecond?: number;
   /** The target is the embedded simulator. */

@@ -27,6 +27,9 @@ export interface WorkerAnswer {
   seconds: number;
 }
 
+/** Command sequences per stateful property: a few, a whole run per fault must stay short. */
+const STATEFUL_RUNS = 3;
+
 async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
   const started = Date.now();
   const out = await mkdtemp(join(tmpdir(), 'bmc-mutation-'));
@@ -42,6 +45,7 @@ async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
       faults: job.faults,
       seed: job.seed,
       fuzzRuns: job.fuzzRuns,
+      statefulRuns: STATEFUL_RUNS,
       eventTimeoutMs: job.eventTimeoutMs,
       quietWindowMs: job.quietWindowMs,
       eventWrites: job.eventWrites,

@@ -32,6 +32,7 @@ export interface RunOptions {
   tftp?: TftpSource;
   writable: WritableAttribute[];
   fuzzRuns?: number;
+  statefulRuns?: number;
   seed?: number;
   maxRequestsPerSecond?: number;
   /** Known deviations of the platform. */
@@ -154,6 +155,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     tftp: opts.tftp ?? embedded?.tftp,
     writable: declared.length > 0 ? declared : (embedded?.writable ?? []),
     fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
+    statefulRuns: opts.statefulRuns ?? (onSimulator ? 10 : 5),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     maxRequestsPerSecond: opts.maxRequestsPerSecond,
     embedded: onSimulator,

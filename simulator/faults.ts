@@ -120,7 +120,7 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'object-put-silent', requirement: 'EV-8', description: 'a PUT of a whole object changes its values but pushes no PropertiesChanged' },
   { name: 'delete-lingers-in-list', requirement: 'EP-6', description: 'a deleted instance stays named by {ancestor}/list (GET, the listing and enumerate forget it)' },
   { name: 'upload-named-id-of-name', requirement: 'EP-13', description: 'PUT /upload/image/{remote_name} answers an id made from the file name, not the id of the version that appeared' },
-  { name: 'reupload-refused', requirement: 'EP-12', description: 'POST /upload/image of a version that was deleted answers 400 "already exists"' },
+  { name: 'reupload-refused', requirement: 'RULE-7', description: 'an upload of a version that was deleted answers 400 "already exists" and registers nothing' },
   { name: 'interfaces-filter-skips-added', requirement: 'EV-5', description: 'an interfaces filter admits PropertiesChanged but never InterfacesAdded' },
   { name: 'session-prefix-match', requirement: 'AUTH-1', description: 'a session cookie is accepted when its first half names a live session (truncated, extended or altered)' },
   { name: 'subscribe-session-prefix-match', requirement: 'AUTH-3', description: 'the WebSocket handshake accepts a session cookie whose first half names a live session' },

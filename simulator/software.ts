@@ -85,7 +85,7 @@ export class SoftwareRegistry {
       throw new HttpError(400, UPLOAD_FAILED);
     }
     if (faults.has('reupload-refused')) {
-      if (remoteName === undefined && this.remembered.has(id)) throw new HttpError(400, UPLOAD_FAILED);
+      if (this.remembered.has(id)) throw new HttpError(400, UPLOAD_FAILED);
       this.remembered.add(id);
     }
     if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));

@@ -1,0 +1,93 @@
+/**
+ * A stateful check as a fuzzing property: fast-check generates command sequences (fc.commands),
+ * runs each against the model and the target (fc.asyncModelRun), shrinks a failing one to the
+ * shortest sequence that still shows the finding, and replays it from the run's seed and the
+ * printed path (BMC_FUZZ_PATH=key[/REQ]:path), through the fuzz area's search and replay.
+ *
+ * Every command runs: one that has nothing to act on says so in its step, and a sequence stopped
+ * by a finding lets the rest pass through. So "which commands ran" is always "all of them", and
+ * the replay path of fc.commands can be fixed instead of printed.
+ */
+import fc from 'fast-check';
+import type { FuzzProperty, Judge } from '../fuzz/runner.js';
+import type { Notes, World } from './world.js';
+
+/** fc.commands' record of which commands ran: all of them (4,096 entries, more than any shrink needs). */
+export const ALL_COMMANDS_RAN = `${'/'.repeat(64)}:${'/'.repeat(11)}`;
+
+/** A command of a sequence: it always runs, and does nothing once the sequence has stopped. */
+export abstract class StepCommand<W extends World> implements fc.AsyncCommand<W, W> {
+  check(): boolean {
+    return true;
+  }
+
+  async run(w: W): Promise<void> {
+    if (w.stopped) return;
+    w.notes.commands++;
+    try {
+      await this.act(w);
+    } catch (err) {
+      w.stop(err);
+    }
+  }
+
+  protected abstract act(w: W): Promise<void>;
+  abstract toString(): string;
+}
+
+export interface StatefulSpec<W extends World> {
+  key: string;
+  requirements: readonly string[];
+  /** One command, drawn from a weighted choice of the kinds the profile allows. */
+  command: fc.Arbitrary<fc.AsyncCommand<W, W>>;
+  maxCommands: number;
+  /** Typical requests per sequence, for time budgets. */
+  requestsPerRun: number;
+  notes: Notes;
+  /** A new world for one sequence (opening what every sequence starts with). */
+  open(judge: Judge): Promise<W>;
+  /** The judgement once the last command ran (events that came late). */
+  finish(w: W): Promise<void>;
+  /** Puts the target back as the sequence found it. */
+  close(w: W): Promise<void>;
+}
+
+/** Shrinks tried per finding at most: each one is a whole sequence against the target. */
+const MAX_SHRINKS = 25;
+
+export function statefulProperty<W extends World>(spec: StatefulSpec<W>): FuzzProperty<Iterable<fc.AsyncCommand<W, W>>> {
+  return {
+    key: spec.key,
+    requirements: spec.requirements,
+    requestsPerRun: spec.requestsPerRun,
+    arbitrary: fc.limitShrink(fc.commands([spec.command], { maxCommands: spec.maxCommands, replayPath: ALL_COMMANDS_RAN }), MAX_SHRINKS),
+    predicate: async (commands, judge) => {
+      spec.notes.sequences++;
+      let w: W;
+      try {
+        w = await spec.open(judge);
+      } catch (err) {
+        spec.notes.unjudgedSequences++;
+        spec.notes.unjudged.add(err instanceof Error ? err.message : String(err));
+        return;
+      }
+      try {
+        await fc.asyncModelRun(() => ({ model: w, real: w }), commands);
+        if (!w.stopped) {
+          try {
+            await spec.finish(w);
+          } catch (err) {
+            w.stop(err);
+          }
+        }
+      } finally {
+        await spec.close(w);
+      }
+      if (w.violation) throw w.violation;
+      if (w.unjudged) {
+        spec.notes.unjudgedSequences++;
+        spec.notes.unjudged.add(w.unjudged);
+      }
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The commands of the credentials check, and the check as a stateful property: log in (plainly, or
+ * sending cookies the client made up), try a live session's cookies cut, lengthened or altered,
+ * and log out the oldest or the newest of the live sessions while another one stays.
+ */
+import fc from 'fast-check';
+import { TAMPERS, type Tamper } from './credentials.js';
+import { statefulProperty, StepCommand, type StatefulSpec } from './property.js';
+import { SessionsWorld, type SessionsDiscovery } from './sessions.js';
+import type { Notes, StatefulEnv } from './world.js';
+
+class Login extends StepCommand<SessionsWorld> {
+  constructor(readonly chosen: boolean) {
+    super();
+  }
+
+  protected async act(world: SessionsWorld): Promise<void> {
+    await world.login(this.chosen);
+  }
+
+  toString(): string {
+    return `login(${this.chosen ? 'with a chosen cookie' : 'plain'})`;
+  }
+}
+
+class TamperCookie extends StepCommand<SessionsWorld> {
+  constructor(
+    readonly i: number,
+    readonly how: Tamper,
+  ) {
+    super();
+  }
+
+  protected async act(world: SessionsWorld): Promise<void> {
+    const live = world.live;
+    const session = live.length > 0 ? live[this.i % live.length]! : await world.login(false);
+    await world.tamper(session, this.how);
+  }
+
+  toString(): string {
+    return `tamper(${this.i}, ${this.how})`;
+  }
+}
+
+class Logout extends StepCommand<SessionsWorld> {
+  constructor(readonly which: 'oldest' | 'newest') {
+    super();
+  }
+
+  protected async act(world: SessionsWorld): Promise<void> {
+    // Another session stays live, so that a logout that ends the wrong one shows.
+    while (world.live.length < 2) await world.login(false);
+    const live = world.live;
+    const session = this.which === 'oldest' ? live[0]! : live.at(-1)!;
+    await world.logout(session, `the ${this.which} of ${live.length} live sessions`);
+  }
+
+  toString(): string {
+    return `logout(${this.which})`;
+  }
+}
+
+/** Requirements the credentials check judges; each finding names one. */
+export const CREDENTIAL_REQUIREMENTS = ['EP-2', 'AUTH-1', 'AUTH-2', 'AUTH-3'] as const;
+
+export const MAX_SESSION_COMMANDS = 6;
+
+export function sessionsSpec(env: StatefulEnv, d: SessionsDiscovery, notes: Notes): StatefulSpec<SessionsWorld> {
+  return {
+    key: 'stateful-credentials',
+    requirements: CREDENTIAL_REQUIREMENTS,
+    command: fc.oneof(
+      { weight: 2, arbitrary: fc.boolean().map((chosen) => new Login(chosen)) },
+      { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.constantFrom<Tamper>(...TAMPERS)).map(([i, how]) => new TamperCookie(i, how)) },
+      { weight: 3, arbitrary: fc.constantFrom<'oldest' | 'newest'>('oldest', 'newest').map((which) => new Logout(which)) },
+    ),
+    maxCommands: MAX_SESSION_COMMANDS,
+    requestsPerRun: MAX_SESSION_COMMANDS * 8,
+    notes,
+    open: async (judge) => new SessionsWorld(env, judge, notes, d),
+    finish: async () => undefined,
+    close: (world) => world.close(),
+  };
+}
+
+export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery, notes: Notes) {
+  return statefulProperty(sessionsSpec(env, d, notes));
+}

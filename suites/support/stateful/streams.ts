@@ -1,0 +1,133 @@
+/**
+ * One subscriber's stream against the model: the changes its filter must (or may) admit, in the
+ * order they happened, each exactly once, carrying the new values and the interface each property
+ * belongs to. Every problem names the requirement it breaks.
+ */
+import type { ReceivedEvent } from '../../../client/subscriber.js';
+import { sameValue } from '../../../client/values.js';
+import { show } from '../assert.js';
+import { brief } from '../events.js';
+import { admission, filterRequirement, type Admission, type Change, type EventFilter } from './filters.js';
+
+export interface Expected {
+  change: Change;
+  admission: Exclude<Admission, 'never'>;
+}
+
+export interface StreamProblem {
+  requirement: string;
+  /** Stable for one problem, so that it is reported once however often the stream is judged. */
+  key: string;
+  message: string;
+}
+
+export interface StreamJudgement {
+  /** Changes the filter must admit that have not arrived (yet). */
+  missing: Change[];
+  /** When the event of each change that arrived did (performance.now()), by change number. */
+  arrived: Map<number, number>;
+  problems: StreamProblem[];
+}
+
+export interface StreamInput {
+  what: string;
+  filter: EventFilter;
+  expected: readonly Expected[];
+  /** What arrived since the subscription went live. */
+  received: readonly ReceivedEvent[];
+  /** The number of the change that proved it live: events of earlier changes are not judged. */
+  since: number;
+  /** Every change of the sequence, to tell an excluded change from one that never happened. */
+  log: readonly Change[];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function carries(data: Record<string, unknown>, change: Change): boolean {
+  if (change.kind !== 'PropertiesChanged') return false;
+  const props = data.properties;
+  return data.path === change.path && isRecord(props) && Object.hasOwn(props, change.name) && sameValue(props[change.name], change.value);
+}
+
+/** What an InterfacesAdded says wrong about the object the model knows, if anything. */
+function addedContentProblem(data: Record<string, unknown>, map: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (!isRecord(data.interfaces)) return `interfaces is ${show(data.interfaces)}, not a map of interface to properties`;
+  const props: Record<string, unknown> = {};
+  for (const [iface, p] of Object.entries(data.interfaces)) {
+    if (!isRecord(p)) return `interface ${iface} maps to ${show(p)}, not to its properties`;
+    Object.assign(props, p);
+  }
+  if (!map) return undefined;
+  for (const [name, value] of Object.entries(map)) {
+    if (!Object.hasOwn(props, name)) return `its interfaces lack ${name}, which GET of the object shows`;
+    if (!sameValue(props[name], value)) return `${name} is ${show(props[name])}, GET of the object shows ${show(value)}`;
+  }
+  const unknown = Object.keys(props).filter((n) => !Object.hasOwn(map, n));
+  return unknown.length > 0 ? `it carries ${show(unknown.slice(0, 3))}, which GET of the object does not show` : undefined;
+}
+
+export function judgeStream(input: StreamInput): StreamJudgement {
+  const { what, filter, expected, received, log, since } = input;
+  const pending = expected.map((e) => ({ ...e, matched: false }));
+  const lastByPath = new Map<string, Change>();
+  const arrived = new Map<number, number>();
+  const problems: StreamProblem[] = [];
+  const problem = (requirement: string, e: ReceivedEvent, message: string): void => {
+    problems.push({ requirement, key: `${requirement}#${e.seq}`, message: `${what} (filter ${show(filter)}): ${message}: #${e.seq} ${brief(e.raw, 160)}` });
+  };
+  const matchTo = (e: ReceivedEvent, slot: (typeof pending)[number]): void => {
+    slot.matched = true;
+    arrived.set(slot.change.no, e.at);
+    const last = lastByPath.get(slot.change.path);
+    if (last && last.no > slot.change.no) problem('EV-9', e, `the event of change #${slot.change.no} arrived after that of the later change #${last.no} of the same object`);
+    else lastByPath.set(slot.change.path, slot.change);
+  };
+  /** An event that matches no pending change: a duplicate, an excluded change, or no change at all. */
+  const stray = (e: ReceivedEvent, same: (c: Change) => boolean, kindRequirement: string, never: string): void => {
+    const last = lastByPath.get(String((e.data as Record<string, unknown>).path));
+    if (last && same(last)) return problem('EV-8', e, 'an event of a change that already arrived once');
+    const known = log.filter(same);
+    if (known.some((c) => c.no < since)) return; // a change from before the subscription went live
+    if (known.some((c) => admission(filter, c) === 'never')) return problem(filterRequirement(filter), e, 'an event its filter excludes');
+    if (known.length > 0) return problem('EV-8', e, 'an event of a change that already arrived once');
+    problem(kindRequirement, e, never);
+  };
+
+  for (const e of received) {
+    const data = e.data;
+    if (!isRecord(data) || (data.event !== 'PropertiesChanged' && data.event !== 'InterfacesAdded')) {
+      problem('EV-7', e, 'a message that is neither InterfacesAdded nor PropertiesChanged');
+      continue;
+    }
+    if (data.event === 'PropertiesChanged') {
+      const slot = pending.find((p) => !p.matched && carries(data, p.change));
+      if (!slot) {
+        stray(e, (c) => carries(data, c), 'EV-2', 'a PropertiesChanged whose path and value no change made');
+        continue;
+      }
+      matchTo(e, slot);
+      const change = slot.change as Extract<Change, { kind: 'PropertiesChanged' }>;
+      if (change.iface !== undefined && data.interface !== change.iface) {
+        problem('EV-2', e, `PropertiesChanged of ${change.name} names the interface ${show(data.interface)}; the property belongs to ${change.iface} (as its attribute PUT signalled)`);
+      }
+      continue;
+    }
+    const slot = pending.find((p) => !p.matched && p.change.kind === 'InterfacesAdded' && p.change.path === data.path);
+    if (slot) {
+      matchTo(e, slot);
+      const content = addedContentProblem(data, slot.change.kind === 'InterfacesAdded' ? slot.change.map : undefined);
+      if (content) problem('EV-3', e, `InterfacesAdded of ${slot.change.path}: ${content}`);
+      continue;
+    }
+    const above = pending.find((p) => !p.matched && p.change.kind === 'InterfacesAdded' && typeof data.path === 'string' && p.change.path.startsWith(`${data.path === '/' ? '' : data.path}/`));
+    if (above) {
+      above.matched = true;
+      problem('EV-3', e, `InterfacesAdded names ${show(data.path)}, an ancestor (the ObjectManager), not the new object ${above.change.path}`);
+      continue;
+    }
+    stray(e, (c) => c.kind === 'InterfacesAdded' && c.path === data.path, 'EV-3', 'an InterfacesAdded of a path where no object appeared');
+  }
+  return { missing: pending.filter((p) => !p.matched && p.admission === 'must').map((p) => p.change), arrived, problems };
+}

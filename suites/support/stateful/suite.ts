@@ -1,0 +1,117 @@
+/**
+ * Glue between the stateful properties and `check()`: the settings of a check, budgets from the run
+ * config (stateful runs, rate cap, simulator or hardware), the search for each requirement's
+ * finding, and the report of one: the shrunk sequence in the first line of the reason, and in full
+ * (every step with its curl lines) as an observation in results.json.
+ */
+import type { RunConfig } from '../../../runner/config.js';
+import { fail } from '../assert.js';
+import type { CheckContext } from '../check.js';
+import { clip } from '../fuzz/repro.js';
+import { replayHint, searchProperty, type FuzzProperty, type FuzzReport } from '../fuzz/runner.js';
+import { uploadWaitMs } from '../software.js';
+import { restoreValue } from '../writable.js';
+import { stepsDetail, stepsLine } from './steps.js';
+import { Notes, StatefulViolation, type StatefulEnv } from './world.js';
+
+export function statefulEnv(t: CheckContext): StatefulEnv {
+  return {
+    client: t.client,
+    ns: t.ns,
+    root: t.root,
+    user: t.cfg.user,
+    password: t.cfg.password,
+    profile: t.cfg.profile,
+    writable: t.cfg.writable,
+    tftp: t.cfg.tftp,
+    eventTimeoutMs: t.cfg.eventTimeoutMs,
+    quietWindowMs: t.cfg.quietWindowMs,
+    uploadWaitMs: uploadWaitMs(t),
+    restore: (path, name, original) => restoreValue(t, path, name, original),
+  };
+}
+
+/** The safety net of one property: sequences, their event waits, and shrinking, together. */
+export function statefulTimeLimitMs(cfg: RunConfig, requestsPerRun: number): number {
+  const perRequest = Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, cfg.embedded ? 4 : 1500);
+  const perRun = requestsPerRun * perRequest + cfg.eventTimeoutMs + cfg.quietWindowMs;
+  return Math.min(Math.max(cfg.statefulRuns * perRun * 2, cfg.embedded ? 10_000 : 120_000), 60 * 60_000);
+}
+
+/** The vitest timeout of a stateful check: discovery, the time limit, and a request in flight. */
+export function statefulCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): number {
+  return statefulTimeLimitMs(cfg, requestsPerRun) + cfg.eventTimeoutMs * 20 + cfg.timeoutMs * 4 + 10_000;
+}
+
+/** Reasons are cut to one line of 400 characters in results.json: the essentials come first. */
+const REASON_BUDGET = 398;
+
+/** "problem — after N step(s): 1. …; 2. … — replay: --seed S BMC_FUZZ_PATH=key/REQ:path", then the steps in full. */
+export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): string {
+  const v = report.violation as StatefulViolation;
+  const replay = ` — ${replayHint(report)}`;
+  const steps = ` — after ${v.steps.length} step(s): ${stepsLine(v.steps)}`;
+  const problem = v.problem.replace(/\s+/g, ' ');
+  const room = REASON_BUDGET - replay.length;
+  // The problem first, the steps in what is left (at least 60 characters of them).
+  const head = clip(problem, Math.min(Math.max(160, room - steps.length), room - 60));
+  const first = `${head}${clip(steps, room - head.length)}${replay}`;
+  const detail = stepsDetail(baseUrl, v.steps).flatMap((s) => [s.step, ...s.curl.map((c) => `  ${c}`), ...(s.notes ?? []).map((n) => `  (${n})`)]);
+  return [
+    first,
+    `property ${report.key}: failed after ${report.numRuns} run(s), shrunk in ${report.numShrinks} step(s); property seed ${report.seed}`,
+    ...detail,
+    '(curl uses $COOKIE for the run\'s session cookie, $COOKIE_A… for the sessions the steps log in, $PASSWORD for the password)',
+  ].join('\n');
+}
+
+/**
+ * Searches a property for a finding of each requirement it judges, within the run's budget, and
+ * records what ran. Each finding fails its own requirement, with its shrunk sequence.
+ */
+export async function runStateful<T>(t: CheckContext, property: FuzzProperty<T>, notes: Notes): Promise<void> {
+  const timeLimitMs = statefulTimeLimitMs(t.cfg, property.requestsPerRun);
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const reports = await searchProperty(property, { numRuns: t.cfg.statefulRuns, runSeed: t.cfg.seed, timeLimitMs });
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const first = reports[0]!;
+  t.observe(`stateful ${property.key}`, {
+    propertySeed: first.seed,
+    runs: first.numRuns,
+    requested: t.cfg.statefulRuns,
+    searches: reports.length,
+    shrinks: reports.reduce((n, r) => n + r.numShrinks, 0),
+    interrupted: reports.some((r) => r.interrupted),
+    replayed: first.replayed,
+    sequences: notes.sequences,
+    commands: notes.commands,
+    requests: notes.requests,
+    seconds: Number(seconds.toFixed(2)),
+    requestsPerSecond: Number((notes.requests / Math.max(seconds, 0.001)).toFixed(1)),
+    cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(2)),
+  });
+  for (const report of reports) {
+    if (!report.failed) continue;
+    if (!(report.violation instanceof StatefulViolation)) fail(`stateful property ${property.key}: ${report.abort ?? report.violation?.problem ?? 'failed'} (seed ${t.cfg.seed})`);
+    // Once more, so that the exchanges of the shrunk sequence are the evidence the report keeps.
+    await property.predicate(report.counterexample as T, { violation: () => undefined }).catch(() => undefined);
+    const v = report.violation;
+    t.judge(v.requirement, false, findingMessage(report, t.client.baseUrl));
+    t.observe('stateful finding', {
+      requirement: v.requirement,
+      problem: v.problem,
+      replay: replayHint(report).replace(/^replay: /, ''),
+      steps: stepsDetail(t.client.baseUrl, v.steps),
+    }, v.requirement);
+  }
+  if (notes.restoreFailures.length > 0) fail(`restoring the target after a sequence failed: ${notes.restoreFailures.slice(0, 3).join('; ')}`);
+  const found = reports.some((r) => r.failed);
+  if (notes.unjudged.size > 0) t.observe('sequences not judged to their end', [...notes.unjudged].slice(0, 5));
+  if (!found && notes.unjudgedSequences >= notes.sequences && notes.sequences > 0) t.notTested([...notes.unjudged][0]!);
+  const last = reports.at(-1)!;
+  if (last.interrupted && !last.replayed && !found) {
+    t.warn(`the time limit (${Math.round(timeLimitMs / 1000)} s) stopped the search after ${last.numRuns} of ${t.cfg.statefulRuns} sequences`);
+  }
+}
