@@ -17,9 +17,13 @@ export type FilterKind = 'empty' | 'paths' | 'interfaces' | 'overlapping' | 'eit
 export type Admission = 'must' | 'may' | 'never';
 
 /** A change as the model knows it: the event it must raise. */
-export type Change =
+export type Change = (
   | { no: number; kind: 'PropertiesChanged'; path: string; name: string; value: unknown; iface?: string }
-  | { no: number; kind: 'InterfacesAdded'; path: string; interfaces: readonly string[]; map?: Readonly<Record<string, unknown>> };
+  | { no: number; kind: 'InterfacesAdded'; path: string; interfaces: readonly string[]; map?: Readonly<Record<string, unknown>> }
+) & {
+  /** performance.now() just before the request that made it: no event that arrived earlier is its own. */
+  after?: number;
+};
 
 /** A change before the model numbers it. */
 export type NewChange = Change extends infer C ? (C extends Change ? Omit<C, 'no'> : never) : never;

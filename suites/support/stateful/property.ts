@@ -55,39 +55,54 @@ export interface StatefulSpec<W extends World> {
 /** Shrinks tried per finding at most: each one is a whole sequence against the target. */
 const MAX_SHRINKS = 25;
 
-export function statefulProperty<W extends World>(spec: StatefulSpec<W>): FuzzProperty<Iterable<fc.AsyncCommand<W, W>>> {
+/**
+ * A property whose sequences never overlap: fast-check's time limit stops waiting for a running
+ * sequence but cannot stop it, so the next one (and the check, through `settled`) waits for it
+ * to finish and put the target back.
+ */
+export type StatefulProperty<T> = FuzzProperty<T> & { settled(): Promise<unknown> };
+
+export function statefulProperty<W extends World>(spec: StatefulSpec<W>): StatefulProperty<Iterable<fc.AsyncCommand<W, W>>> {
+  let running: Promise<unknown> = Promise.resolve();
+  const sequence = async (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge): Promise<void> => {
+    spec.notes.sequences++;
+    let w: W;
+    try {
+      w = await spec.open(judge);
+    } catch (err) {
+      spec.notes.unjudgedSequences++;
+      spec.notes.unjudged.add(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    try {
+      await fc.asyncModelRun(() => ({ model: w, real: w }), commands);
+      if (!w.stopped) {
+        try {
+          await spec.finish(w);
+        } catch (err) {
+          w.stop(err);
+        }
+      }
+    } finally {
+      await spec.close(w);
+    }
+    if (w.violation) throw w.violation;
+    if (w.unjudged) {
+      spec.notes.unjudgedSequences++;
+      spec.notes.unjudged.add(w.unjudged);
+    }
+  };
   return {
     key: spec.key,
     requirements: spec.requirements,
     requestsPerRun: spec.requestsPerRun,
     arbitrary: fc.limitShrink(fc.commands([spec.command], { maxCommands: spec.maxCommands, replayPath: ALL_COMMANDS_RAN }), MAX_SHRINKS),
     predicate: async (commands, judge) => {
-      spec.notes.sequences++;
-      let w: W;
-      try {
-        w = await spec.open(judge);
-      } catch (err) {
-        spec.notes.unjudgedSequences++;
-        spec.notes.unjudged.add(err instanceof Error ? err.message : String(err));
-        return;
-      }
-      try {
-        await fc.asyncModelRun(() => ({ model: w, real: w }), commands);
-        if (!w.stopped) {
-          try {
-            await spec.finish(w);
-          } catch (err) {
-            w.stop(err);
-          }
-        }
-      } finally {
-        await spec.close(w);
-      }
-      if (w.violation) throw w.violation;
-      if (w.unjudged) {
-        spec.notes.unjudgedSequences++;
-        spec.notes.unjudged.add(w.unjudged);
-      }
+      await running;
+      const run = sequence(commands, judge);
+      running = run.catch(() => undefined);
+      return run;
     },
+    settled: () => running,
   };
 }

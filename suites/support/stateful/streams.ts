@@ -68,6 +68,11 @@ function addedContentProblem(data: Record<string, unknown>, map: Readonly<Record
   return unknown.length > 0 ? `it carries ${show(unknown.slice(0, 3))}, which GET of the object does not show` : undefined;
 }
 
+/** An event that arrived before the request of a change was sent is not that change's. */
+function inTime(e: ReceivedEvent, change: Change): boolean {
+  return change.after === undefined || e.at >= change.after;
+}
+
 export function judgeStream(input: StreamInput): StreamJudgement {
   const { what, filter, expected, received, log, since } = input;
   const pending = expected.map((e) => ({ ...e, matched: false }));
@@ -102,7 +107,7 @@ export function judgeStream(input: StreamInput): StreamJudgement {
       continue;
     }
     if (data.event === 'PropertiesChanged') {
-      const slot = pending.find((p) => !p.matched && carries(data, p.change));
+      const slot = pending.find((p) => !p.matched && carries(data, p.change) && inTime(e, p.change));
       if (!slot) {
         stray(e, (c) => carries(data, c), 'EV-2', 'a PropertiesChanged whose path and value no change made');
         continue;
@@ -114,7 +119,7 @@ export function judgeStream(input: StreamInput): StreamJudgement {
       }
       continue;
     }
-    const slot = pending.find((p) => !p.matched && p.change.kind === 'InterfacesAdded' && p.change.path === data.path);
+    const slot = pending.find((p) => !p.matched && p.change.kind === 'InterfacesAdded' && p.change.path === data.path && inTime(e, p.change));
     if (slot) {
       matchTo(e, slot);
       const content = addedContentProblem(data, slot.change.kind === 'InterfacesAdded' ? slot.change.map : undefined);

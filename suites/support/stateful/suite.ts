@@ -5,10 +5,10 @@
  * (every step with its curl lines) as an observation in results.json.
  */
 import type { RunConfig } from '../../../runner/config.js';
-import { fail } from '../assert.js';
 import type { CheckContext } from '../check.js';
 import { clip } from '../fuzz/repro.js';
-import { replayHint, searchProperty, type FuzzProperty, type FuzzReport } from '../fuzz/runner.js';
+import { replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
+import type { StatefulProperty } from './property.js';
 import { uploadWaitMs } from '../software.js';
 import { restoreValue } from '../writable.js';
 import { stepsDetail, stepsLine } from './steps.js';
@@ -35,7 +35,7 @@ export function statefulEnv(t: CheckContext): StatefulEnv {
 export function statefulTimeLimitMs(cfg: RunConfig, requestsPerRun: number): number {
   const perRequest = Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, cfg.embedded ? 4 : 1500);
   const perRun = requestsPerRun * perRequest + cfg.eventTimeoutMs + cfg.quietWindowMs;
-  return Math.min(Math.max(cfg.statefulRuns * perRun * 2, cfg.embedded ? 10_000 : 120_000), 60 * 60_000);
+  return Math.min(Math.max(cfg.statefulRuns * perRun * 2, cfg.embedded ? 6_000 : 120_000), 60 * 60_000);
 }
 
 /** The vitest timeout of a stateful check: discovery, the time limit, and a request in flight. */
@@ -69,11 +69,12 @@ export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): st
  * Searches a property for a finding of each requirement it judges, within the run's budget, and
  * records what ran. Each finding fails its own requirement, with its shrunk sequence.
  */
-export async function runStateful<T>(t: CheckContext, property: FuzzProperty<T>, notes: Notes): Promise<void> {
+export async function runStateful<T>(t: CheckContext, property: StatefulProperty<T>, notes: Notes): Promise<void> {
   const timeLimitMs = statefulTimeLimitMs(t.cfg, property.requestsPerRun);
   const started = performance.now();
   const cpu = process.cpuUsage();
   const reports = await searchProperty(property, { numRuns: t.cfg.statefulRuns, runSeed: t.cfg.seed, timeLimitMs });
+  await property.settled();
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   const first = reports[0]!;
@@ -92,11 +93,14 @@ export async function runStateful<T>(t: CheckContext, property: FuzzProperty<T>,
     requestsPerSecond: Number((notes.requests / Math.max(seconds, 0.001)).toFixed(1)),
     cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(2)),
   });
+  const aborted = reports.filter((r) => r.failed && !(r.violation instanceof StatefulViolation));
+  // A search cut short before any sequence completed (the time left after a finding) found nothing.
+  if (aborted.length > 0) t.observe(`stateful ${property.key} searches cut short`, aborted.map((r) => r.abort ?? r.violation?.problem));
   for (const report of reports) {
-    if (!report.failed) continue;
-    if (!(report.violation instanceof StatefulViolation)) fail(`stateful property ${property.key}: ${report.abort ?? report.violation?.problem ?? 'failed'} (seed ${t.cfg.seed})`);
+    if (!report.failed || !(report.violation instanceof StatefulViolation)) continue;
     // Once more, so that the exchanges of the shrunk sequence are the evidence the report keeps.
     await property.predicate(report.counterexample as T, { violation: () => undefined }).catch(() => undefined);
+    await property.settled();
     const v = report.violation;
     t.judge(v.requirement, false, findingMessage(report, t.client.baseUrl));
     t.observe('stateful finding', {
@@ -106,8 +110,13 @@ export async function runStateful<T>(t: CheckContext, property: FuzzProperty<T>,
       steps: stepsDetail(t.client.baseUrl, v.steps),
     }, v.requirement);
   }
-  if (notes.restoreFailures.length > 0) fail(`restoring the target after a sequence failed: ${notes.restoreFailures.slice(0, 3).join('; ')}`);
-  const found = reports.some((r) => r.failed);
+  for (const { requirement, message } of notes.restoreFailures.slice(0, 3)) {
+    // Left changed: a failure of the endpoint that could not undo it, or of the check itself.
+    const owner = property.requirements.includes(requirement) ? requirement : property.requirements[0]!;
+    t.judge(owner, false, `restoring the target after a sequence failed: ${message}`);
+  }
+  const found = reports.some((r) => r.violation instanceof StatefulViolation);
+  if (!found && aborted.length === reports.length) t.notTested(`no sequence completed: ${aborted[0]!.abort ?? ''}`);
   if (notes.unjudged.size > 0) t.observe('sequences not judged to their end', [...notes.unjudged].slice(0, 5));
   if (!found && notes.unjudgedSequences >= notes.sequences && notes.sequences > 0) t.notTested([...notes.unjudged][0]!);
   const last = reports.at(-1)!;

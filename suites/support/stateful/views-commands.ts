@@ -176,7 +176,8 @@ class Download extends StepCommand<ViewsWorld> {
     const action = `${world.d.softwareRoot}/action/DownloadViaTFTP`;
     const existing = world.versions.find((v) => v.version === undefined && v.exists);
     world.rec.begin(`POST ${action} [${show(file)}, ${show(server)}]${existing ? ` (its version exists as ${existing.path})` : ''}`);
-    const before = world.knownVersions();
+    const before = await world.versionsNow();
+    const after = performance.now();
     const res = await world.request('POST', action, { data: [file, server] });
     // Whether the image's version existed before the check is unknown (it may be the running one):
     // a refusal is not judged, a success must show its version everywhere.
@@ -187,7 +188,7 @@ class Download extends StepCommand<ViewsWorld> {
       rec.path = p;
       rec.exists = true;
     });
-    if (path) world.apply({ kind: 'InterfacesAdded', path, interfaces: [world.versionInterface], map: world.objects.get(path) });
+    if (path) world.apply({ kind: 'InterfacesAdded', path, interfaces: [world.versionInterface], map: world.objects.get(path), after });
     await world.settle();
   }
 
@@ -236,11 +237,7 @@ function viewsSpec(key: string, requirements: readonly string[], commands: Weigh
       world.rec.begin('put the target back');
       await world.closeAll();
       await world.restoreWrites();
-      for (const v of world.versions.filter((x) => x.exists && x.path)) {
-        const res = await world.request('DELETE', v.path!);
-        const after = await world.request('GET', v.path!);
-        if (!isSuccess(res) || after.status === 200) notes.restoreFailures.push(`${v.path}, uploaded by the sequence, could not be deleted (${describeResponse(res)})`);
-      }
+      await world.deleteOwnVersions();
     },
   };
 }

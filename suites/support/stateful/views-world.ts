@@ -20,6 +20,9 @@ import { admission, filterRequirement, type Change, type EventFilter, type NewCh
 import { judgeStream, type Expected, type StreamJudgement } from './streams.js';
 import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
 
+/** Versions this area uploads start so (freshVersion('stateful')); nothing else is deleted at a sequence's end. */
+const OWN_VERSION_PREFIX = 'bmc-conformance-stateful-';
+
 /** Priming writes tried before a subscription is declared never live (nothing acknowledges a filter). */
 const PRIME_ATTEMPTS = 3;
 /** Subscriptions a sequence keeps open besides the witness. */
@@ -200,27 +203,39 @@ export class ViewsWorld extends World {
       return this.find('EV-8', `${what} raised no PropertiesChanged on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')})`);
     }
     if (this.confirming) return drop();
+    drop();
+    // Received nowhere: two repeats, so that a subscription losing every third event cannot lose all three.
+    const repeats = await this.repeated(s, change, elsewhere.length === 0 ? 2 : 1);
+    if (repeats.length === 0) return;
+    if (elsewhere.length === 0) {
+      const lost = repeats.find((r) => this.subs.some((o) => this.received(o, r)));
+      if (lost) return this.find('EV-8', `${what} raised no InterfacesAdded on any subscription that admits it, though its repeat (${describeChange(lost)}) did`);
+      return this.find('EV-3', `${what} raised no InterfacesAdded on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')}), nor did its repeats`);
+    }
+    if (this.received(s, repeats[0]!)) return this.find('EV-8', `${s.label} (filter ${show(s.filter)}) lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`);
+    this.find(filterRequirement(s.filter), `${s.label} (filter ${show(s.filter)}) received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`);
+  }
+
+  /** `count` repeats of `change`, each waited for on `s`; none of them is judged missing later. */
+  private async repeated(s: Subscription, change: Change, count: number): Promise<Change[]> {
+    const out: Change[] = [];
     this.confirming = true;
-    let repeat: Change | undefined;
     try {
-      repeat = await this.repeat(change);
+      for (let i = 0; i < count; i++) {
+        const repeat = await this.repeat(change);
+        if (!repeat) break;
+        out.push(repeat);
+        const start = performance.now();
+        while (performance.now() < this.deadlineFor(s, repeat, start) && !this.received(s, repeat) && !s.tap.closed) await sleep(5);
+      }
     } finally {
       this.confirming = false;
     }
-    drop();
-    if (!repeat) return;
-    const start = performance.now();
-    while (performance.now() < this.deadlineFor(s, repeat, start) && !this.received(s, repeat) && !s.tap.closed) await sleep(5);
-    const subGot = this.received(s, repeat);
-    s.expected = s.expected.filter((e) => e.change !== repeat);
-    s.reported.add(`missing#${repeat.no}`);
-    if (elsewhere.length === 0) {
-      const anyGot = this.subs.some((o) => this.received(o, repeat));
-      if (anyGot) return this.find('EV-8', `${what} raised no InterfacesAdded on any subscription that admits it, though its repeat (${describeChange(repeat)}) did`);
-      return this.find('EV-3', `${what} raised no InterfacesAdded on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')}), nor did its repeat`);
+    for (const r of out) {
+      s.reported.add(`missing#${r.no}`);
+      if (!this.received(s, r)) s.expected = s.expected.filter((e) => e.change !== r);
     }
-    if (subGot) return this.find('EV-8', `${s.label} (filter ${show(s.filter)}) lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`);
-    this.find(filterRequirement(s.filter), `${s.label} (filter ${show(s.filter)}) received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`);
+    return out;
   }
 
   /** The same kind of change once more, through the endpoint that signals it most plainly. */
@@ -243,6 +258,7 @@ export class ViewsWorld extends World {
     const requirement = via === 'attr' ? 'EP-8' : 'EP-9';
     let what: string;
     let res;
+    const after = performance.now();
     if (via === 'attr') {
       what = `PUT ${path}/attr/${name} = ${show(value)}`;
       res = await this.request('PUT', `${path}/attr/${name}`, { data: value });
@@ -257,7 +273,7 @@ export class ViewsWorld extends World {
       this.find(requirement, `${what} answered ${describeResponse(res)}`);
       return undefined;
     }
-    const change = this.apply({ kind: 'PropertiesChanged', path, name, value, iface: w.iface });
+    const change = this.apply({ kind: 'PropertiesChanged', path, name, value, iface: w.iface, after });
     this.values.set(w.key, value);
     if (opts.views && !(await this.viewsShowWrite(w, value, requirement, what))) {
       this.forget(change);
@@ -302,10 +318,14 @@ export class ViewsWorld extends World {
     return rec;
   }
 
-  /** Version paths the model knows exist under software/. */
-  knownVersions(): Set<string> {
+  /**
+   * Version paths under software/ before a registration: the model's, and what the listing shows
+   * now (a version a failed DELETE left behind is not new).
+   */
+  async versionsNow(): Promise<Set<string>> {
     const out = new Set(this.d.versionsBefore);
     for (const v of this.versions) if (v.exists && v.path) out.add(v.path);
+    for (const k of (await this.readList(`${this.d.softwareRoot}/`)) ?? []) out.add(k);
     return out;
   }
 
@@ -319,10 +339,11 @@ export class ViewsWorld extends World {
     this.rec.note(`${file}: an image tarball whose MANIFEST reads version=${rec.version}, purpose=${defaultPurpose(this.env.ns)}`);
     const remote = `${rec.version}.tar`;
     const what = via === 'POST' ? `POST /upload/image of ${rec.label}` : `PUT /upload/image/${remote} of ${rec.label}`;
-    const before = rec.exists ? undefined : this.knownVersions();
+    const before = rec.exists ? undefined : await this.versionsNow();
+    const after = performance.now();
     const res = await this.request(via, via === 'POST' ? '/upload/image' : `/upload/image/${remote}`, { image: { bytes: rec.image, file } });
     if (rec.exists) {
-      this.duplicateRefused(res, `${what}, which exists as ${rec.path}`);
+      this.duplicateRefused(res, `${what}, which exists as ${rec.path}`, via);
       return undefined;
     }
     const requirement = via === 'POST' ? 'EP-12' : 'EP-13';
@@ -336,22 +357,28 @@ export class ViewsWorld extends World {
       }
       return undefined;
     }
-    const id = envelopeOf(res)?.data;
-    if (typeof id !== 'string' || id === '') this.find(requirement, `${what} answered data ${show(id)}, not a version id string`);
-    const path = await this.appeared(before!, typeof id === 'string' ? id : undefined, what, 'RULE-7', (p) => {
+    const data = envelopeOf(res)?.data;
+    const id = typeof data === 'string' && data !== '' ? data : undefined;
+    // Where the version is, first: whatever is judged, the sequence's end must find it to delete it.
+    const path = await this.appeared(before!, id, what, 'RULE-7', (p) => {
       rec.path = p;
       rec.exists = true;
     });
+    if (id === undefined) this.find(requirement, `${what} answered data ${show(data)}, not a version id string`);
     if (!path) return undefined;
-    const change = this.apply({ kind: 'InterfacesAdded', path, interfaces: [this.versionInterface], map: this.objects.get(path) });
-    if (typeof id === 'string' && id !== '' && path.slice(path.lastIndexOf('/') + 1) !== id) {
+    const change = this.apply({ kind: 'InterfacesAdded', path, interfaces: [this.versionInterface], map: this.objects.get(path), after });
+    if (id !== undefined && path.slice(path.lastIndexOf('/') + 1) !== id) {
       this.find(requirement, `${what} answered the id ${show(id)}, but the version that appeared is ${path}`);
     }
     return { change };
   }
 
-  /** An upload of a version that exists: 400, with a description (where there is one) saying so. */
-  private duplicateRefused(res: BmcResponse, what: string): void {
+  /**
+   * An upload of a version that exists: 400, with a description (where there is one) saying so.
+   * Another refusal of the channel (405, 415…) is the channel's own answer, not judged here.
+   */
+  private duplicateRefused(res: BmcResponse, what: string, via: 'POST' | 'PUT'): void {
+    if (res.status >= 400 && res.status < 500 && res.status !== 400) return this.rec.note(`${what.split(',')[0]} answered ${describeResponse(res)}: the ${via} upload channel refuses it whatever it carries (not judged here)`);
     if (res.status !== 400) return this.find('ERR-3', `${what} answered ${describeResponse(res)}, not 400`);
     const description = (envelopeOf(res)?.data as { description?: unknown } | null | undefined)?.description;
     if (typeof description === 'string' && !/already exists|extract/i.test(description)) {
@@ -370,7 +397,7 @@ export class ViewsWorld extends World {
     let added: string[] = [];
     for (;;) {
       kids = await this.readList(`${software}/`);
-      added = (kids ?? []).filter((k) => !before.has(k));
+      added = (kids ?? []).filter((k) => !before.has(k) && k.startsWith(`${software}/`));
       if (added.length > 0 || performance.now() >= deadline) break;
       await sleep(100);
     }
@@ -465,6 +492,26 @@ export class ViewsWorld extends World {
     if (witness || seen.length === 0) notJudged(`${label} with ${show(filter)} never went live: ${how}, and no other subscription received the writes (see EP-14)`);
     this.find(filterRequirement(filter), `${label} with the filter ${show(filter)} never went live: ${how}, while ${seen.join(', ')} received them`);
     return undefined;
+  }
+
+  /**
+   * Deletes every version the sequence registered: those the model knows, and any other new one
+   * whose version string is this run's own (a sequence stopped by a finding may not have seen it).
+   */
+  async deleteOwnVersions(): Promise<void> {
+    const paths = new Set(this.versions.filter((v) => v.exists && v.path).map((v) => v.path!));
+    for (const k of (await this.readList(`${this.d.softwareRoot}/`)) ?? []) {
+      if (paths.has(k) || this.d.versionsBefore.has(k) || !k.startsWith(`${this.d.softwareRoot}/`)) continue;
+      const map = await this.readData(k);
+      if (isRecord(map) && typeof map.Version === 'string' && map.Version.startsWith(OWN_VERSION_PREFIX)) paths.add(k);
+    }
+    for (const path of paths) {
+      const res = await this.request('DELETE', path);
+      const after = await this.request('GET', path);
+      if (!isSuccess(res) || after.status === 200) {
+        this.notes.restoreFailures.push({ requirement: 'EP-11', message: `${path}, uploaded by the sequence, could not be deleted: DELETE answered ${describeResponse(res)}, GET then ${after.status}` });
+      }
+    }
   }
 
   async unsubscribe(s: Subscription): Promise<void> {

@@ -46,7 +46,8 @@ export class StatefulViolation extends FuzzViolation {
 export class Notes {
   /** Why a sequence could not be judged to its end (another requirement's failure stood in the way). */
   readonly unjudged = new Set<string>();
-  readonly restoreFailures: string[] = [];
+  /** What a sequence's end could not put back, each with the requirement whose endpoint failed. */
+  readonly restoreFailures: Array<{ requirement: string; message: string }> = [];
   sequences = 0;
   /** Sequences that stopped at a prerequisite before their end. */
   unjudgedSequences = 0;
@@ -144,7 +145,7 @@ export class World {
       try {
         await this.env.restore(path, name, original);
       } catch (err) {
-        this.notes.restoreFailures.push(`${path} ${name}: ${err instanceof Error ? err.message : String(err)}`);
+        this.notes.restoreFailures.push({ requirement: 'EP-8', message: `${path} ${name}: ${err instanceof Error ? err.message : String(err)}` });
       }
     }
   }

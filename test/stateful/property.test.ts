@@ -1,0 +1,93 @@
+/**
+ * The glue between fast-check's model-based testing and the fuzz area's search and replay, on a
+ * target kept in memory: a failing sequence shrinks to the commands that show the finding, the
+ * replay key with the seed runs exactly that sequence again, and the report fits its line.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { replayCaseFor } from '../../suites/support/fuzz/repro.js';
+import { runProperty, searchProperty, type Judge } from '../../suites/support/fuzz/runner.js';
+import { statefulProperty, StepCommand } from '../../suites/support/stateful/property.js';
+import { findingMessage } from '../../suites/support/stateful/suite.js';
+import { Notes, StatefulViolation, World, type StatefulEnv } from '../../suites/support/stateful/world.js';
+
+/** A counter that loses its value when it is read after passing 3 (the "bug"). */
+class CounterWorld extends World {
+  value = 0;
+  stored = 0;
+}
+
+class Add extends StepCommand<CounterWorld> {
+  constructor(readonly n: number) {
+    super();
+  }
+  protected async act(w: CounterWorld): Promise<void> {
+    w.rec.begin(`add ${this.n}`);
+    w.value += this.n;
+    w.stored = w.value > 3 ? 0 : w.value;
+  }
+  toString(): string {
+    return `add(${this.n})`;
+  }
+}
+
+class Read extends StepCommand<CounterWorld> {
+  protected async act(w: CounterWorld): Promise<void> {
+    w.rec.begin('read');
+    if (w.stored !== w.value) w.find('EP-4', `read ${w.stored}, the model holds ${w.value}`);
+  }
+  toString(): string {
+    return 'read()';
+  }
+}
+
+function counterProperty(notes = new Notes()) {
+  return statefulProperty<CounterWorld>({
+    key: 'counter',
+    requirements: ['EP-4', 'EP-8'],
+    command: fc.oneof(fc.integer({ min: 1, max: 3 }).map((n) => new Add(n)), fc.constant(null).map(() => new Read())),
+    maxCommands: 8,
+    requestsPerRun: 1,
+    notes,
+    open: async (judge: Judge) => new CounterWorld({} as StatefulEnv, judge, notes),
+    finish: async () => undefined,
+    close: async () => undefined,
+  });
+}
+
+describe('stateful properties', () => {
+  test('a failing sequence shrinks to the steps that show it, and its replay key runs exactly those again', async () => {
+    const first = await runProperty(counterProperty(), { numRuns: 200, runSeed: 7, timeLimitMs: 20_000 });
+    expect(first.failed).toBe(true);
+    const v = first.violation as StatefulViolation;
+    expect(v).toBeInstanceOf(StatefulViolation);
+    expect(v.requirement).toBe('EP-4');
+    // The shortest sequences that show it: two additions past 3, then a read.
+    expect(v.steps.map((s) => s.text).at(-1)).toBe('read');
+    expect(v.steps.length).toBeLessThanOrEqual(3);
+
+    const key = `counter:${first.counterexamplePath}`;
+    expect(replayCaseFor('counter', key)).toEqual({ path: first.counterexamplePath, requirement: undefined });
+    const again = await runProperty(counterProperty(), { numRuns: 200, runSeed: 7, timeLimitMs: 20_000, replay: replayCaseFor('counter', key) });
+    expect(again.numRuns).toBe(1);
+    expect((again.violation as StatefulViolation).steps.map((s) => s.text)).toEqual(v.steps.map((s) => s.text));
+  });
+
+  test('the first line of a finding names the problem, the steps and the replay, within 400 characters', async () => {
+    const [report] = await searchProperty(counterProperty(), { numRuns: 200, runSeed: 7, timeLimitMs: 20_000 });
+    const message = findingMessage(report!, 'https://127.0.0.1:8443');
+    const line = message.split('\n')[0]!;
+    expect(line).toMatch(/^read \d, the model holds \d — after \d step\(s\): 1\. add \d; 2\. /);
+    expect(line).toContain(`replay: --seed 7 BMC_FUZZ_PATH=counter/EP-4:${report!.counterexamplePath}`);
+    expect(line.length).toBeLessThanOrEqual(400);
+  });
+
+  test('once a finding stops a sequence, the commands after it do nothing', async () => {
+    const notes = new Notes();
+    const p = counterProperty(notes);
+    const judge: Judge = { violation: (req, problem) => { throw new StatefulViolation(req, problem, []); } };
+    const commands = [new Add(3), new Add(3), new Read(), new Add(1), new Read()];
+    await expect(p.predicate(commands, judge)).rejects.toBeInstanceOf(StatefulViolation);
+    expect(notes.commands).toBe(3);
+  });
+});
