@@ -50,6 +50,7 @@ check(CREDENTIAL_REQUIREMENTS, 'a logged-out, another session\'s, tampered or cl
   const d = await discoverSessions(env, writable);
   for (const [channel, reason] of Object.entries(d.anonymous)) t.judge(TAMPERED[channel as keyof typeof TAMPERED], false, reason);
   if (Object.keys(d.unjudgedChannels).length > 0) t.observe('channels not judged', d.unjudgedChannels);
+  if (d.unwatchable) t.observe('whether a logged-out session\'s socket goes quiet is not judged', d.unwatchable, 'EP-2');
   const notes = new Notes();
   await runStateful(t, sessionsProperty(env, d, notes), notes);
 }, { timeoutMs: statefulCheckTimeoutMs(cfg, MAX_SESSION_COMMANDS * 8) });

@@ -92,12 +92,14 @@ async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick
       if (res.status < 200 || res.status >= 300) continue;
       const carries = (d: unknown) => isPropertiesChanged(d) && d.path === w.attr.path && Object.hasOwn(d.properties, w.attr.name) && sameValue(d.properties[w.attr.name], value);
       const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from }).catch(() => undefined);
+      await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);
+      // Not one event so far: none flow, and waiting out every other writable tells nothing more.
+      if (!ev && paths.events.length === 0) break;
       if (ev) {
         const iface = (ev.data as { interface?: unknown }).interface;
         if (usableInterface(iface)) w.iface = iface;
       }
       if (all && everything) everything = (await all.waitFor(carries, ev ? env.eventTimeoutMs : 1, { from: fromAll }).catch(() => undefined)) !== undefined;
-      await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);
     }
     const events = paths.events.length > 0;
     return {

@@ -28,6 +28,8 @@ export interface SessionsDiscovery {
   anonymous: Partial<Record<Channel, string>>;
   /** A writable whose change shows whether an ended session's socket still receives (safe profile). */
   writable?: Writable;
+  /** Why no socket can be watched going quiet, when a change of the writable reaches no socket. */
+  unwatchable?: string;
   /** The filter of every socket this check opens. */
   filter: { paths: string[] };
 }
@@ -94,7 +96,27 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     const own = await probe(env, undefined, channel, out.shared, filter);
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
   }
+  out.unwatchable = !writable
+    ? 'no declared writable attribute to change (safe profile)'
+    : out.unjudgedChannels.WebSocket
+      ? `the WebSocket channel is not judged: ${out.unjudgedChannels.WebSocket}`
+      : await unwatchable(env, writable, filter);
   return out;
+}
+
+/** Why a socket of the run's session does not show a change of the writable, if it does not. */
+async function unwatchable(env: StatefulEnv, w: Writable, filter: { paths: string[] }): Promise<string | undefined> {
+  const socket = await EventSubscriber.open(env.client, filter);
+  try {
+    const value = differentValue(w.attr, w.original);
+    const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
+    if (!isSuccess(res)) return `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
+    const seen = await socket.waitFor((d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value), env.eventTimeoutMs).catch(() => undefined);
+    return seen ? undefined : `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
+  } finally {
+    await socket.close();
+    await env.restore(w.attr.path, w.attr.name, w.original);
+  }
 }
 
 interface Session {
@@ -196,7 +218,7 @@ export class SessionsWorld extends World {
   /** An event socket for `s` and the witness on the run's session, both proved live by one write. */
   private async watch(s: Session): Promise<void> {
     const w = this.d.writable;
-    if (!w || this.d.unjudgedChannels.WebSocket || !profileAllows(this.env.profile, 'safe')) return;
+    if (!w || this.d.unwatchable || !profileAllows(this.env.profile, 'safe')) return;
     this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
     const client = s.cred.client(this.env.client);
     this.clients.push(client);
