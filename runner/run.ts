@@ -155,7 +155,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     tftp: opts.tftp ?? embedded?.tftp,
     writable: declared.length > 0 ? declared : (embedded?.writable ?? []),
     fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
-    statefulRuns: opts.statefulRuns ?? (onSimulator ? 10 : 5),
+    statefulRuns: opts.statefulRuns ?? 4,
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     maxRequestsPerSecond: opts.maxRequestsPerSecond,
     embedded: onSimulator,

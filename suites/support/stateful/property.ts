@@ -53,7 +53,7 @@ export interface StatefulSpec<W extends World> {
 }
 
 /** Shrinks tried per finding at most: each one is a whole sequence against the target. */
-const MAX_SHRINKS = 15;
+const MAX_SHRINKS = 10;
 
 /**
  * A property whose sequences never overlap: fast-check's time limit stops waiting for a running

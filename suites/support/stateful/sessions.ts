@@ -206,11 +206,12 @@ export class SessionsWorld extends World {
     await this.refusedEverywhere(s.cred, `${s.label}'s cookie after its logout`, LOGGED_OUT);
     for (const other of this.live) {
       const p = await probe(this.env, this, 'HTTP', other.cred, this.d.filter);
-      // The target ended another session too: not a finding of this logout, but it is ended now.
-      if (!p.accepted) {
-        other.state = 'ended';
-        this.rec.note(`${other.label}'s session ended too: ${p.answer}`);
-      }
+      if (p.accepted) continue;
+      // The target ended another session (expired, evicted, or with this logout): ended, it must
+      // be so on every channel.
+      other.state = 'ended';
+      this.rec.note(`${other.label}'s session has ended too: ${p.answer}`);
+      await this.refusedEverywhere(other.cred, `${other.label}'s cookie, which the target ended`, TAMPERED);
     }
     if (s.socket) await this.silentAfterLogout(s);
   }
