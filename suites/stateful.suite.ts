@@ -18,7 +18,7 @@ import { declaredWritables, discoverViews } from './support/stateful/discovery.j
 import { CREDENTIAL_REQUIREMENTS, sessionsProperty, MAX_SESSION_COMMANDS } from './support/stateful/sessions-commands.js';
 import { discoverSessions, TAMPERED } from './support/stateful/sessions.js';
 import { runStateful, statefulCheckTimeoutMs, statefulEnv } from './support/stateful/suite.js';
-import { MAX_VIEW_COMMANDS, VALUE_REQUIREMENTS, valuesProperty, VERSION_REQUIREMENTS, versionsProperty } from './support/stateful/views-commands.js';
+import { MAX_VALUE_COMMANDS, MAX_VERSION_COMMANDS, requestsPerRun, VALUE_REQUIREMENTS, valuesProperty, VERSION_REQUIREMENTS, versionsProperty } from './support/stateful/views-commands.js';
 import { Notes } from './support/stateful/world.js';
 
 const cfg = runConfig();
@@ -34,7 +34,7 @@ check(VALUE_REQUIREMENTS, 'a PUT of an attribute or of its whole object shows th
   t.observe('interfaces learned from attribute PUTs', Object.fromEntries(d.writables.map((w) => [`${w.attr.path} ${w.attr.name}`, w.iface ?? null])), 'EV-2');
   const notes = new Notes();
   await runStateful(t, valuesProperty(env, d, notes), notes);
-}, { profile: 'safe', timeoutMs: statefulCheckTimeoutMs(cfg, MAX_VIEW_COMMANDS * 8 + 10) });
+}, { profile: 'safe', timeoutMs: statefulCheckTimeoutMs(cfg, requestsPerRun(MAX_VALUE_COMMANDS)) });
 
 check(VERSION_REQUIREMENTS, 'an upload, a re-upload and a DELETE answer and show the same on GET, the listing, list, enumerate and every subscriber', async (t) => {
   const env = statefulEnv(t);
@@ -42,7 +42,7 @@ check(VERSION_REQUIREMENTS, 'an upload, a re-upload and a DELETE answer and show
   if (!d) return t.notTested(`the subscriptions that watch uploads are proved live by writes: ${noWritableReason()}`);
   const notes = new Notes();
   await runStateful(t, versionsProperty(env, d, notes), notes);
-}, { profile: 'destructive', timeoutMs: statefulCheckTimeoutMs(cfg, MAX_VIEW_COMMANDS * 8 + 10) });
+}, { profile: 'destructive', timeoutMs: statefulCheckTimeoutMs(cfg, requestsPerRun(MAX_VERSION_COMMANDS)) });
 
 check(CREDENTIAL_REQUIREMENTS, 'a logged-out, another session\'s, tampered or client-chosen cookie is refused on HTTP, upload and WebSocket; a logged-out session\'s socket goes quiet', async (t) => {
   const env = statefulEnv(t);

@@ -170,11 +170,22 @@ export class ViewsWorld extends World {
         }
         if (j.missing.length > 0) missing.push([s, j.missing]);
       }
-      const now = performance.now();
-      if (missing.every(([s, changes]) => changes.every((c) => now >= this.deadlineFor(s, c, start)))) break;
-      await sleep(5);
+      const next = Math.max(0, ...missing.flatMap(([s, changes]) => changes.map((c) => this.deadlineFor(s, c, start))));
+      if (performance.now() >= next) break;
+      await this.nextEvent(next);
     }
     for (const [s, changes] of missing) for (const c of changes) await this.missed(s, c);
+  }
+
+  /**
+   * Until the next message on any subscription (or `taps`), a closed socket, or `until`
+   * (performance.now()), whichever is first; at least once in 50 ms, for deadlines that move.
+   */
+  private async nextEvent(until: number, taps = this.subs.map((x) => x.tap)): Promise<void> {
+    const ms = Math.min(50, Math.max(1, until - performance.now()));
+    const open = taps.filter((t) => !t.closed);
+    if (open.length === 0) return void (await sleep(ms));
+    await Promise.race(open.map((t) => t.waitFor(() => true, ms, { from: t.mark() }).catch(() => undefined)));
   }
 
   /** What arrives late: a quiet window, then everything judged once more. */
@@ -226,7 +237,7 @@ export class ViewsWorld extends World {
         if (!repeat) break;
         out.push(repeat);
         const start = performance.now();
-        while (performance.now() < this.deadlineFor(s, repeat, start) && !this.received(s, repeat) && !s.tap.closed) await sleep(5);
+        while (performance.now() < this.deadlineFor(s, repeat, start) && !this.received(s, repeat) && !s.tap.closed) await this.nextEvent(this.deadlineFor(s, repeat, start), [s.tap]);
       }
     } finally {
       this.confirming = false;
@@ -470,7 +481,7 @@ export class ViewsWorld extends World {
       const carried = (d: unknown) => isRecord(d) && d.path === change.path && isRecord(d.properties) && change.kind === 'PropertiesChanged' && sameValue(d.properties[change.name], change.value);
       const start = performance.now();
       const arrived = () => tap.events.slice(mark).find((e) => carried(e.data));
-      while (!arrived() && !tap.closed && performance.now() < this.deadlineFor(undefined, change, start)) await sleep(5);
+      while (!arrived() && !tap.closed && performance.now() < this.deadlineFor(undefined, change, start)) await this.nextEvent(this.deadlineFor(undefined, change, start), [tap]);
       const ev = arrived();
       if (!ev) continue;
       const s: Subscription = {
@@ -493,7 +504,7 @@ export class ViewsWorld extends World {
     // A target that closes the socket at once answers before the others' events of the write arrive.
     const last = writes.at(-1);
     const waitFrom = performance.now();
-    while (last && performance.now() < waitFrom + this.env.eventTimeoutMs && !this.subs.some((o) => this.received(o, last))) await sleep(5);
+    while (last && performance.now() < waitFrom + this.env.eventTimeoutMs && !this.subs.some((o) => this.received(o, last))) await this.nextEvent(waitFrom + this.env.eventTimeoutMs);
     const how = tap.closeInfo ? `the target closed it (code ${tap.closeInfo.code}${tap.closeInfo.reason ? ` "${tap.closeInfo.reason}"` : ''})` : `${writes.length} write(s) of ${prime.attr.path} ${prime.attr.name} arrived nowhere on it`;
     const seen = this.subs.filter((o) => writes.some((c) => this.received(o, c))).map((o) => o.label);
     if (witness || seen.length === 0) notJudged(`${label} with ${show(filter)} never went live: ${how}, and no other subscription received the writes (see EP-14)`);
