@@ -28,7 +28,7 @@ export interface WorkerAnswer {
 }
 
 /** Command sequences per stateful property: a few, a whole run per fault must stay short. */
-const STATEFUL_RUNS = 3;
+const STATEFUL_RUNS = 4;
 
 async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
   const started = Date.now();

@@ -71,7 +71,7 @@ export function sessionsSpec(env: StatefulEnv, d: SessionsDiscovery, notes: Note
     requirements: CREDENTIAL_REQUIREMENTS,
     command: fc.oneof(
       { weight: 2, arbitrary: fc.boolean().map((chosen) => new Login(chosen)) },
-      { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.constantFrom<Tamper>(...TAMPERS)).map(([i, how]) => new TamperCookie(i, how)) },
+      { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom<Tamper>(...TAMPERS)).map(([i, how]) => new TamperCookie(i, how)) },
       { weight: 3, arbitrary: fc.constantFrom<'oldest' | 'newest'>('oldest', 'newest').map((which) => new Logout(which)) },
     ),
     maxCommands: MAX_SESSION_COMMANDS,
