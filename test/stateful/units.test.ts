@@ -27,7 +27,7 @@ function judge(filter: object, log: Change[], received: ReceivedEvent[], since =
     const a = c.no < since ? 'never' : admission(filter, c);
     return a === 'never' ? [] : [{ change: c, admission: a }];
   });
-  return judgeStream({ what: 'S1', filter, expected, received, log, since });
+  return judgeStream({ what: 'S1', filter, expected, received, log, since, tracked: (d) => d.path !== `${ROOT}/sensors/x` });
 }
 
 describe('filter predictions', () => {
@@ -104,6 +104,11 @@ describe('stream judgement', () => {
     expect(ancestor.missing).toEqual([]);
     const stale = judge({}, changes, [ev({ event: 'InterfacesAdded', path, interfaces: { [VERSION]: { Version: 'v0', Purpose: 'p' } } })]);
     expect(stale.problems[0]!.message).toMatch(/Version is "v0", GET of the object shows "v1"/);
+  });
+
+  test('what the model does not track is not judged: a BMC signals its sensors too', () => {
+    const changes = [pc(1, SYS, 'AssetTag', 'a', TAG)];
+    expect(judge({}, changes, [pcEvent(`${ROOT}/sensors/x`, 'Value', 3), pcEvent(SYS, 'AssetTag', 'a')]).problems).toEqual([]);
   });
 
   test('events of changes from before the subscription went live are not judged', () => {

@@ -39,6 +39,11 @@ export interface StreamInput {
   since: number;
   /** Every change of the sequence, to tell an excluded change from one that never happened. */
   log: readonly Change[];
+  /**
+   * Whether an event is about what the model tracks (the writables' properties, the versions the
+   * sequence registered): a BMC signals much else (sensors, its own services), none of it judged.
+   */
+  tracked: (data: Record<string, unknown>) => boolean;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -74,7 +79,7 @@ function inTime(e: ReceivedEvent, change: Change): boolean {
 }
 
 export function judgeStream(input: StreamInput): StreamJudgement {
-  const { what, filter, expected, received, log, since } = input;
+  const { what, filter, expected, received, log, since, tracked } = input;
   const pending = expected.map((e) => ({ ...e, matched: false }));
   const lastByPath = new Map<string, Change>();
   const arrived = new Map<number, number>();
@@ -91,6 +96,7 @@ export function judgeStream(input: StreamInput): StreamJudgement {
   };
   /** An event that matches no pending change: a duplicate, an excluded change, or no change at all. */
   const stray = (e: ReceivedEvent, same: (c: Change) => boolean, kindRequirement: string, never: string): void => {
+    if (!tracked(e.data as Record<string, unknown>)) return;
     const last = lastByPath.get(String((e.data as Record<string, unknown>).path));
     if (last && same(last)) return problem('EV-8', e, 'an event of a change that already arrived once');
     const known = log.filter(same);

@@ -131,7 +131,15 @@ export class ViewsWorld extends World {
       received: s.tap.events.slice(s.from),
       since: s.since,
       log: this.log,
+      tracked: (data) => this.tracks(data),
     });
+  }
+
+  /** An event about a writable property or a version this sequence registered. */
+  private tracks(data: Record<string, unknown>): boolean {
+    if (data.event === 'InterfacesAdded') return this.versions.some((v) => v.path === data.path);
+    const props = data.properties;
+    return props !== null && typeof props === 'object' && this.d.writables.some((w) => w.attr.path === data.path && Object.hasOwn(props, w.attr.name));
   }
 
   private received(s: Subscription, change: Change): boolean {
@@ -410,7 +418,7 @@ export class ViewsWorld extends World {
       kids = await this.readList(`${software}/`);
       added = (kids ?? []).filter((k) => !before.has(k) && k.startsWith(`${software}/`));
       if (added.length > 0 || performance.now() >= deadline) break;
-      await sleep(100);
+      await sleep(200);
     }
     let path = added.find((p) => id !== undefined && p.endsWith(`/${id}`)) ?? added[0];
     if (!path && id !== undefined && (await this.readData(`${software}/${id}`)) !== undefined) path = `${software}/${id}`;
