@@ -88,6 +88,7 @@ export class Bus {
   addObject(obj: DbusObject): void {
     this.tree.add(obj);
     this.lingering.delete(obj.path);
+    this.lingeringMaps.delete(obj.path);
     const interfaces: Record<string, AttributeMap> = {};
     for (const [iface, { properties }] of obj.interfaces) {
       const m: AttributeMap = {};
@@ -112,11 +113,15 @@ export class Bus {
 
   /** Only with the delete-lingers-in-list fault: deleted paths that {path}/list keeps naming. */
   readonly lingering = new Set<string>();
+  /** Only with the delete-lingers-in-root-enumerate fault: deleted objects the namespace root's enumerate keeps mapping. */
+  readonly lingeringMaps = new Map<string, AttributeMap>();
 
   removeObject(path: string): boolean {
     const obj = this.tree.get(path);
+    const map = obj && this.faults.has('delete-lingers-in-root-enumerate') ? this.attributes(path) : undefined;
     if (!obj || !this.tree.remove(path)) return false;
     if (this.faults.has('delete-lingers-in-list')) this.lingering.add(path);
+    if (this.faults.has('delete-lingers-in-root-enumerate')) this.lingeringMaps.set(path, map!);
     if (this.faults.has('extra-event-kind')) this.hub.publishRemoved(path, [...obj.interfaces.keys()]);
     return true;
   }

@@ -126,6 +126,8 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'subscribe-session-prefix-match', requirement: 'AUTH-3', description: 'the WebSocket handshake accepts a session cookie whose first half names a live session' },
   { name: 'session-fixation', requirement: 'AUTH-1', description: 'a login adopts the session id the client sent in its Cookie header' },
   { name: 'logout-keeps-socket', requirement: 'EP-2', description: "logout ends the session for HTTP, but its event sockets stay open and keep receiving" },
+  { name: 'delete-lingers-in-root-enumerate', requirement: 'EP-7', description: 'a deleted instance stays mapped by the enumerate of the namespace root (every other view forgets it)' },
+  { name: 'session-id-reused', requirement: 'EP-2', description: 'a login is issued the id of the session that ended last: a logged-out cookie works again' },
   { name: 'logout-ends-newest-session', requirement: 'EP-2', description: "logout ends the most recent session instead of the caller's" },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   { name: 'lenient-utf8', requirement: 'ERR-6', verdict: 'PASS', description: 'a JSON body that is not valid UTF-8 is decoded with U+FFFD in place of bad bytes and taken' },

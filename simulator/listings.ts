@@ -53,6 +53,7 @@ export class Listings {
         out[p] = this.bus.attributes(p);
       }
     }
+    if (path === `/xyz/${this.bus.namespace}`) for (const [p, map] of this.bus.lingeringMaps) out[p] = map;
     return out;
   }
 }

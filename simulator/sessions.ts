@@ -48,7 +48,9 @@ export class Sessions {
     if (!userOk || !passwordOk) throw new HttpError(401, 'Invalid username or password');
 
     const adopt = requested !== undefined && /^[0-9a-f]{64}$/.test(requested) && !this.live.has(requested) && this.faults.has('session-fixation');
-    const sid = adopt ? requested : randomBytes(32).toString('hex');
+    // session-id-reused: the id of the session that ended last is issued again.
+    const reuse = this.faults.has('session-id-reused') && this.lastEnded !== undefined && !this.live.has(this.lastEnded) ? this.lastEnded : undefined;
+    const sid = adopt ? requested : (reuse ?? randomBytes(32).toString('hex'));
     this.live.set(sid, { user, since: Date.now() });
     if (this.live.size > MAX_SESSIONS) {
       const oldest = this.live.keys().next().value as string;
@@ -99,8 +101,12 @@ export class Sessions {
     this.endListeners.push(listener);
   }
 
+  /** Only read by the session-id-reused fault. */
+  private lastEnded?: string;
+
   private end(sid: string): void {
     if (!this.live.delete(sid)) return;
+    this.lastEnded = sid;
     for (const l of this.endListeners) l(sid);
   }
 }

@@ -339,6 +339,19 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
     sub.close();
     return sub.messages.length > 0;
   },
+  'delete-lingers-in-root-enumerate': async (sim) => {
+    const s = await session(sim);
+    const path = `${ROOT}/software/${(await upload(s, 'root-enumerate')).body.data}`;
+    await s.del(path);
+    const gone = (await s.get(`${ROOT}/software/enumerate`)).body.data[path] === undefined;
+    return gone && (await s.get(`${ROOT}/enumerate`)).body.data[path] !== undefined;
+  },
+  'session-id-reused': async (sim) => {
+    const a = await session(sim);
+    await a.post('/logout', []);
+    await session(sim);
+    return (await a.get(`${ROOT}/`)).status === 200;
+  },
   'logout-ends-newest-session': async (sim) => {
     const older = await session(sim);
     await session(sim);
