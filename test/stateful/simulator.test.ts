@@ -59,6 +59,16 @@ describe('stateful area on the simulator', () => {
     expect(observation(run, 'sequences not judged to their end')).toEqual([]);
   }, 120_000);
 
+  test('a deleted version one ancestor still enumerates, and a logged-out cookie a later login revives, are found under their own requirements', async () => {
+    const run = await statefulRun(['delete-lingers-in-root-enumerate', 'session-id-reused']);
+    expect(verdicts(run)['EP-7']).toBe('FAIL');
+    expect(verdicts(run)['EP-2']).toBe('FAIL');
+    expect(Object.entries(verdicts(run)).filter(([id, v]) => v === 'FAIL' && id !== 'EP-7' && id !== 'EP-2')).toEqual([]);
+    const reasons = Object.fromEntries(run.results.requirements.map((r) => [r.id, r.reason ?? '']));
+    expect(reasons['EP-7']).toMatch(/GET \/xyz\/mgmt_project\/enumerate still maps \/xyz\/mgmt_project\/software\//);
+    expect(reasons['EP-2']).toMatch(/the login of [A-Z] was issued the session cookie of [A-Z], logged out before|logged out before a later login\) is taken on HTTP/);
+  }, 120_000);
+
   test('a finding names its shrunk sequence and its replay key, and the key reproduces it', async () => {
     const run = await statefulRun(['logout-ends-newest-session']);
     expect(verdicts(run)['EP-2']).toBe('FAIL');

@@ -1,7 +1,8 @@
 /**
  * The commands of the credentials check, and the check as a stateful property: log in (plainly, or
  * sending cookies the client made up), try a live session's cookies cut, lengthened or altered,
- * and log out the oldest or the newest of the live sessions while another one stays.
+ * log out the oldest or the newest of the live sessions while another one stays, and try the
+ * cookie of a session that ended earlier again after a later login.
  */
 import fc from 'fast-check';
 import { TAMPERS, type Tamper } from './credentials.js';
@@ -60,6 +61,20 @@ class Logout extends StepCommand<SessionsWorld> {
   }
 }
 
+class Replay extends StepCommand<SessionsWorld> {
+  constructor(readonly i: number) {
+    super();
+  }
+
+  protected async act(world: SessionsWorld): Promise<void> {
+    await world.replay(this.i);
+  }
+
+  toString(): string {
+    return `replay(${this.i})`;
+  }
+}
+
 /** Requirements the credentials check judges; each finding names one. */
 export const CREDENTIAL_REQUIREMENTS = ['EP-2', 'AUTH-1', 'AUTH-2', 'AUTH-3'] as const;
 
@@ -73,9 +88,10 @@ export function sessionsSpec(env: StatefulEnv, d: SessionsDiscovery, notes: Note
       { weight: 2, arbitrary: fc.boolean().map((chosen) => new Login(chosen)) },
       { weight: 3, arbitrary: fc.tuple(fc.nat(), fc.constantFrom<Tamper>(...TAMPERS)).map(([i, how]) => new TamperCookie(i, how)) },
       { weight: 3, arbitrary: fc.constantFrom<'oldest' | 'newest'>('oldest', 'newest').map((which) => new Logout(which)) },
+      { weight: 2, arbitrary: fc.nat().map((i) => new Replay(i)) },
     ),
     maxCommands: MAX_SESSION_COMMANDS,
-    requestsPerRun: MAX_SESSION_COMMANDS * 8,
+    requestsPerRun: MAX_SESSION_COMMANDS * 10,
     notes,
     open: async (judge) => new SessionsWorld(env, judge, notes, d),
     finish: async () => undefined,

@@ -169,6 +169,13 @@ export class SessionsWorld extends World {
     this.sessions.push(session);
     const works = await probe(this.env, this, 'HTTP', cred, this.d.filter);
     if (!works.accepted) notJudged(`${label}'s cookie is refused right after its login: ${works.answer} (see EP-1)`);
+    // An id issued again: whoever kept the cookie of the session that had it is let back in.
+    const same = (o: Session) => o.cred.session.some((c) => cred.session.some((n) => n.name === c.name && n.value === c.value));
+    const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && same(o));
+    if (revived) {
+      const how = revived.state === 'logged-out' ? 'logged out' : 'ended by the target';
+      this.find(revived.state === 'logged-out' ? 'EP-2' : 'AUTH-1', `the login of ${label} was issued the session cookie of ${revived.label}, ${how} before: ${revived.label}'s cookie works again`);
+    }
     if (made) {
       const adopted = cred.session.some((c) => made.session.some((m) => m.name === c.name && m.value === c.value));
       if (adopted) this.find('AUTH-1', `the login of ${label} adopted the session cookie the client sent with it: a cookie chosen before login is now a working session`);
@@ -214,6 +221,24 @@ export class SessionsWorld extends World {
       await this.refusedEverywhere(other.cred, `${other.label}'s cookie, which the target ended`, TAMPERED);
     }
     if (s.socket) await this.silentAfterLogout(s);
+  }
+
+  /**
+   * The cookie of a session that ended earlier (logged out, or ended by the target), tried again
+   * once a later session has logged in: a server that reissues or revives ids takes it again.
+   */
+  async replay(i: number): Promise<void> {
+    if (this.sessions.every((s) => s.state === 'live')) {
+      while (this.live.length < 2) await this.login(false);
+      await this.logout(this.live[0]!, `the oldest of ${this.live.length} live sessions`);
+    }
+    const gone = this.sessions.filter((s) => s.state !== 'live');
+    if (gone.length === 0) return;
+    const s = gone[i % gone.length]!;
+    await this.login(false);
+    this.rec.begin(`try ${s.label}'s cookie (${s.cred.shown}) again on HTTP, upload and WebSocket, now that a later session logged in`);
+    const how = s.state === 'logged-out' ? 'logged out' : 'ended by the target';
+    await this.refusedEverywhere(s.cred, `${s.label}'s cookie (${how} before a later login)`, s.state === 'logged-out' ? LOGGED_OUT : TAMPERED);
   }
 
   /** An event socket for `s` and the witness on the run's session, both proved live by one write. */

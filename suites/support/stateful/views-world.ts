@@ -100,9 +100,9 @@ export class ViewsWorld extends World {
     return Array.isArray(data) ? data.filter((p): p is string => typeof p === 'string') : undefined;
   }
 
-  /** The ancestors whose list and enumerate show an object: strictly between the root and it. */
+  /** The ancestors whose list and enumerate show an object: from its parent up to the namespace root. */
   ancestors(path: string): string[] {
-    return ancestorsOf(path).filter((a) => a.startsWith(`${this.env.root}/`));
+    return ancestorsOf(path).filter((a) => a === this.env.root || a.startsWith(`${this.env.root}/`));
   }
 
   // --- Changes and what each subscription must see ---------------------------------------------
@@ -304,6 +304,7 @@ export class ViewsWorld extends World {
   /**
    * GET, attr/{name} and the enumerate of each ancestor must all show the written value. None
    * does: the write did not take (the endpoint's finding). Some do: each that does not is its own.
+   * The object stays named by its parent's listing and by the list of each ancestor.
    */
   private async viewsShowWrite(w: Writable, value: unknown, requirement: string, what: string): Promise<boolean> {
     const { path, name } = w.attr;
@@ -316,6 +317,7 @@ export class ViewsWorld extends World {
       const all = await this.readData(`${a}/enumerate`);
       if (isRecord(all) && isRecord(all[path])) views.push({ view: `GET ${a}/enumerate`, requirement: 'EP-7', value: all[path][name] });
     }
+    await this.stillNamed(path, what);
     if (views.length === 0) return true;
     const agree = views.filter((v) => sameValue(v.value, value));
     if (agree.length === 0) {
@@ -327,6 +329,17 @@ export class ViewsWorld extends World {
       this.find(v.requirement, `after ${what}, ${v.view} shows ${show(v.value)} while ${agree.map((a) => a.view).join(' and ')} show${agree.length === 1 ? 's' : ''} it`);
     }
     return true;
+  }
+
+  /** A written object is still named by its parent's children listing and by each ancestor's list. */
+  private async stillNamed(path: string, what: string): Promise<void> {
+    const parent = path.slice(0, path.lastIndexOf('/'));
+    const kids = parent.length > 0 ? await this.readList(`${parent}/`) : undefined;
+    if (kids && !kids.includes(path)) this.find('EP-5', `after ${what}, GET ${parent}/ no longer names ${path}`);
+    for (const a of this.ancestors(path)) {
+      const listed = await this.readList(`${a}/list`);
+      if (listed && !listed.includes(path)) this.find('EP-6', `after ${what}, GET ${a}/list no longer names ${path}`);
+    }
   }
 
   // --- Versions ---------------------------------------------------------------------------------
@@ -436,16 +449,23 @@ export class ViewsWorld extends World {
     return path;
   }
 
-  /** list and enumerate of software/ name `path` exactly when it exists; enumerate with GET's map. */
+  /**
+   * list and enumerate of software/ and of each of its ancestors up to the namespace root name
+   * `path` exactly when it exists; enumerate with GET's map.
+   */
   private async membership(path: string, exists: boolean, what: string): Promise<void> {
-    const software = this.d.softwareRoot;
-    const listed = await this.readList(`${software}/list`);
-    if (listed && listed.includes(path) !== exists) this.find('EP-6', `after ${what}, GET ${software}/list ${exists ? 'does not name' : 'still names'} ${path}`);
-    const all = await this.readData(`${software}/enumerate`);
-    if (!isRecord(all)) return;
-    if (Object.hasOwn(all, path) !== exists) return this.find('EP-7', `after ${what}, GET ${software}/enumerate ${exists ? 'does not map' : 'still maps'} ${path}`);
-    const map = this.objects.get(path);
-    if (exists && map && !sameValue(all[path], map)) this.find('EP-7', `after ${what}, GET ${software}/enumerate maps ${path} to ${show(all[path])}; GET of it answers ${show(map)}`);
+    for (const a of this.ancestors(path)) {
+      const listed = await this.readList(`${a}/list`);
+      if (listed && listed.includes(path) !== exists) this.find('EP-6', `after ${what}, GET ${a}/list ${exists ? 'does not name' : 'still names'} ${path}`);
+      const all = await this.readData(`${a}/enumerate`);
+      if (!isRecord(all)) continue;
+      if (Object.hasOwn(all, path) !== exists) {
+        this.find('EP-7', `after ${what}, GET ${a}/enumerate ${exists ? 'does not map' : 'still maps'} ${path}`);
+        continue;
+      }
+      const map = this.objects.get(path);
+      if (exists && map && !sameValue(all[path], map)) this.find('EP-7', `after ${what}, GET ${a}/enumerate maps ${path} to ${show(all[path])}; GET of it answers ${show(map)}`);
+    }
   }
 
   /** DELETE of a version the sequence created: gone from GET, the listing, list and enumerate. */
