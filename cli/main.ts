@@ -38,7 +38,7 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--quiet-window <ms>', 'how long to watch that no unexpected event arrives', parse.positiveInt)
   .option('--event-writes <n>', 'writes per measured event sequence (default 4; 10 on the simulator)', parse.positiveInt)
   .option('--fuzz-runs <n>', 'generated cases per fuzzing property', parse.positiveInt)
-  .option('--stateful-runs <n>', 'generated command sequences per stateful property', parse.positiveInt)
+  .option('--stateful-runs <n>', 'command sequences per stateful check (values, versions, credentials; default 4); a finding replays with --seed S and BMC_FUZZ_PATH=KEY', parse.positiveInt)
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
