@@ -7,6 +7,7 @@ import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config
 import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
+import type { TargetProfile } from './target-profile.js';
 import { buildRequirementResults, summarize, type Results } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
@@ -36,6 +37,11 @@ export interface RunOptions {
   maxRequestsPerSecond?: number;
   /** Known deviations of the platform. */
   expectations?: Expectations;
+  /**
+   * The platform's target profile: writables, deletables, TFTP source, timeouts, rate cap,
+   * concurrency, event latency and known deviations, used where no flag says otherwise.
+   */
+  targetProfile?: TargetProfile;
   /** An expected failure that passes (XPASS) fails the run too. */
   strictExpectations?: boolean;
   /** Write the current FAILs as a starting expectations file here, for a reviewer. */
@@ -102,7 +108,8 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
         : opts.requirements && !opts.requirements.includes(req.id)
           ? 'not selected (--requirements)'
           : 'no test of this requirement ran';
-    const requirements = applyExpectations(buildRequirementResults(reporter.outcomes, absentReason), opts.expectations);
+    const expectations = mergedExpectations(opts);
+    const requirements = applyExpectations(buildRequirementResults(reporter.outcomes, absentReason), expectations);
     const results: Results = {
       target: cfg.target,
       namespace: cfg.namespace,
@@ -113,7 +120,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       summary: summarize(requirements),
       requirements,
       observations: reporter.observations,
-      ...(opts.expectations && { expectations: { file: opts.expectations.file, platform: opts.expectations.platform } }),
+      ...(expectations && { expectations: { file: expectations.file, platform: expectations.platform } }),
     };
     const resultsFile = join(outDir, 'results.json');
     await writeFile(resultsFile, `${JSON.stringify(results, bigintSafe, 2)}\n`);
@@ -121,7 +128,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     print(`results: ${resultsFile}`);
     if (opts.updateExpectations) {
       const writable = cfg.writable.map((w) => `${w.path}:${w.name}${w.values ? `=${w.values.join('|')}` : ''}`);
-      await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: opts.expectations?.platform, writable: cfg.embedded ? [] : writable }));
+      await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: expectations?.platform, writable: cfg.embedded ? [] : writable }));
       print(`expectations to review: ${resolve(opts.updateExpectations)}`);
     }
     const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0;
@@ -131,10 +138,23 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   }
 }
 
+/** The known deviations of --expectations and of the target profile, as one set. */
+function mergedExpectations(opts: RunOptions): Expectations | undefined {
+  const p = opts.targetProfile;
+  if (!p) return opts.expectations;
+  const fromProfile: Expectations = { file: p.file, platform: p.platform, expected: p.expected, writable: [] };
+  if (!opts.expectations) return fromProfile;
+  return { ...opts.expectations, platform: opts.expectations.platform ?? p.platform, expected: { ...p.expected, ...opts.expectations.expected } };
+}
+
 function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
   const onSimulator = embedded !== undefined;
-  // Named by the user (flags and the expectations file); the simulator knows its own.
-  const declared = [...opts.writable, ...(opts.expectations?.writable ?? [])];
+  const p = opts.targetProfile;
+  // Named by the user (flags, the expectations file, the target profile); the simulator knows its own.
+  const declared = [...opts.writable, ...(opts.expectations?.writable ?? []), ...(p?.writable ?? [])];
+  const dialect = opts.dialect && opts.dialect !== 'spec';
+  // The latency the profile says to expect bounds the waits for events (learned during the run).
+  const latencyMax = p?.eventLatency.maxMs;
   return {
     target: embedded?.url ?? opts.target!,
     user: opts.user,
@@ -145,17 +165,20 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     insecure: onSimulator || opts.insecure,
     // Real BMCs can take minutes for an enumerate; the simulator answering slowly is itself a fault.
     // A field dialect answers a failed upload only after its image manager gave up (10-15 s).
-    timeoutMs: opts.timeoutMs ?? (onSimulator ? (opts.dialect && opts.dialect !== 'spec' ? 45_000 : 15_000) : 120_000),
+    timeoutMs: opts.timeoutMs ?? p?.timeouts.requestMs ?? (onSimulator ? (dialect ? 45_000 : 15_000) : 120_000),
     // Field servers deliver events seconds late; the simulator within milliseconds.
-    eventTimeoutMs: opts.eventTimeoutMs ?? (onSimulator ? 3_000 : 10_000),
-    quietWindowMs: opts.quietWindowMs ?? (onSimulator ? 300 : 6_000),
-    eventWrites: opts.eventWrites ?? (onSimulator ? 10 : 4),
+    eventTimeoutMs: opts.eventTimeoutMs ?? p?.timeouts.eventMs ?? (latencyMax ? Math.round(latencyMax * 1.5) : onSimulator ? 3_000 : 10_000),
+    quietWindowMs: opts.quietWindowMs ?? p?.timeouts.quietWindowMs ?? (latencyMax ?? (onSimulator ? 300 : 6_000)),
+    eventWrites: opts.eventWrites ?? p?.eventWrites ?? (onSimulator ? 10 : 4),
+    eventLatency: p?.eventLatency ?? {},
     allowFactoryReset: onSimulator || opts.allowFactoryReset,
-    tftp: opts.tftp ?? embedded?.tftp,
+    tftp: opts.tftp ?? p?.tftp ?? embedded?.tftp,
     writable: declared.length > 0 ? declared : (embedded?.writable ?? []),
+    deletable: p?.deletable ?? [],
     fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
-    maxRequestsPerSecond: opts.maxRequestsPerSecond,
+    maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
+    connections: p?.concurrency,
     embedded: onSimulator,
   };
 }
