@@ -1,15 +1,26 @@
 /** What changed between two runs: the nightly question "what broke, what got fixed". */
-import type { Results, Verdict } from './results.js';
+import type { Results, Verdict } from '../runner/results.js';
 
 export interface VerdictChange {
   id: string;
   from: Verdict | 'ABSENT';
   to: Verdict | 'ABSENT';
+  /** regression: newly failing; fix: newly passing; change: any other move (e.g. PASS to NOT_TESTED). */
   kind: 'regression' | 'fix' | 'change';
 }
 
-export function verdictChanges(baseline: Results, current: Results): VerdictChange[] {
-  const before = new Map(baseline.requirements.map((r) => [r.id, r.verdict]));
+/** The run compared with, and what moved since. */
+export interface Trend {
+  /** Where the previous run was read from, for the reader. */
+  source: string;
+  previousStartedAt: string;
+  changes: VerdictChange[];
+  /** The previous run was named by the user (--previous): a regression then fails `report`. */
+  explicit: boolean;
+}
+
+export function verdictChanges(previous: Results, current: Results): VerdictChange[] {
+  const before = new Map(previous.requirements.map((r) => [r.id, r.verdict]));
   const after = new Map(current.requirements.map((r) => [r.id, r.verdict]));
   const ids = [...new Set([...before.keys(), ...after.keys()])].sort();
   const changes: VerdictChange[] = [];
@@ -17,10 +28,12 @@ export function verdictChanges(baseline: Results, current: Results): VerdictChan
     const from = before.get(id) ?? 'ABSENT';
     const to = after.get(id) ?? 'ABSENT';
     if (from === to) continue;
-    let kind: VerdictChange['kind'] = 'change';
-    if (to === 'FAIL' && from !== 'FAIL') kind = 'regression';
-    else if (from === 'FAIL' && to !== 'FAIL') kind = 'fix';
+    const kind: VerdictChange['kind'] = to === 'FAIL' ? 'regression' : to === 'PASS' ? 'fix' : 'change';
     changes.push({ id, from, to, kind });
   }
   return changes;
 }
+
+export const newlyFailing = (t: Trend): VerdictChange[] => t.changes.filter((c) => c.kind === 'regression');
+export const newlyPassing = (t: Trend): VerdictChange[] => t.changes.filter((c) => c.kind === 'fix');
+export const otherChanges = (t: Trend): VerdictChange[] => t.changes.filter((c) => c.kind === 'change');
