@@ -4,7 +4,7 @@
  * message and the failing tests' evidence as its text; NOT_TESTED and XFAIL are skipped with the
  * reason (as pytest reports an xfail); WARN and XPASS pass, with the note in system-out.
  */
-import { create } from 'xmlbuilder2';
+import xmlbuilder from 'xmlbuilder';
 import { AREAS, requirement } from '../catalogue/requirements.js';
 import type { RequirementResult } from '../runner/results.js';
 import type { VerdictChange } from './changes.js';
@@ -19,7 +19,7 @@ const EXCHANGES_PER_TEST = 3;
 
 const UNKNOWN_AREA = 'not in this catalogue';
 
-type XMLBuilder = ReturnType<typeof create>;
+type XMLElement = xmlbuilder.XMLElement;
 type Row = RequirementResult & { expected?: string };
 
 export const junitXml: ReportOutput = {
@@ -34,8 +34,7 @@ export function junitText(ctx: Pick<ReportContext, 'results' | 'trend' | 'tool'>
   const changes = new Map((ctx.trend?.changes ?? []).map((c) => [c.id, c]));
   const rows = r.requirements as Row[];
   // XML 1.0 cannot carry some characters a fuzzed body may hold: they become U+FFFD.
-  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' });
-  const root = doc.ele('testsuites', {
+  const root = xmlbuilder.create('testsuites', { version: '1.0', encoding: 'UTF-8' }, {}, { invalidCharReplacement: '\uFFFD' }).att({
     name: ctx.tool.name,
     tests: rows.length,
     failures: rows.filter((x) => x.verdict === 'FAIL').length,
@@ -57,10 +56,10 @@ export function junitText(ctx: Pick<ReportContext, 'results' | 'trend' | 'tool'>
     suiteProperties(suite, ctx);
     for (const row of mine) testCase(suite, row, area, changes.get(row.id));
   }
-  return `${doc.end({ prettyPrint: true })}\n`;
+  return `${root.end({ pretty: true })}\n`;
 }
 
-function suiteProperties(suite: XMLBuilder, ctx: Pick<ReportContext, 'results' | 'trend' | 'tool'>): void {
+function suiteProperties(suite: XMLElement, ctx: Pick<ReportContext, 'results' | 'trend' | 'tool'>): void {
   const r = ctx.results;
   const props = suite.ele('properties');
   const entries: Array<[string, string | number | undefined]> = [
@@ -77,7 +76,7 @@ function suiteProperties(suite: XMLBuilder, ctx: Pick<ReportContext, 'results' |
   for (const [name, value] of entries) if (value !== undefined) props.ele('property', { name, value: String(value) });
 }
 
-function testCase(suite: XMLBuilder, row: Row, area: string, change: VerdictChange | undefined): void {
+function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChange | undefined): void {
   const tc = suite.ele('testcase', { classname: `bmc-conformance.${area}`, name: `${row.id} ${row.title}` });
   const props = tc.ele('properties');
   props.ele('property', { name: 'level', value: row.level });

@@ -10,7 +10,7 @@ import type { LoadRun } from './load-figures.js';
 import type { ReportContext, ReportOutput } from './output.js';
 import { catalogueVersion } from './tool-info.js';
 import { displayTarget } from './target.js';
-import { STYLE } from './summary-style.js';
+import { pageMarginStyle, STYLE } from './summary-style.js';
 
 export const SUMMARY_HTML = 'summary.html';
 /** Exchanges shown per test in the annex; results.json and the Allure report keep more. */
@@ -45,7 +45,7 @@ export function summaryPage(ctx: Pick<ReportContext, 'results' | 'trend' | 'tool
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance of ${target} — ${r.startedAt}</title>
-<style>${new Html(STYLE)}</style>
+<style>${new Html(STYLE)}${new Html(pageMarginStyle(`Conformance of ${target}, ${r.startedAt}`))}</style>
 </head>
 <body>
 <header>
@@ -63,6 +63,7 @@ ${trendSection(ctx.trend)}
 <section id="requirements">
   <h2>Requirements</h2>
   <table class="requirements">
+    <colgroup><col class="c-id"><col class="c-level"><col class="c-title"><col class="c-verdict"><col class="c-reason"><col class="c-evidence"></colgroup>
     <thead><tr><th>ID</th><th>Level</th><th>Requirement</th><th>Verdict</th><th>Reason</th><th>Evidence</th></tr></thead>
     <tbody>${rows.map(requirementRow)}</tbody>
   </table>

@@ -2,8 +2,9 @@
 export const STYLE = `
 :root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --nt: #6e7781; --xfail: #8250df; --xpass: #bc4c00; --line: #d0d7de; }
 * { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: #1f2328; margin: 2rem auto; max-width: 72rem; padding: 0 1.5rem; }
-h1 { font-size: 1.8rem; margin: 0; }
+html { font-size: 14px; }
+body { font: 1rem/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: #1f2328; margin: 2rem auto; max-width: 72rem; padding: 0 1.5rem; }
+h1 { font-size: 2rem; margin: 0; }
 h2 { font-size: 1.25rem; border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2rem; }
 h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 a { color: #0969da; }
@@ -13,11 +14,13 @@ a { color: #0969da; }
 dl.identity { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1.2rem; margin: 0; }
 dl.identity dt { font-weight: 600; } dl.identity dd { margin: 0; overflow-wrap: anywhere; }
 .counts { display: flex; gap: .6rem; flex-wrap: wrap; }
-.count { border: 1px solid var(--line); border-top: 5px solid; border-radius: 6px; padding: .4rem .9rem; min-width: 7rem; text-align: center; }
+.count { border: 1px solid var(--line); border-top: 5px solid; border-radius: 6px; padding: .4rem .6rem; flex: 1 1 0; min-width: 6rem; text-align: center; }
 .count .n { display: block; font-size: 1.6rem; font-weight: 700; } .count .label { font-size: .8rem; letter-spacing: .03em; }
 dl.legend { display: grid; grid-template-columns: max-content 1fr; gap: 0 1rem; font-size: .85rem; color: #57606a; margin-top: .8rem; }
 dl.legend dt { font-weight: 600; } dl.legend dd { margin: 0; }
 table { border-collapse: collapse; width: 100%; margin: .4rem 0; }
+table.requirements { table-layout: fixed; }
+col.c-id { width: 7.5%; } col.c-level { width: 8.5%; } col.c-title { width: 34.5%; } col.c-verdict { width: 10.5%; } col.c-reason { width: 30%; } col.c-evidence { width: 9%; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: #f6f8fa; }
 td.id { white-space: nowrap; font-weight: 600; }
@@ -41,19 +44,29 @@ table.signatures th { width: 9rem; } table.signatures td { height: 2.6rem; }
 .annex .test { margin: .4rem 0 .8rem 1rem; } .annex .test p { margin: .2rem 0; }
 .exchange { display: grid; grid-template-columns: 1fr 1fr; gap: .4rem; margin: .3rem 0; }
 .exchange figure { margin: 0; min-width: 0; } .exchange figcaption { font-size: .75rem; font-weight: 600; color: #57606a; }
-pre { margin: 0; padding: .4rem .5rem; background: #f6f8fa; border: 1px solid var(--line); border-radius: 4px; font: 11.5px/1.35 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+pre { margin: 0; padding: .4rem .5rem; background: #f6f8fa; border: 1px solid var(--line); border-radius: 4px; font: .82rem/1.35 ui-monospace, "DejaVu Sans Mono", monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
 footer { margin-top: 2rem; font-size: .8rem; color: #57606a; border-top: 1px solid var(--line); padding-top: .4rem; }
 @media (max-width: 50rem) { .exchange { grid-template-columns: 1fr; } }
 @media print {
   @page { size: A4; margin: 14mm 12mm; }
-  body { margin: 0; max-width: none; padding: 0; font-size: 10.5px; }
+  html { font-size: 10px; }
+  body { margin: 0; max-width: none; padding: 0; }
+  .count { min-width: 0; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   a { color: inherit; text-decoration: none; }
   tr, .count, .exchange, .test p { break-inside: avoid; }
   thead { display: table-header-group; }
   h2, h3 { break-after: avoid; }
   .annex { break-before: page; }
+  footer { display: none; }
   .exchange { grid-template-columns: 1fr; }
-  pre { font-size: 8.5px; }
+  pre { font-size: .85rem; }
 }
 `;
+
+/** Every printed page names the run and counts pages: a page separated from the rest still says what it belongs to. */
+export function pageMarginStyle(footer: string): string {
+  const text = `"${footer.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n\f]/g, ' ').replace(/</g, '\\3c ')}"`;
+  const box = 'font: 8pt system-ui, "DejaVu Sans", sans-serif; color: #57606a;';
+  return `@page { @bottom-left { content: ${text}; ${box} } @bottom-right { content: "page " counter(page) " of " counter(pages); ${box} } }`;
+}
