@@ -106,6 +106,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
     for (const line of [...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
     print(`results: ${resultsFile}`);
+    if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (opts.updateExpectations) {
       const writable = cfg.writable.map((w) => `${w.path}:${w.name}${w.values ? `=${w.values.join('|')}` : ''}`);
       await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: opts.expectations?.platform, writable: cfg.embedded ? [] : writable }));
