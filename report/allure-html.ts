@@ -1,13 +1,16 @@
 /** The Allure HTML report of a run, rendered by the Allure 2 command line (it needs Java). */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../runner/usage-error.js';
 import { ALLURE_RESULTS } from './allure-results.js';
 import { ALLURE_REPORT } from './baseline.js';
+import { CATALOGUE_HTML, cataloguePage } from './catalogue-html.js';
+import { toolInfo } from './tool-info.js';
 
-/** Renders DIR/allure-results into DIR/allure-report and returns its index page. */
+/** Renders DIR/allure-results into DIR/allure-report, with the catalogue its tests link to, and returns its index page. */
 export async function renderAllureReport(dir: string): Promise<string> {
   const results = join(dir, ALLURE_RESULTS);
   const out = join(dir, ALLURE_REPORT);
@@ -27,5 +30,6 @@ export async function renderAllureReport(dir: string): Promise<string> {
     });
   });
   if (code !== 0) throw new UsageError(`allure generate failed with exit code ${code}.`);
+  await writeFile(join(out, CATALOGUE_HTML), cataloguePage(toolInfo()));
   return join(out, 'index.html');
 }

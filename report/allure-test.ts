@@ -14,9 +14,9 @@ const LEVELS_BY_WEIGHT: readonly Level[] = ['MUST', 'SAFETY', 'OBSERVE'];
 export const STEPS_PER_TEST = 20;
 const STEP_URL_LIMIT = 160;
 
-/** summary.html sits beside allure-report/ in the run folder; its requirement rows are the catalogue entries. */
+/** The rendered report holds the catalogue (report/catalogue-html.ts), one anchor per requirement. */
 export function catalogueLink(id: string): string {
-  return `../summary.html#${id}`;
+  return `catalogue.html#${id}`;
 }
 
 export function severityOf(reqs: readonly Requirement[]): string {

@@ -2,6 +2,7 @@
  * summary.html: the one-page conformance certificate a lab hands over. Self-contained (no script,
  * no outside resource), printable, and with an evidence annex each requirement row links to.
  */
+import { REQUIREMENTS } from '../catalogue/requirements.js';
 import { exchangeText } from '../client/evidence.js';
 import { VERDICTS, type RequirementResult, type Verdict } from '../runner/results.js';
 import { newlyFailing, newlyPassing, otherChanges, type Trend, type VerdictChange } from './changes.js';
@@ -144,8 +145,11 @@ function deviations(rows: Row[], expectations: { file: string; platform?: string
   <tbody>${listed.map((x) => html`<tr><td class="id"><a href="#${x.id}">${x.id}</a></td><td><span class="badge v-${x.verdict}">${x.verdict}</span></td><td>${x.expected}</td><td class="reason">${x.reason ?? ''}</td></tr>`)}</tbody></table>`}</section>`;
 }
 
-function observations(list: Array<{ requirement: string; key: string; value: unknown; test: string }>): Html {
-  if (list.length === 0) return html``;
+function observations(recorded: Array<{ requirement: string; key: string; value: unknown; test: string }>): Html {
+  if (recorded.length === 0) return html``;
+  // In catalogue order, so that the observations of one requirement stand together.
+  const order = new Map(REQUIREMENTS.map((r, i) => [r.id, i]));
+  const list = [...recorded].sort((a, b) => (order.get(a.requirement) ?? order.size) - (order.get(b.requirement) ?? order.size));
   return html`<section id="observations"><h2>Observations</h2>
   <p>What the spec leaves open, as this target answers it (never a failure).</p>
   <table><thead><tr><th>Requirement</th><th>Observed</th><th>Value</th></tr></thead>

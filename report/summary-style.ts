@@ -25,6 +25,7 @@ th, td { border: 1px solid var(--line); padding: .3rem .5rem; text-align: left; 
 thead th { background: #f6f8fa; }
 td.id { white-space: nowrap; font-weight: 600; }
 td.reason, td.value, .reason { overflow-wrap: anywhere; }
+td.value { font: .85rem/1.35 ui-monospace, "DejaVu Sans Mono", monospace; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .section, .expected { font-size: .8rem; color: #57606a; }
 .expected { color: var(--xfail); }

@@ -106,7 +106,8 @@ describe('a failing requirement in every output', () => {
     expect(rule4.labels).toEqual(expect.arrayContaining([
       { name: 'severity', value: 'critical' }, { name: 'area', value: 'actions' }, { name: 'profile', value: 'destructive' },
     ]));
-    expect(rule4.links).toContainEqual({ url: '../summary.html#RULE-4', name: 'RULE-4 in the catalogue', type: 'tms' });
+    expect(rule4.links).toContainEqual({ url: 'catalogue.html#RULE-4', name: 'RULE-4 in the catalogue', type: 'tms' });
+    expect(await readFile(join(dir, 'allure-report', 'catalogue.html'), 'utf8')).toMatch(/<tr id="RULE-4"><td class="id">RULE-4<\/td><td>MUST<\/td><td>A POST that would create/);
     const step = rule4.steps.find((s: { name: string }) => s.name.startsWith('POST /xyz/mgmt_project/'));
     expect(step.name).toMatch(/→ 405 Method Not Allowed$/);
     const attachments = step.steps.flatMap((s: { attachments: unknown[] }) => s.attachments).concat(step.attachments) as Array<{ name: string; source: string; type: string }>;
@@ -207,6 +208,12 @@ describe.skipIf(!chromiumPath && !process.env.CI)('the pages in headless Chromiu
     for (const name of ['request', 'response']) await page.locator('.attachment-row:visible', { hasText: name }).last().click();
     await expect.poll(() => page.locator('.test-result').innerText()).toMatch(/HTTP 405 Method Not Allowed[\s\S]*"status": "error"/);
     await page.locator('.test-result').screenshot({ path: join(SCREENSHOTS, 'allure-failing-test-steps.png') });
+    const link = page.locator('.test-result a', { hasText: 'RULE-4 in the catalogue' });
+    expect(await link.getAttribute('href')).toBe('catalogue.html#RULE-4');
+    const catalogue = await open('allure-report/catalogue.html#RULE-4');
+    expect(await catalogue.page.locator('tr#RULE-4').innerText()).toMatch(/^RULE-4\tMUST\tA POST that would create/);
+    await catalogue.page.close();
+    errors.push(...catalogue.errors);
     const overview = await open('allure-report/index.html');
     await expect.poll(() => overview.page.locator('.widget', { hasText: 'Categories' }).innerText()).toContain('Conformance failures');
     await overview.page.screenshot({ path: join(SCREENSHOTS, 'allure-overview.png') });

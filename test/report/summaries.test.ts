@@ -22,7 +22,10 @@ const results = {
   }),
   fingerprint: { server: 'phosphor-rest/1.2', firmware: '2.14.0-dev', objects: 321 },
   expectations: { file: 'platform.json', platform: 'phosphor-rest-server' },
-  observations: [{ requirement: 'AUTH-6', key: 'cookie name', value: 'sid', test: '[AUTH-6] t' }],
+  observations: [
+    { requirement: 'AUTH-6', key: 'cookie name', value: 'sid', test: '[AUTH-6] t' },
+    { requirement: 'EP-1', key: 'login response data', value: { token: null }, test: '[EP-1] t' },
+  ],
 };
 const previous = resultsWith({ 'EP-7': { verdict: 'FAIL', reason: 'old' } });
 const trend = { source: 'old/results.json', previousStartedAt: '2026-01-01T00:00:00.000Z', changes: verdictChanges(previous, results), explicit: false };
@@ -56,7 +59,9 @@ describe('summary.html', () => {
     expect(deviations).toContain('phosphor-rest-server');
     expect(deviations).toContain('known platform bug');
     const observations = page.slice(page.indexOf('id="observations"'));
-    expect(observations).toContain('cookie name');
+    // In catalogue order: EP-1 comes before AUTH-6.
+    expect(observations.indexOf('login response data')).toBeLessThan(observations.indexOf('cookie name'));
+    expect(observations).toContain('{&quot;token&quot;:null}');
     const changes = page.slice(page.indexOf('id="changes"'), page.indexOf('id="requirements"'));
     const newlyFailing = changes.slice(changes.indexOf('Newly failing'), changes.indexOf('Newly passing'));
     expect(newlyFailing).toContain('<li><a href="#ENV-2">ENV-2</a>: PASS → <span class="badge v-FAIL">FAIL</span></li>');
