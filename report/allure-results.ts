@@ -40,7 +40,7 @@ export const allureResults: ReportOutput = {
   },
 };
 
-export function environmentProperties(ctx: ReportContext): string {
+function environmentProperties(ctx: ReportContext): string {
   const r = ctx.results;
   const entries: Array<[string, string | number | undefined]> = [
     ['Target', displayTarget(r.target)],

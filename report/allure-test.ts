@@ -11,15 +11,15 @@ import { exchangeText, type Exchange } from '../client/evidence.js';
 const SEVERITY: Record<Level, string> = { MUST: 'critical', SAFETY: 'normal', OBSERVE: 'trivial' };
 const LEVELS_BY_WEIGHT: readonly Level[] = ['MUST', 'SAFETY', 'OBSERVE'];
 /** Steps kept per test: as many exchanges as results.json keeps as evidence. */
-export const STEPS_PER_TEST = 20;
+const STEPS_PER_TEST = 20;
 const STEP_URL_LIMIT = 160;
 
 /** The rendered report holds the catalogue (report/catalogue-html.ts), one anchor per requirement. */
-export function catalogueLink(id: string): string {
+function catalogueLink(id: string): string {
   return `catalogue.html#${id}`;
 }
 
-export function severityOf(reqs: readonly Requirement[]): string {
+function severityOf(reqs: readonly Requirement[]): string {
   const level = LEVELS_BY_WEIGHT.find((l) => reqs.some((r) => r.level === l)) ?? 'OBSERVE';
   return SEVERITY[level];
 }

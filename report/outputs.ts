@@ -20,7 +20,7 @@ import { summaryMd } from './summary-md.js';
 import { displayTarget } from './target.js';
 import { toolInfo } from './tool-info.js';
 
-export const OUTPUTS: readonly ReportOutput[] = [junitXml, summaryHtml, summaryMd, changesJson, allureResults];
+const OUTPUTS: readonly ReportOutput[] = [junitXml, summaryHtml, summaryMd, changesJson, allureResults];
 
 /** Cookie values shorter than this are too common to blank out in ordinary text (e.g. `lang=en`). */
 const SECRET_COOKIE_MIN_LENGTH = 8;

@@ -170,7 +170,7 @@ function loadSection(load: LoadRun): Html {
   const max = Math.max(1, ...load.scenarios.map((s) => s.requestsPerSecond ?? 0));
   return html`<section id="load"><h2>Load</h2>
   <p>From the load run beside this one (${load.file}${load.startedAt ? html`, ${load.startedAt}` : ''}).${load.problem ? html` ${load.problem}.` : ''}</p>
-  ${load.scenarios.length > 0 ? html`<table><thead><tr><th>Scenario</th><th>Requests</th><th>Requests/s</th><th>p50 ms</th><th>p99 ms</th><th class="bars">Requests/s</th></tr></thead>
+  ${load.scenarios.length > 0 ? html`<table><thead><tr><th>Scenario</th><th class="num">Requests</th><th class="num">Requests/s</th><th class="num">p50 ms</th><th class="num">p99 ms</th><th class="bars">Throughput</th></tr></thead>
   <tbody>${load.scenarios.map((s) => html`<tr><td>${s.name}</td><td class="num">${fmt(s.requests)}</td><td class="num">${fmt(s.requestsPerSecond)}</td><td class="num">${fmt(s.p50Ms, 1)}</td><td class="num">${fmt(s.p99Ms, 1)}</td>
   <td class="bars"><svg width="160" height="12" role="img" aria-label="${fmt(s.requestsPerSecond)} requests per second"><rect width="${((160 * (s.requestsPerSecond ?? 0)) / max).toFixed(1)}" height="12" class="bar"></rect></svg></td></tr>`)}</tbody></table>` : ''}
   ${load.charts.length > 0 ? html`<p>Charts: ${load.charts.map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c}">${c}</a>`)}</p>` : ''}</section>`;

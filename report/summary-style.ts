@@ -26,7 +26,7 @@ thead th { background: #f6f8fa; }
 td.id { white-space: nowrap; font-weight: 600; }
 td.reason, td.value, .reason { overflow-wrap: anywhere; }
 td.value { font: .85rem/1.35 ui-monospace, "DejaVu Sans Mono", monospace; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .section, .expected { font-size: .8rem; color: #57606a; }
 .expected { color: var(--xfail); }
 .badge { display: inline-block; padding: 0 .4rem; border-radius: 4px; color: #fff; font-size: .78rem; font-weight: 700; white-space: nowrap; }
