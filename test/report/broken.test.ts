@@ -6,13 +6,18 @@ import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { startSimulator } from '../../simulator/index.js';
 import { runConformance } from '../../runner/run.js';
 import { temporaryFolders } from './fixture.js';
 
 const folders = temporaryFolders();
-afterAll(() => folders.removeAll());
+// This run is the project's test, not a conformance run a CI job page should show.
+beforeAll(() => void vi.stubEnv('GITHUB_STEP_SUMMARY', ''));
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await folders.removeAll();
+});
 
 /** A TCP relay to the simulator that can be cut: from then on connections are refused. */
 async function relay(port: number): Promise<{ port: number; cut(): void }> {

@@ -62,6 +62,8 @@ let dir: string;
 let results: Results;
 
 beforeAll(async () => {
+  // These runs are the project's tests, not a conformance run a CI job page should show.
+  vi.stubEnv('GITHUB_STEP_SUMMARY', '');
   subscribe('undici:request:headers', collectSessionCookies);
   dir = await folders.make('bmc-reports-');
   await run(dir, { only: ['actions'], faults: [] });
@@ -73,6 +75,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   unsubscribe('undici:request:headers', collectSessionCookies);
   await folders.removeAll();
 });
