@@ -197,7 +197,11 @@ describe.skipIf(!chromiumPath && !process.env.CI)('the pages in headless Chromiu
     const table = page.locator('#requirements');
     await expect.poll(() => table.locator('tr#RULE-4 .badge').innerText()).toBe('FAIL');
     await page.locator('#counts').screenshot({ path: join(SCREENSHOTS, 'summary-verdicts.png') });
-    await table.screenshot({ path: join(SCREENSHOTS, 'summary-requirements.png') });
+    // The table is long: its head, and the rows around the failing requirement.
+    const top = (await table.boundingBox())!;
+    await page.screenshot({ path: join(SCREENSHOTS, 'summary-requirements.png'), fullPage: true, clip: { ...top, height: Math.min(top.height, 1200) } });
+    const row = (await table.locator('tr#RULE-4').boundingBox())!;
+    await page.screenshot({ path: join(SCREENSHOTS, 'summary-requirements-RULE-4.png'), fullPage: true, clip: { x: top.x, y: row.y - 250, width: top.width, height: row.height + 500 } });
     await page.locator('#evidence-RULE-4').screenshot({ path: join(SCREENSHOTS, 'summary-evidence-RULE-4.png') });
     expect(errors).toEqual([]);
     await page.close();
