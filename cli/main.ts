@@ -97,10 +97,12 @@ targetOptions(program.command('load').description('measure throughput, latency, 
   .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
   .action(loadCommand);
 
-program.command('report').description('render reports from a run: Allure HTML and changes since a baseline')
-  .option('--in <dir>', 'the run directory holding results.json and allure-results', 'reports/latest')
-  .option('--baseline <file>', 'an earlier results.json to compare with')
+program.command('report').description('render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline')
+  .option('--in <dir>', 'the run folder holding results.json and allure-results', 'reports/latest')
+  .option('--previous <dir|file>', 'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)')
+  .option('--baseline <file>', 'the former name of --previous')
   .option('--no-html', 'skip the Allure HTML report')
+  .option('--pdf', 'also print summary.html to summary.pdf with headless Chromium', false)
   .action(reportCommand);
 
 async function main(argv: string[]): Promise<number> {

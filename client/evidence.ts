@@ -231,3 +231,40 @@ export class EvidenceLog {
     return this.items.filter((i) => i.seq >= mark).map((i) => i.exchange);
   }
 }
+
+/** An exchange as a person reads it: the request and the response, each in HTTP message form. */
+export interface ExchangeText {
+  request: string;
+  response: string;
+}
+
+export function exchangeText(x: Exchange): ExchangeText {
+  const request = [`${x.method} ${x.url}`, ...headerLines(x.requestHeaders), ...bodyLines(x.requestBody)];
+  const timing = `(${x.durationMs} ms, sent ${x.at})`;
+  const response = x.error !== undefined
+    ? [`no response ${timing}: ${x.error}`]
+    : [`HTTP ${x.statusLine ?? x.status ?? '?'} ${timing}`, ...headerLines(x.responseHeaders ?? {}), ...bodyLines(x.responseBody)];
+  return { request: request.join('\n'), response: response.join('\n') };
+}
+
+function headerLines(headers: Record<string, string | string[] | undefined>): string[] {
+  return Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+}
+
+function bodyLines(body: string | undefined): string[] {
+  return body === undefined || body === '' ? [] : ['', readableBody(body)];
+}
+
+/**
+ * Compact JSON is indented for reading; any other body (not JSON, or JSON whose exact text would
+ * change: duplicate keys, spacing, number forms) is shown exactly as it was recorded.
+ */
+function readableBody(body: string): string {
+  try {
+    const value = parseJson(body);
+    return stringifyJson(value) === body ? stringifyJson(value, 2) : body;
+  } catch {
+    return body;
+  }
+}

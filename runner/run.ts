@@ -1,8 +1,7 @@
 /** `bmc-conformance run`: the suites against one target, with results.json, JUnit and Allure results. */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AREAS, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
-import { bigintSafe } from '../suites/support/check.js';
 import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config.js';
 import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
@@ -11,7 +10,8 @@ import type { TargetProfile } from './target-profile.js';
 import { buildRequirementResults, summarize, type Results } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
-import { formatSummary } from './summary.js';
+import { formatSummary, formatTrend } from '../report/console-summary.js';
+import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
 import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
 
@@ -92,8 +92,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
     print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
     const outDir = resolve(opts.out);
-    await rm(join(outDir, 'allure-results'), { recursive: true, force: true });
-    await mkdir(outDir, { recursive: true });
+    await prepareRun(outDir);
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
     try {
@@ -123,9 +122,10 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       ...(expectations && { expectations: { file: expectations.file, platform: expectations.platform } }),
     };
     const resultsFile = join(outDir, 'results.json');
-    await writeFile(resultsFile, `${JSON.stringify(results, bigintSafe, 2)}\n`);
-    for (const line of formatSummary(results, reporter.unhandled)) print(line);
+    const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
+    for (const line of [...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
     print(`results: ${resultsFile}`);
+    if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (opts.updateExpectations) {
       const writable = cfg.writable.map((w) => `${w.path}:${w.name}${w.values ? `=${w.values.join('|')}` : ''}`);
       await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: expectations?.platform, writable: cfg.embedded ? [] : writable }));

@@ -14,7 +14,7 @@ export interface SuiteRun {
   requirements?: string[];
   outDir: string;
   print: (line: string) => void;
-  /** Verdicts only: no JUnit and no Allure results (the mutation self-test runs many). */
+  /** Verdicts only: no Allure results (the mutation self-test runs many). */
   lean?: boolean;
 }
 
@@ -52,13 +52,8 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       sequence: { sequencer: AreaSequencer },
       testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
       provide: { bmc: run.cfg },
-      reporters: run.lean
-        ? [reporter]
-        : [
-            reporter,
-            ['junit', { outputFile: join(run.outDir, 'junit.xml'), suiteName: 'bmc-conformance' }],
-            ['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }],
-          ],
+      // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
+      reporters: run.lean ? [reporter] : [reporter, ['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }]],
     },
     { logLevel: 'error', clearScreen: false },
   );

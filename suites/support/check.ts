@@ -5,14 +5,14 @@
  * what lands in the task's meta.
  */
 import { test, inject, type TestContext } from 'vitest';
-import * as allure from 'allure-js-commons';
-import { isRequirementId, requirement } from '../../catalogue/requirements.js';
+import { isRequirementId } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
 import type { Exchange as EvidenceEntry } from '../../client/evidence.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
 import { CheckFailure, NotJudged } from './assert.js';
+import { describeTest, exchangeSteps } from '../../report/allure-test.js';
 
 export interface Observation {
   requirement: string;
@@ -122,9 +122,7 @@ async function runCheck(
     return requirement;
   };
   ctx.task.meta.bmc = meta;
-  for (const id of ids) await allure.label('requirement', id);
-  // Allure groups tests by the spec area of the first requirement they check.
-  await allure.label('suite', requirement(ids[0]!).area);
+  await describeTest(ids, cfg.profile);
 
   const notTested = (reason: string): never => {
     ctx.skip(reason);
@@ -159,6 +157,7 @@ async function runCheck(
   try {
     await body(t);
   } catch (err) {
+    const findingsBefore = meta.failures.length;
     // A NOT_TESTED after a recorded failure is still a failure.
     if (isSkip(err) && meta.failures.length === 0) throw err;
     const prerequisite = prerequisiteOf(err, ids);
@@ -172,14 +171,15 @@ async function runCheck(
       meta.unjudged = `not judged: the test stopped at a failure of ${requirement}`;
     }
     failed = true;
-    throw new CheckFailure(failureSummary(meta.failures));
+    // Allure: a finding about the target is a failed assertion; an error of the network or of the
+    // harness alone (no finding, no CheckFailure) is "broken".
+    const harnessError = findingsBefore === 0 && !(err instanceof CheckFailure);
+    throw harnessError ? new Error(failureSummary(meta.failures), { cause: err }) : new CheckFailure(failureSummary(meta.failures));
   } finally {
     const cleanupError = await runCleanups(cleanups);
     const exchanges = evidence.since(mark);
     if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = exchanges.slice(-20);
-    if (exchanges.length > 0) {
-      await allure.attachment('exchanges.json', JSON.stringify(exchanges.slice(-10), bigintSafe, 2), 'application/json');
-    }
+    await exchangeSteps(exchanges);
     if (cleanupError && !failed) {
       // A write we could not restore is a failure of the run, not something to hide.
       meta.failures.push({ requirement: ids[0]!, message: `restoring the target after the test failed: ${cleanupError.message}` });
