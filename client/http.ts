@@ -12,6 +12,7 @@ import { BmcClientError, LoginRefusedError, TargetTimeoutError, classifyNetworkE
 import { EvidenceLog, bodyToText } from './evidence.js';
 import { parseJson, stringifyJson } from './json.js';
 import { RateLimiter } from './rate.js';
+import { sessionClosed, sessionOpened } from './session-ledger.js';
 import { ExchangeTimeout, exchange, requestTarget, type RawResponse } from './transport.js';
 
 export type { SerializedCookies } from './cookies.js';
@@ -121,6 +122,8 @@ export class BmcClient {
   /** Bumped on every stored login, so concurrent 401s share one re-login. */
   private epoch = 0;
   private relogging?: Promise<boolean>;
+  /** The stored session was opened by this client's own login (and not logged out yet). */
+  private ownsSession = false;
   private closing?: Promise<void>;
 
   /** `shared` is for fork(): it passes the rate limiter on. */
@@ -253,8 +256,13 @@ export class BmcClient {
    * POST /logout {"data": []}. The cookies stay in the jar so a test can show that the target
    * now refuses them; the next 401 starts a new session unless `relogin: false` is passed.
    */
-  logout(): Promise<BmcResponse> {
-    return this.request('POST', '/logout', { json: { data: [] }, relogin: false });
+  async logout(): Promise<BmcResponse> {
+    const res = await this.request('POST', '/logout', { json: { data: [] }, relogin: false });
+    if (this.ownsSession && isSuccess(res)) {
+      this.ownsSession = false;
+      sessionClosed();
+    }
+    return res;
   }
 
   /** Cookie header value for a request to `path` (for the WebSocket handshake). */
@@ -289,9 +297,13 @@ export class BmcClient {
     );
   }
 
-  /** Closes the connection pool; requests still running after 1 s are aborted. */
+  /**
+   * Closes the connection pool; requests still running after 1 s are aborted. A session this
+   * client opened itself is logged out first: a run leaves no session behind.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      if (this.ownsSession) await this.logout().catch(() => undefined);
       const closed = this.agent.close();
       const graceful = await Promise.race([closed.then(() => true), sleep(1000, false, { ref: false })]);
       if (!graceful) await this.agent.destroy().catch(() => undefined);
@@ -306,6 +318,9 @@ export class BmcClient {
   }
 
   private storeSession(res: BmcResponse): void {
+    // The session this client held before is not ended by a new login: only logout ends it.
+    this.ownsSession = true;
+    sessionOpened();
     this.cookies.clear();
     for (const c of this.cookies.store(res.headers['set-cookie'], '/login')) this.addCookieSecret(c.value);
     const json = res.json;
@@ -322,6 +337,11 @@ export class BmcClient {
   /** True when a usable new session exists (made by this call or a concurrent one). */
   private async renewSession(epochAtSend: number): Promise<boolean> {
     if (this.epoch !== epochAtSend) return true;
+    // The target forgot the session (expired, evicted): it is over, and not by our doing.
+    if (this.ownsSession && !this.relogging) {
+      this.ownsSession = false;
+      sessionClosed();
+    }
     this.relogging ??= this.login()
       .then(() => true)
       .catch((err: unknown) => {

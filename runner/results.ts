@@ -51,6 +51,22 @@ export interface Fingerprint {
   loginForm?: string;
 }
 
+/** What the run left behind on the target (enumerate before and after), with its verdict. */
+export interface RunTrace {
+  verdict: 'PASS' | 'WARN' | 'FAIL';
+  /** One sentence per path and attribute left changed, object added or removed. */
+  lines: string[];
+  changed: Array<{ path: string; attribute: string; before: unknown; after: unknown }>;
+  added: string[];
+  removed: string[];
+  /** Attributes that moved by themselves, not counted. */
+  volatile: string[];
+  /** Whether enumerate before and after could be compared (the target answered both). */
+  compared: boolean;
+  /** Sessions the run opened and logged out of again. */
+  sessions: { opened: number; closed: number };
+}
+
 export interface Results {
   target: string;
   fingerprint?: Fingerprint;
@@ -63,6 +79,7 @@ export interface Results {
   requirements: Array<RequirementResult & { expected?: string }>;
   observations: Array<Observation & { test: string }>;
   expectations?: { file: string; platform?: string };
+  trace?: RunTrace;
 }
 
 /** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */

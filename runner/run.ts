@@ -7,7 +7,9 @@ import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from '
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
 import type { TargetProfile } from './target-profile.js';
-import { buildRequirementResults, summarize, type Results } from './results.js';
+import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
+import { sessionCounts, type SessionCounts } from '../client/session-ledger.js';
+import { buildRequirementResults, summarize, type Results, type RunTrace } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
@@ -71,6 +73,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   if (opts.target && opts.dialect) throw new UsageError('--dialect applies to the embedded simulator only; drop --target or --dialect.');
   for (const id of opts.requirements ?? []) requirement(id);
   const startedAt = new Date();
+  const sessionsAtStart = sessionCounts();
   let embedded: EmbeddedTarget | undefined;
   if (!opts.target) {
     embedded = await startEmbeddedTarget({
@@ -95,12 +98,24 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     await prepareRun(outDir);
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
+    let trace: RunTrace | undefined;
+    let leftBehind: TraceReport | undefined;
     try {
+      const before = await takeSnapshot(client, cfg.namespace);
       reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean });
+      const after = before && (await takeSnapshot(client, cfg.namespace));
+      leftBehind = before && after ? await compareSnapshots(client, before, after) : undefined;
     } finally {
       await client.logout().catch(() => undefined);
       await client.close();
     }
+    // The runner's own session (preflight, main thread) and the suites' (their thread), counted apart.
+    const main = sessionCounts();
+    const sessions = {
+      opened: main.opened - sessionsAtStart.opened + reporter.sessions.opened,
+      closed: main.closed - sessionsAtStart.closed + reporter.sessions.closed,
+    };
+    trace = traceOf(leftBehind, reporter.restoreFailures, sessions, cfg.profile);
     const absentReason = (req: Requirement): string =>
       !areas.includes(req.area)
         ? `area ${req.area} not selected (--only)`
@@ -120,6 +135,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       requirements,
       observations: reporter.observations,
       ...(expectations && { expectations: { file: expectations.file, platform: expectations.platform } }),
+      ...(trace && { trace }),
     };
     const resultsFile = join(outDir, 'results.json');
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
@@ -131,11 +147,26 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: expectations?.platform, writable: cfg.embedded ? [] : writable }));
       print(`expectations to review: ${resolve(opts.updateExpectations)}`);
     }
-    const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0;
+    for (const line of trace?.lines ?? []) print(`${trace!.verdict === 'FAIL' ? 'FAIL' : 'warn'}  left behind: ${line}`);
+    const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0 || trace?.verdict === 'FAIL';
     return { exitCode: failed ? 1 : 0, results, resultsFile };
   } finally {
     await embedded?.stop();
   }
+}
+
+/**
+ * What the run left behind: nothing may change in the read-only and safe profiles (FAIL); the
+ * destructive profile may leave a trace it could not undo (WARN).
+ */
+function traceOf(report: TraceReport | undefined, restoreFailures: string[], sessions: SessionCounts, profile: Profile): RunTrace {
+  const lines = [
+    ...(report ? describeTrace(report) : []),
+    ...restoreFailures.map((f) => `a restore failed in ${f}`),
+    ...(sessions.opened > sessions.closed ? [`${sessions.opened - sessions.closed} of the ${sessions.opened} sessions the run opened were not logged out`] : []),
+  ];
+  const empty = { changed: [], added: [], removed: [], volatile: [] };
+  return { verdict: lines.length === 0 ? 'PASS' : profile === 'destructive' ? 'WARN' : 'FAIL', lines, ...(report ?? empty), compared: report !== undefined, sessions };
 }
 
 /** The known deviations of --expectations and of the target profile, as one set. */

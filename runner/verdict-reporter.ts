@@ -1,6 +1,7 @@
 /** A vitest reporter that turns each finished test case into a TestOutcome for results.json. */
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SessionCounts } from '../client/session-ledger.js';
 import type { CheckMeta, Finding, Observation } from '../suites/support/check.js';
 import type { RequirementVerdict, TestOutcome, Verdict } from './results.js';
 
@@ -10,6 +11,10 @@ export class VerdictReporter implements Reporter {
   readonly outcomes: TestOutcome[] = [];
   readonly observations: Array<Observation & { test: string }> = [];
   readonly unhandled: string[] = [];
+  /** Changes a check made and could not undo, by test. */
+  readonly restoreFailures: string[] = [];
+  /** Sessions the suites opened and closed (the count after the last test). */
+  sessions: SessionCounts = { opened: 0, closed: 0 };
 
   constructor(
     private readonly root: string,
@@ -22,6 +27,8 @@ export class VerdictReporter implements Reporter {
     this.outcomes.push(outcome);
     const meta = testCase.meta().bmc;
     for (const o of meta?.observations ?? []) this.observations.push({ ...o, test: testCase.name });
+    if (meta?.restoreFailure) this.restoreFailures.push(`${testCase.name}: ${meta.restoreFailure}`);
+    if (meta?.sessions && meta.sessions.opened >= this.sessions.opened) this.sessions = meta.sessions;
     this.print(progressLine(outcome));
   }
 

@@ -8,6 +8,7 @@ import { test, inject, type TestContext } from 'vitest';
 import { isRequirementId } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
+import { sessionCounts, type SessionCounts } from '../../client/session-ledger.js';
 import type { Exchange as EvidenceEntry } from '../../client/evidence.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
@@ -37,6 +38,10 @@ export interface CheckMeta {
    * stopped at another requirement's failure, or at a prerequisite another requirement owns.
    */
   unjudged?: string;
+  /** Why a change the check made could not be undone, when it could not. */
+  restoreFailure?: string;
+  /** Sessions the suites opened and closed so far (this thread's count, after this test). */
+  sessions?: SessionCounts;
   evidence?: EvidenceEntry[];
 }
 
@@ -180,10 +185,10 @@ async function runCheck(
     const exchanges = evidence.since(mark);
     if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = exchanges.slice(-20);
     await exchangeSteps(exchanges);
-    if (cleanupError && !failed) {
-      // A write we could not restore is a failure of the run, not something to hide.
-      meta.failures.push({ requirement: ids[0]!, message: `restoring the target after the test failed: ${cleanupError.message}` });
-    }
+    // A write that could not be restored is a trace the run left, reported for the whole run
+    // (results.json "trace"), not a failure of the requirement this check judged.
+    if (cleanupError) meta.restoreFailure = cleanupError.message;
+    meta.sessions = sessionCounts();
   }
   if (meta.failures.length > 0) throw new CheckFailure(failureSummary(meta.failures));
 }
