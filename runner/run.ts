@@ -9,7 +9,7 @@ import { resolveWritables } from './writables.js';
 import type { TargetProfile } from './target-profile.js';
 import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
 import { sessionCounts, type SessionCounts } from '../client/session-ledger.js';
-import { buildRequirementResults, summarize, type Results, type RunTrace } from './results.js';
+import { buildRequirementResults, summarize, type Fingerprint, type Results, type RunTrace } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
@@ -87,13 +87,15 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   }
   try {
     const cfg = buildConfig(opts, embedded);
-    const { client, session, sessionProblem } = await preflight(cfg);
+    const { client, session, sessionProblem, fingerprint, warnings } = await preflight({ ...cfg, readyWithinMs: embedded ? 5_000 : 60_000 });
+    for (const w of warnings) print(`warn  ${w}`);
     cfg.session = session;
     cfg.sessionProblem = sessionProblem;
     const { writable, unmatched } = await resolveWritables(client, cfg.writable, cfg.namespace);
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
     print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
+    print(`target: ${describeFingerprint(fingerprint)}`);
     const outDir = resolve(opts.out);
     await prepareRun(outDir);
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
@@ -126,6 +128,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const requirements = applyExpectations(buildRequirementResults(reporter.outcomes, absentReason), expectations);
     const results: Results = {
       target: cfg.target,
+      fingerprint,
       namespace: cfg.namespace,
       profile: cfg.profile,
       startedAt: startedAt.toISOString(),
@@ -153,6 +156,15 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   } finally {
     await embedded?.stop();
   }
+}
+
+function describeFingerprint(f: Fingerprint): string {
+  return [
+    f.server ? `server ${f.server}` : 'no Server header',
+    f.firmware ? `firmware ${f.firmware}` : 'no active BMC version shown under software/',
+    f.objects !== undefined ? `${f.objects} objects listed` : 'no list of the namespace',
+    f.loginForm === 'username-password' ? 'login with {"username", "password"}' : 'login with the spec\'s body',
+  ].join(', ');
 }
 
 /**
