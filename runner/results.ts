@@ -70,6 +70,8 @@ export interface RunTrace {
 export interface Results {
   target: string;
   fingerprint?: Fingerprint;
+  /** Writables a destructive run found for itself (none were named), and the candidates refused. */
+  discovered?: { writable: string[]; refused: string[] };
   namespace: string;
   profile: string;
   startedAt: string;

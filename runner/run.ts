@@ -6,6 +6,7 @@ import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config
 import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
+import { discoverWritables, type Discovery } from './discovery.js';
 import type { TargetProfile } from './target-profile.js';
 import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
 import { sessionCounts, type SessionCounts } from '../client/session-ledger.js';
@@ -94,6 +95,14 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const { writable, unmatched } = await resolveWritables(client, cfg.writable, cfg.namespace);
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
+    // Only a destructive run may write what was not named: it looks for the conventional writables.
+    let discovery: Discovery | undefined;
+    if (cfg.writable.length === 0 && cfg.profile === 'destructive' && !embedded && !sessionProblem) {
+      discovery = await discoverWritables(client, cfg.namespace);
+      cfg.writable = discovery.writable;
+      print(`writable (found, each written, read back and restored): ${discovery.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'}`);
+      for (const r of discovery.refused) print(`  not used: ${r}`);
+    }
     print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
     print(`target: ${describeFingerprint(fingerprint)}`);
     const outDir = resolve(opts.out);
@@ -129,6 +138,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const results: Results = {
       target: cfg.target,
       fingerprint,
+      ...(discovery && { discovered: { writable: discovery.writable.map((w) => `${w.path}:${w.name}`), refused: discovery.refused } }),
       namespace: cfg.namespace,
       profile: cfg.profile,
       startedAt: startedAt.toISOString(),

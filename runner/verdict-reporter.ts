@@ -69,7 +69,7 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
   const verdict: Verdict = verdicts.some((v) => v.verdict === 'FAIL') ? 'FAIL'
     : verdicts.some((v) => v.verdict === 'WARN') ? 'WARN'
       : verdicts.every((v) => v.verdict === 'NOT_TESTED') ? 'NOT_TESTED' : 'PASS';
-  const reason = verdicts.filter((v) => v.verdict === verdict && v.reason).map((v) => v.reason).join('; ') || undefined;
+  const reason = [...new Set(verdicts.filter((v) => v.verdict === verdict && v.reason).map((v) => v.reason))].join('; ') || undefined;
   return { ...base, verdict, reason, perRequirement, evidence: meta?.evidence };
 }
 

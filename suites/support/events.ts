@@ -11,6 +11,9 @@ import { fail, show } from './assert.js';
 import type { CheckContext } from './check.js';
 import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from './writable.js';
 
+/** How far above its original value an integer attribute is written. */
+const INTEGER_STEPS = 4;
+
 /** Priming writes tried before a subscription is declared not live. */
 export const PRIME_ATTEMPTS = 3;
 
@@ -149,6 +152,16 @@ export class AttrWriter {
       for (;;) {
         const v = `${stem}-bmcc${++this.counter}`;
         if (v !== this.current) return v;
+      }
+    }
+    const o = this.plan.original;
+    const integer = (typeof o === 'number' && Number.isInteger(o) && o !== 0 && o !== 1) || typeof o === 'bigint';
+    if (integer && typeof this.plan.next === typeof o) {
+      // Small steps above the original (original+1 … +4), so several writes can all differ.
+      for (;;) {
+        const step = (this.counter++ % INTEGER_STEPS) + 1;
+        const v = typeof o === 'bigint' ? o + BigInt(step) : (o as number) + step;
+        if (!sameValue(v, this.current)) return v;
       }
     }
     return sameValue(this.current, this.plan.next) ? this.plan.original : this.plan.next;
