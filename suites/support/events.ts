@@ -9,6 +9,7 @@ import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../
 import { sameValue } from '../../client/values.js';
 import { fail, show } from './assert.js';
 import type { CheckContext } from './check.js';
+import { quietWindow, recordLatency } from './pace.js';
 import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from './writable.js';
 
 /** How far above its original value an integer attribute is written. */
@@ -255,7 +256,7 @@ export interface NotLive {
 /**
  * Nothing acknowledges the filter, so a subscription is live only once it delivered a change it
  * admits. Writes `writer`'s attribute until every tap received the change (at most PRIME_ATTEMPTS
- * writes, each waited for eventTimeoutMs). With `settle`, then waits quietWindowMs so that
+ * writes, each waited for eventTimeoutMs). With `settle`, then waits a quiet window so that
  * stragglers of the priming land before anything is measured.
  */
 export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter, opts: { settle?: boolean } = {}): Promise<NotLive | undefined> {
@@ -267,6 +268,7 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
       [...pending].map(async (x) => {
         try {
           const ev = await x.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from: marks.get(x) });
+          recordLatency(ev.at - w.at);
           x.liveAt = ev.seq;
           pending.delete(x);
         } catch {
@@ -290,7 +292,7 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
     }
     return { reason };
   }
-  if (opts.settle) await sleep(t.cfg.quietWindowMs);
+  if (opts.settle) await sleep(quietWindow(t.cfg));
   return undefined;
 }
 
@@ -331,7 +333,9 @@ export async function provoke(
     const from = witness.sub.mark();
     const w = await writer.write();
     try {
-      return await witness.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from });
+      const ev = await witness.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from });
+      recordLatency(ev.at - w.at);
+      return ev;
     } catch {
       if (witness.sub.closed) break;
     }
@@ -344,7 +348,7 @@ export async function provoke(
 /** Waits for `count` matching events from `from` (bounded), then a quiet window for extras; returns all matches. */
 export async function collect(t: CheckContext, tap: Tap, pred: EventPredicate, count: number, from: number): Promise<ReceivedEvent[]> {
   await tap.sub.waitForCount(pred, count, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-  await sleep(t.cfg.quietWindowMs);
+  await sleep(quietWindow(t.cfg));
   return tap.sub.events.slice(from).filter((e) => {
     try {
       return pred(e.data);
@@ -357,7 +361,7 @@ export async function collect(t: CheckContext, tap: Tap, pred: EventPredicate, c
 /** Fails when any event matching `pred` arrived since `from`, or arrives within the quiet window. */
 export async function expectNone(t: CheckContext, tap: Tap, pred: EventPredicate, what: string, from = 0): Promise<void> {
   try {
-    await tap.sub.expectQuiet(pred, t.cfg.quietWindowMs, { from });
+    await tap.sub.expectQuiet(pred, quietWindow(t.cfg), { from });
   } catch {
     const hit = tap.sub.events.slice(from).find((e) => {
       try {

@@ -1,0 +1,163 @@
+/**
+ * The events suite's shared measurement. Every subscription the filter checks need is opened at
+ * once, primed together, and watched through one interleaved write sequence of two objects and
+ * one quiet window; EP-14, EV-1, EV-2, EV-4 … EV-10 then each judge their part of what arrived.
+ * On a target whose events come seconds late, that is one wait where there were a dozen.
+ *
+ *   only      {paths: [A]}                         A's stream alone
+ *   all       {}                                   everything
+ *   onlyB     {paths: [B]}                         B's stream alone
+ *   both      {paths: [A, B]}                      both streams
+ *   byIface   {interfaces: [iA]}                   A's interface only
+ *   either    {paths: [A], interfaces: [iB]}       A by path, B by interface (ORed)
+ *   neither   {paths: [A], interfaces: [iA]}       A, never B
+ *
+ * The interfaces are learned from the priming events (the REST side never shows them).
+ */
+import type { ReceivedEvent } from '../../client/subscriber.js';
+import type { CheckContext } from './check.js';
+import { quietWindow } from './pace.js';
+import { noWritableReason, writePlans } from './writable.js';
+import { AttrWriter, collect, onDistinctObjects, subscribe, tryGoLive, type NotLive, type Tap, type WriteRecord } from './events.js';
+
+export interface Matrix {
+  a: AttrWriter;
+  /** A writer on another object, when the profile names one. */
+  b?: AttrWriter;
+  /** The interfaces of A's and B's properties, when both are valid D-Bus names and differ. */
+  interfaces?: { a: string; b: string };
+  /** Interface names as the priming events gave them (for messages when no pair was found). */
+  seenInterfaces: { a?: unknown; b?: unknown };
+  only: Tap;
+  all: Tap;
+  onlyB?: Tap;
+  both?: Tap;
+  byIface?: Tap;
+  either?: Tap;
+  neither?: Tap;
+  /** Set when `only` never went live: EP-14's failure, and nothing to judge for the rest. */
+  notLive?: NotLive;
+  /** The measured writes, per writer, in order. */
+  written: Map<AttrWriter, WriteRecord[]>;
+  /** Each tap's mark before the measured writes. */
+  from: Map<Tap, number>;
+  /** Taps the target had closed when the measurement ended (the run closes them all later). */
+  closedByTarget: Set<Tap>;
+}
+
+const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
+function usableInterface(iface: unknown): iface is string {
+  return typeof iface === 'string' && DBUS_INTERFACE.test(iface) && iface !== 'org.freedesktop.DBus.Properties';
+}
+
+/** The interface named by the event a tap went live with. */
+function primingInterface(tap: Tap): unknown {
+  return tap.liveAt === undefined ? undefined : (tap.sub.events[tap.liveAt]?.data as { interface?: unknown } | undefined)?.interface;
+}
+
+let built: Promise<Matrix> | undefined;
+
+/** The measurement, made by whichever check asks first (the others read it). */
+export function eventMatrix(t: CheckContext): Promise<Matrix> {
+  built ??= measure(t);
+  return built;
+}
+
+async function measure(t: CheckContext): Promise<Matrix> {
+  const plans = onDistinctObjects(await writePlans(t));
+  if (plans.length === 0) t.notTested(noWritableReason());
+  const a = new AttrWriter(t, plans[0]!);
+  const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`);
+  const all = await subscribe(t, {}, 'the subscription with {}');
+  const m: Matrix = { a, only, all, seenInterfaces: {}, written: new Map(), from: new Map(), closedByTarget: new Set() };
+  m.notLive = await tryGoLive(t, [only, all], a);
+  if (only.liveAt === undefined) return m;
+  m.notLive = undefined;
+  m.seenInterfaces.a = primingInterface(only);
+
+  // B: another object, preferably one whose property lives on another interface than A's.
+  for (const c of plans.slice(1, 4).map((p) => new AttrWriter(t, p))) {
+    const tap = await subscribe(t, { paths: [c.path] }, `the subscription to ${c.path}`);
+    await tryGoLive(t, [tap], c);
+    if (tap.liveAt === undefined) continue;
+    const iface = primingInterface(tap);
+    const distinct = usableInterface(iface) && usableInterface(m.seenInterfaces.a) && iface !== m.seenInterfaces.a;
+    if (!m.b || distinct) {
+      m.b = c;
+      m.onlyB = tap;
+      m.seenInterfaces.b = iface;
+    }
+    if (distinct) break;
+  }
+  const late: Tap[] = [];
+  if (m.b) late.push((m.both = await subscribe(t, { paths: [a.path, m.b.path] }, 'the subscription to both paths')));
+  const iA = m.seenInterfaces.a;
+  const iB = m.seenInterfaces.b;
+  if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
+    m.interfaces = { a: iA, b: iB };
+    late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`)));
+    late.push((m.either = await subscribe(t, { paths: [a.path], interfaces: [iB] }, `the subscription to path ${a.path} or interface ${iB}`)));
+    late.push((m.neither = await subscribe(t, { paths: [a.path], interfaces: [iA] }, `the subscription to path ${a.path} or interface ${iA}`)));
+  }
+  // One priming write of A reaches every late subscription (A matches each by path or interface).
+  if (late.length > 0) await tryGoLive(t, late, a);
+  // Stragglers of the priming land before anything is measured.
+  await new Promise((r) => setTimeout(r, quietWindow(t.cfg)));
+
+  const taps = tapsOf(m);
+  for (const tap of taps) m.from.set(tap, tap.sub.mark());
+  const writers = m.b ? [a, m.b] : [a];
+  for (const w of writers) m.written.set(w, []);
+  for (let r = 0; r < t.cfg.eventWrites; r++) {
+    for (const w of writers) m.written.get(w)!.push(await w.write());
+  }
+  // Every tap waits for what its filter admits at the same time: one quiet window for all.
+  await Promise.all(taps.map((tap) => collect(t, tap, (d) => admitted(m, tap).some((w) => w.changed(d)), expectedCount(m, tap), m.from.get(tap)!)));
+  for (const tap of taps) if (tap.sub.closed) m.closedByTarget.add(tap);
+  return m;
+}
+
+/** Every open tap of the matrix. */
+export function tapsOf(m: Matrix): Tap[] {
+  return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither].filter((x): x is Tap => x !== undefined);
+}
+
+/** The writers whose changes a tap's filter admits, as the spec reads the filter. */
+export function admitted(m: Matrix, tap: Tap): AttrWriter[] {
+  const withB = (list: AttrWriter[]) => (m.b ? [...list, m.b] : list);
+  if (tap === m.onlyB) return m.b ? [m.b] : [];
+  if (tap === m.all || tap === m.both || tap === m.either) return withB([m.a]);
+  return [m.a];
+}
+
+function expectedCount(m: Matrix, tap: Tap): number {
+  return admitted(m, tap).reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0);
+}
+
+/** The measured events of `w` a tap received. */
+export function measuredEvents(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent[] {
+  return tap.sub.events.slice(m.from.get(tap) ?? 0).filter((e) => {
+    try {
+      return w.changed(e.data);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The values written by `w` in the measured sequence. */
+export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
+  return (m.written.get(w) ?? []).map((r) => r.value);
+}
+
+/** Whether any event of `w` reached the tap at any time (priming included). */
+export function anyEventOf(tap: Tap, w: AttrWriter): ReceivedEvent | undefined {
+  return tap.sub.events.find((e) => {
+    try {
+      return w.changed(e.data);
+    } catch {
+      return false;
+    }
+  });
+}
