@@ -113,7 +113,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     let leftBehind: TraceReport | undefined;
     try {
       const before = await takeSnapshot(client, cfg.namespace);
-      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean });
+      // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
+      const terminal = !opts.print && process.stdout.isTTY ? (text: string) => void process.stdout.write(text) : undefined;
+      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean, terminal });
       const after = before && (await takeSnapshot(client, cfg.namespace));
       leftBehind = before && after ? await compareSnapshots(client, before, after) : undefined;
     } finally {

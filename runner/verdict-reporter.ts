@@ -4,6 +4,7 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SessionCounts } from '../client/session-ledger.js';
 import type { CheckMeta, Finding, Observation } from '../suites/support/check.js';
 import type { RequirementVerdict, TestOutcome, Verdict } from './results.js';
+import { Progress } from './progress.js';
 
 const ID_TITLE = /^\[([A-Z0-9\- ]+)\]/;
 
@@ -16,10 +17,20 @@ export class VerdictReporter implements Reporter {
   /** Sessions the suites opened and closed (the count after the last test). */
   sessions: SessionCounts = { opened: 0, closed: 0 };
 
+  private readonly progress: Progress;
+
   constructor(
     private readonly root: string,
-    private readonly print: (line: string) => void = () => {},
-  ) {}
+    print: (line: string) => void = () => {},
+    /** A terminal to keep a status line on (default: none, plain lines). */
+    terminal?: (text: string) => void,
+  ) {
+    this.progress = new Progress({ print, tty: terminal !== undefined, write: terminal });
+  }
+
+  onTestModuleCollected(module: TestModule): void {
+    this.progress.collected_([...module.children.allTests()].length);
+  }
 
   onTestCaseResult(testCase: TestCase): void {
     const outcome = toOutcome(testCase, this.root);
@@ -29,10 +40,11 @@ export class VerdictReporter implements Reporter {
     for (const o of meta?.observations ?? []) this.observations.push({ ...o, test: testCase.name });
     if (meta?.restoreFailure) this.restoreFailures.push(`${testCase.name}: ${meta.restoreFailure}`);
     if (meta?.sessions && meta.sessions.opened >= this.sessions.opened) this.sessions = meta.sessions;
-    this.print(progressLine(outcome));
+    this.progress.finished(areaOf(outcome.file), testCase.name, outcome.durationMs, progressLine(outcome));
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {
+    this.progress.end();
     for (const e of errors) this.unhandled.push(e.message ?? String(e));
   }
 }
@@ -88,6 +100,11 @@ function judged(ids: string[], meta: CheckMeta | undefined, failures: Finding[],
     else out[id] = { verdict: 'PASS' };
   }
   return out;
+}
+
+/** `suites/events.suite.ts` → `events`. */
+function areaOf(file: string): string {
+  return /([a-z-]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? file;
 }
 
 function idsFromTitle(title: string): string[] {

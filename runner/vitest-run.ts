@@ -16,6 +16,8 @@ export interface SuiteRun {
   print: (line: string) => void;
   /** Verdicts only: no Allure results (the mutation self-test runs many). */
   lean?: boolean;
+  /** A terminal to keep a status line on; without it, plain lines only (CI). */
+  terminal?: (text: string) => void;
 }
 
 /**
@@ -32,7 +34,7 @@ export function suiteFile(area: Area): string {
 
 export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   const root = packageRoot();
-  const reporter = new VerdictReporter(root, run.print);
+  const reporter = new VerdictReporter(root, run.print, run.terminal);
   const previousExitCode = process.exitCode;
   const vitest = await startVitest(
     'test',

@@ -39,8 +39,9 @@ export interface Matrix {
   notLive?: NotLive;
   /** The measured writes, per writer, in order. */
   written: Map<AttrWriter, WriteRecord[]>;
-  /** Each tap's mark before the measured writes. */
+  /** Each tap's mark before the measured writes, and after their events were collected. */
   from: Map<Tap, number>;
+  until: Map<Tap, number>;
   /** Taps the target had closed when the measurement ended (the run closes them all later). */
   closedByTarget: Set<Tap>;
 }
@@ -56,6 +57,9 @@ function primingInterface(tap: Tap): unknown {
   return tap.liveAt === undefined ? undefined : (tap.sub.events[tap.liveAt]?.data as { interface?: unknown } | undefined)?.interface;
 }
 
+/** The matrix's subscriptions outlive the check that opens them: later checks read and reuse them. */
+const SUITE = { forSuite: true };
+
 let built: Promise<Matrix> | undefined;
 
 /** The measurement, made by whichever check asks first (the others read it). */
@@ -68,9 +72,9 @@ async function measure(t: CheckContext): Promise<Matrix> {
   const plans = onDistinctObjects(await writePlans(t));
   if (plans.length === 0) t.notTested(noWritableReason());
   const a = new AttrWriter(t, plans[0]!);
-  const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`);
-  const all = await subscribe(t, {}, 'the subscription with {}');
-  const m: Matrix = { a, only, all, seenInterfaces: {}, written: new Map(), from: new Map(), closedByTarget: new Set() };
+  const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`, SUITE);
+  const all = await subscribe(t, {}, 'the subscription with {}', SUITE);
+  const m: Matrix = { a, only, all, seenInterfaces: {}, written: new Map(), from: new Map(), until: new Map(), closedByTarget: new Set() };
   m.notLive = await tryGoLive(t, [only, all], a);
   if (only.liveAt === undefined) return m;
   m.notLive = undefined;
@@ -78,7 +82,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
 
   // B: another object, preferably one whose property lives on another interface than A's.
   for (const c of plans.slice(1, 4).map((p) => new AttrWriter(t, p))) {
-    const tap = await subscribe(t, { paths: [c.path] }, `the subscription to ${c.path}`);
+    const tap = await subscribe(t, { paths: [c.path] }, `the subscription to ${c.path}`, SUITE);
     await tryGoLive(t, [tap], c);
     if (tap.liveAt === undefined) continue;
     const iface = primingInterface(tap);
@@ -91,14 +95,14 @@ async function measure(t: CheckContext): Promise<Matrix> {
     if (distinct) break;
   }
   const late: Tap[] = [];
-  if (m.b) late.push((m.both = await subscribe(t, { paths: [a.path, m.b.path] }, 'the subscription to both paths')));
+  if (m.b) late.push((m.both = await subscribe(t, { paths: [a.path, m.b.path] }, 'the subscription to both paths', SUITE)));
   const iA = m.seenInterfaces.a;
   const iB = m.seenInterfaces.b;
   if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
     m.interfaces = { a: iA, b: iB };
-    late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`)));
-    late.push((m.either = await subscribe(t, { paths: [a.path], interfaces: [iB] }, `the subscription to path ${a.path} or interface ${iB}`)));
-    late.push((m.neither = await subscribe(t, { paths: [a.path], interfaces: [iA] }, `the subscription to path ${a.path} or interface ${iA}`)));
+    late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`, SUITE)));
+    late.push((m.either = await subscribe(t, { paths: [a.path], interfaces: [iB] }, `the subscription to path ${a.path} or interface ${iB}`, SUITE)));
+    late.push((m.neither = await subscribe(t, { paths: [a.path], interfaces: [iA] }, `the subscription to path ${a.path} or interface ${iA}`, SUITE)));
   }
   // One priming write of A reaches every late subscription (A matches each by path or interface).
   if (late.length > 0) await tryGoLive(t, late, a);
@@ -114,7 +118,10 @@ async function measure(t: CheckContext): Promise<Matrix> {
   }
   // Every tap waits for what its filter admits at the same time: one quiet window for all.
   await Promise.all(taps.map((tap) => collect(t, tap, (d) => admitted(m, tap).some((w) => w.changed(d)), expectedCount(m, tap), m.from.get(tap)!)));
-  for (const tap of taps) if (tap.sub.closed) m.closedByTarget.add(tap);
+  for (const tap of taps) {
+    m.until.set(tap, tap.sub.mark());
+    if (tap.sub.closed) m.closedByTarget.add(tap);
+  }
   return m;
 }
 
@@ -135,9 +142,9 @@ function expectedCount(m: Matrix, tap: Tap): number {
   return admitted(m, tap).reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0);
 }
 
-/** The measured events of `w` a tap received. */
+/** The measured events of `w` a tap received (the restores after the measurement are not). */
 export function measuredEvents(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent[] {
-  return tap.sub.events.slice(m.from.get(tap) ?? 0).filter((e) => {
+  return tap.sub.events.slice(m.from.get(tap) ?? 0, m.until.get(tap)).filter((e) => {
     try {
       return w.changed(e.data);
     } catch {
@@ -151,9 +158,9 @@ export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
   return (m.written.get(w) ?? []).map((r) => r.value);
 }
 
-/** Whether any event of `w` reached the tap at any time (priming included). */
-export function anyEventOf(tap: Tap, w: AttrWriter): ReceivedEvent | undefined {
-  return tap.sub.events.find((e) => {
+/** Whether any event of `w` reached the tap up to the end of the measurement (priming included). */
+export function anyEventOf(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent | undefined {
+  return tap.sub.events.slice(0, m.until.get(tap)).find((e) => {
     try {
       return w.changed(e.data);
     } catch {

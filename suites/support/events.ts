@@ -91,7 +91,7 @@ export interface Tap {
 }
 
 /** Opens a subscription on the shared session, sends the filter, and closes it after the test. */
-export async function subscribe(t: CheckContext, filter: unknown, what = 'the subscription'): Promise<Tap> {
+export async function subscribe(t: CheckContext, filter: unknown, what = 'the subscription', opts: { forSuite?: boolean } = {}): Promise<Tap> {
   let sub: EventSubscriber;
   try {
     sub = await EventSubscriber.open(t.client, filter);
@@ -99,8 +99,17 @@ export async function subscribe(t: CheckContext, filter: unknown, what = 'the su
     fail(`${what}: opening /subscribe with the filter ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   ledger.push(sub);
-  t.cleanup(() => sub.close());
+  // A subscription the suite's checks share stays open until the suite ends.
+  if (opts.forSuite) suiteScoped.push(sub);
+  else t.cleanup(() => sub.close());
   return { sub, filter, what };
+}
+
+const suiteScoped: EventSubscriber[] = [];
+
+/** Closes the subscriptions opened for the whole suite (its afterAll). */
+export async function closeSuiteSubscriptions(): Promise<void> {
+  await Promise.all(suiteScoped.splice(0).map((s) => s.close()));
 }
 
 // --- Writes ---------------------------------------------------------------------------------
@@ -264,13 +273,21 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
   for (let attempt = 0; attempt < PRIME_ATTEMPTS && pending.size > 0; attempt++) {
     const marks = new Map([...pending].map((x) => [x, x.sub.mark()]));
     const w = await writer.write();
+    // Once one subscription has the change, the others had it within the event latency too: they
+    // are waited for one quiet window more, not a whole event timeout.
+    const arrived = new AbortController();
+    let deadline: Promise<void> | undefined;
     await Promise.all(
       [...pending].map(async (x) => {
         try {
-          const ev = await x.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from: marks.get(x) });
+          const ev = await Promise.race([
+            x.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from: marks.get(x) }),
+            new Promise<never>((_, reject) => arrived.signal.addEventListener('abort', () => reject(new Error('others arrived')))),
+          ]);
           recordLatency(ev.at - w.at);
           x.liveAt = ev.seq;
           pending.delete(x);
+          deadline ??= sleep(quietWindow(t.cfg)).then(() => arrived.abort());
         } catch {
           // not yet: the next priming write tries again
         }
