@@ -94,6 +94,7 @@ targetOptions(program.command('load').description('measure throughput, latency, 
   .option('--baseline <file>', 'an earlier load.json: a change worse than --tolerance exits 1')
   .option('--tolerance <pct>', 'how much worse than the baseline is still no regression', parsePercent, 20)
   .option('--fault <name>', 'embedded simulator only: inject a fault, e.g. slow-requests or slow-serial (repeatable)', parse.collect, [])
+  .option('--target-profile <file>', 'the platform\'s reviewed profile: namespace, writables, timeouts, concurrency and rate caps (flags win)')
   .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
   .action(loadCommand);
 
