@@ -134,11 +134,13 @@ export class AttrWriter {
   constructor(
     private readonly t: CheckContext,
     readonly plan: WritePlan,
+    opts: { restore?: boolean } = {},
   ) {
     this.path = plan.attr.path;
     this.name = plan.attr.name;
     this.current = plan.original;
-    restoreAfter(t, plan);
+    // A writer only asked which values it would write needs no restore.
+    if (opts.restore !== false) restoreAfter(t, plan);
   }
 
   get label(): string {
@@ -270,9 +272,12 @@ export interface NotLive {
  */
 export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter, opts: { settle?: boolean } = {}): Promise<NotLive | undefined> {
   const pending = new Set(taps.filter((x) => x.liveAt === undefined));
+  // Once a subscription of this write had the change, the event latency is known to be short.
+  let anyArrived = false;
   for (let attempt = 0; attempt < PRIME_ATTEMPTS && pending.size > 0; attempt++) {
     const marks = new Map([...pending].map((x) => [x, x.sub.mark()]));
     const w = await writer.write();
+    const waitMs = anyArrived ? Math.min(t.cfg.eventTimeoutMs, quietWindow(t.cfg)) : t.cfg.eventTimeoutMs;
     // Once one subscription has the change, the others had it within the event latency too: they
     // are waited for one quiet window more, not a whole event timeout.
     const arrived = new AbortController();
@@ -281,12 +286,13 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
       [...pending].map(async (x) => {
         try {
           const ev = await Promise.race([
-            x.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from: marks.get(x) }),
+            x.sub.waitFor(writer.carrying(w.value), waitMs, { from: marks.get(x) }),
             new Promise<never>((_, reject) => arrived.signal.addEventListener('abort', () => reject(new Error('others arrived')))),
           ]);
           recordLatency(ev.at - w.at);
           x.liveAt = ev.seq;
           pending.delete(x);
+          anyArrived = true;
           deadline ??= sleep(quietWindow(t.cfg)).then(() => arrived.abort());
         } catch {
           // not yet: the next priming write tries again
@@ -294,6 +300,9 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
       }),
     );
     if ([...pending].some((x) => x.sub.closed)) break;
+    // Others had the change and these did not, twice: their filters exclude it (a lost event is
+    // retried once).
+    if (attempt >= 1 && (anyArrived || taps.some((x) => x.liveAt !== undefined && !pending.has(x)))) break;
   }
   if (pending.size > 0) {
     const reason = [...pending]
@@ -366,6 +375,10 @@ export async function provoke(
 export async function collect(t: CheckContext, tap: Tap, pred: EventPredicate, count: number, from: number): Promise<ReceivedEvent[]> {
   await tap.sub.waitForCount(pred, count, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
   await sleep(quietWindow(t.cfg));
+  return matching(tap, pred, from);
+}
+
+function matching(tap: Tap, pred: EventPredicate, from: number): ReceivedEvent[] {
   return tap.sub.events.slice(from).filter((e) => {
     try {
       return pred(e.data);
@@ -373,6 +386,29 @@ export async function collect(t: CheckContext, tap: Tap, pred: EventPredicate, c
       return false;
     }
   });
+}
+
+/**
+ * `collect` for several subscriptions that watched the same writes: they all wait, but once one
+ * has received what it waited for, the others get one quiet window more, not a whole event
+ * timeout (the events left the target together); that window also catches extras for all.
+ */
+export async function collectTogether(t: CheckContext, watches: Array<{ tap: Tap; pred: EventPredicate; count: number; from: number }>): Promise<void> {
+  const stop = new AbortController();
+  let first: Promise<void> | undefined;
+  const waits = watches.map(async (w) => {
+    try {
+      await Promise.race([
+        w.tap.sub.waitForCount(w.pred, w.count, t.cfg.eventTimeoutMs, { from: w.from }),
+        new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(new Error('the others are in')))),
+      ]);
+      first ??= sleep(quietWindow(t.cfg)).then(() => stop.abort());
+    } catch {
+      // short of its count: judged by the checks
+    }
+  });
+  await Promise.all(waits);
+  await (first ?? sleep(quietWindow(t.cfg)));
 }
 
 /** Fails when any event matching `pred` arrived since `from`, or arrives within the quiet window. */
