@@ -68,10 +68,10 @@ export function outageText(o: Pick<Outage, 'from' | 'durationMs' | 'back'>): str
   return o.back ? `from ${clock} for ${seconds}` : `since ${clock} (waited ${seconds})`;
 }
 
-/** The run was interrupted (SIGINT, SIGTERM): requests of the suites are no longer sent. */
+/** The run was interrupted (SIGINT, SIGTERM) while this request was in flight: it was abandoned. */
 export class InterruptedError extends BmcClientError {
   constructor(readonly reason: string) {
-    super(`The ${reason}: no further request is sent.`, { fault: reason });
+    super(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}: the request was abandoned.`, { fault: reason });
   }
 }
 
@@ -91,6 +91,29 @@ export class SubscriptionError extends BmcClientError {}
 
 /** A request that cannot be put on the wire at all: it was never sent. */
 export class InvalidRequestError extends BmcClientError {}
+
+/**
+ * Why a test stopped by a network fault, with no finding of its own, is not judged: the fault, how
+ * many of the test's requests (`exchanges`, its evidence) got no complete answer, and the last
+ * error. Undefined for any other error, which stays a finding.
+ */
+export function networkFaultReason(err: unknown, exchanges: ReadonlyArray<{ error?: string }>): string | undefined {
+  if (!(err instanceof BmcClientError) || err.fault === undefined) return undefined;
+  if (err instanceof InterruptedError) return `not judged: ${err.reason} while this test ran`;
+  const failed = Math.max(1, exchanges.filter((x) => x.error !== undefined).length);
+  const count = exchanges.length > 0 ? ` on ${failed} of ${exchanges.length} requests` : '';
+  return `not judged: ${err.fault}${count} (${err.message})`;
+}
+
+/**
+ * For a test that stopped at a prerequisite it could not read: which of its requests got no
+ * complete answer (the network may be why), as "; no complete answer to 3 of 3 requests (…)", or ''.
+ */
+export function networkFaultNote(exchanges: ReadonlyArray<{ error?: string }>): string {
+  const failed = exchanges.filter((x) => x.error !== undefined);
+  if (failed.length === 0) return '';
+  return `; no complete answer to ${failed.length} of ${exchanges.length} requests (${failed.at(-1)!.error})`;
+}
 
 /** Context that lets a classified error name the request it broke. */
 export interface RequestContext {

@@ -24,7 +24,7 @@ import { EvidenceLog, bodyToText } from './evidence.js';
 import { parseJson, stringifyJson } from './json.js';
 import { RateLimiter } from './rate.js';
 import { Reachability } from './reachability.js';
-import { clientDefaults, emitClientEvent, haltSignal } from './run-context.js';
+import { clientDefaults, emitClientEvent, interruptSignal } from './run-context.js';
 import { ExchangeFailed, ExchangeTimeout, ExchangeTooLarge, exchange, requestTarget, type Progress, type RawResponse } from './transport.js';
 
 export type { SerializedCookies } from './cookies.js';
@@ -66,8 +66,6 @@ export interface ClientOptions {
    * the run's (`setClientDefaults`), else 0: no waiting.
    */
   outageWaitMs?: number;
-  /** Keeps sending after the run halted this thread's requests (restoring what a test wrote). */
-  duringHalt?: boolean;
 }
 
 export interface BmcResponse {
@@ -421,7 +419,7 @@ export class BmcClient {
     const headers = this.requestHeaders(method, path, opts, flags);
     const body = opts.json !== undefined ? stringifyJson(opts.json) : opts.body;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs();
-    const signal = this.options.duringHalt ? undefined : haltSignal();
+    const signal = interruptSignal();
 
     await this.limiter?.acquire();
     const at = new Date();
@@ -489,8 +487,9 @@ function timeoutError(err: ExchangeTimeout, what: string): TargetTimeoutError {
   const limit = formatLimit(err.timeoutMs);
   const p: Progress = err.progress;
   if (!p.answered) return new TargetTimeoutError(`The target did not answer ${what} within ${limit}.`, { cause: err, fault: 'no answer in time' });
-  // Quiet for a third of the limit: it stopped; otherwise bytes were still coming.
-  if (p.quietMs >= err.timeoutMs / 3) {
+  // Quiet for half the limit, and far longer than any wait between its pieces so far: it stopped.
+  // Otherwise bytes were still coming, only too slowly.
+  if (p.quietMs >= Math.max(err.timeoutMs / 2, 2 * p.longestGapMs)) {
     return new TargetTimeoutError(
       `The answer to ${what} stalled: ${p.bytes} bytes of its body arrived, then nothing for ${formatLimit(Math.round(p.quietMs))}; limit ${limit}.`,
       { cause: err, fault: 'answer stalled' },

@@ -1,8 +1,8 @@
 /**
  * What a run tells every client of this thread, and what the clients tell the run. The suites run
  * in a worker thread and make their clients themselves: the run reaches them through this module
- * (defaults, a halt when it is interrupted), and learns from it what they met (outages) and which
- * sessions they hold, so that it can close them.
+ * (defaults, the interruption), and learns from it what they met (outages) and which sessions they
+ * hold, so that it can close them.
  */
 import type { SerializedCookies } from './cookies.js';
 import { InterruptedError, type Outage } from './errors.js';
@@ -21,7 +21,9 @@ export type ClientEvent =
 
 let defaults: ClientDefaults = {};
 const listeners = new Set<(event: ClientEvent) => void>();
-const halt = new AbortController();
+let inFlight = new AbortController();
+let interrupted: string | undefined;
+let abandoned = false;
 
 export function setClientDefaults(values: ClientDefaults): void {
   defaults = { ...values };
@@ -40,15 +42,34 @@ export function emitClientEvent(event: ClientEvent): void {
   for (const listener of listeners) listener(event);
 }
 
+/** The run was interrupted: tests that have not started will not (the one running may finish). */
+export function interruptRequests(reason: string): void {
+  interrupted ??= reason;
+}
+
+/** "the run was interrupted (SIGINT)" once it was. */
+export function interruptedBy(): string | undefined {
+  return interrupted;
+}
+
 /**
- * Stops every request of this thread's clients: those in flight end at once, later ones are not
- * sent, both with an InterruptedError naming `reason`. Clients made with `duringHalt` still send.
+ * The test still running well after the interruption is hurried: the requests in flight end with
+ * an InterruptedError, so it stops waiting on a slow target; later requests are sent (its cleanups
+ * restore what it wrote).
  */
-export function haltRequests(reason: string): void {
-  if (!halt.signal.aborted) halt.abort(new InterruptedError(reason));
+export function abandonRequests(): void {
+  if (abandoned || interrupted === undefined) return;
+  abandoned = true;
+  inFlight.abort(new InterruptedError(interrupted));
+  inFlight = new AbortController();
 }
 
-export function haltSignal(): AbortSignal {
-  return halt.signal;
+/** The reason of the interruption once requests in flight were abandoned. */
+export function abandonedBy(): string | undefined {
+  return abandoned ? interrupted : undefined;
 }
 
+/** Aborted when requests are abandoned: a request holds the signal of the moment it was sent. */
+export function interruptSignal(): AbortSignal {
+  return inFlight.signal;
+}

@@ -37,6 +37,8 @@ export interface Progress {
   announced?: number;
   /** Since the last byte of the body arrived (or since the request was sent, before any). */
   quietMs: number;
+  /** The longest wait between two pieces of the body (from the head on) before this one. */
+  longestGapMs: number;
 }
 
 /** Thrown (as the rejection) when the overall limit of one exchange passes. */
@@ -115,7 +117,8 @@ export function exchange(agent: Agent, req: RawRequest): Promise<RawResponse> {
     let bytes = 0;
     let announced: number | undefined;
     let lastByteAt = performance.now();
-    const progress = (): Progress => ({ answered, bytes, announced, quietMs: performance.now() - lastByteAt });
+    let longestGapMs = 0;
+    const progress = (): Progress => ({ answered, bytes, announced, quietMs: performance.now() - lastByteAt, longestGapMs });
 
     const finish = (err: Error | undefined, res?: RawResponse): void => {
       if (settled) return;
@@ -155,6 +158,7 @@ export function exchange(agent: Agent, req: RawRequest): Promise<RawResponse> {
       onResponseData(_ctl, chunk) {
         if (settled) return;
         bytes += chunk.length;
+        longestGapMs = Math.max(longestGapMs, performance.now() - lastByteAt);
         lastByteAt = performance.now();
         if (bytes > req.maxResponseBytes) return stop(new ExchangeTooLarge(req.maxResponseBytes, progress()));
         chunks.push(chunk);

@@ -14,6 +14,7 @@ import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
 import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
+import { RunGuard } from './run-guard.js';
 
 export interface RunOptions {
   target?: string;
@@ -55,10 +56,15 @@ export interface RunOptions {
   print?: (line: string) => void;
   /** results.json only: no JUnit, no Allure results (the mutation self-test). */
   lean?: boolean;
+  /** Answers longer than this are cut off and reported (default 32 MiB). */
+  maxResponseBytes?: number;
+  /** How long to wait for a target that went away to come back (default 300 s; 30 s on the embedded simulator). */
+  rebootWaitMs?: number;
 }
 
 export interface RunOutcome {
-  exitCode: 0 | 1;
+  /** 130 or 143 when SIGINT or SIGTERM stopped the run. */
+  exitCode: 0 | 1 | 130 | 143;
   results: Results;
   resultsFile: string;
 }
@@ -82,6 +88,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       pacing: opts.pacing,
     });
   }
+  const guard = new RunGuard(print);
   try {
     const cfg = buildConfig(opts, embedded);
     const { client, session, sessionProblem } = await preflight(cfg);
@@ -96,9 +103,10 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
     try {
-      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean });
+      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean, control: guard.control });
     } finally {
       await client.logout().catch(() => undefined);
+      await guard.closeSessions(cfg);
       await client.close();
     }
     const absentReason = (req: Requirement): string =>
@@ -106,9 +114,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
         ? `area ${req.area} not selected (--only)`
         : opts.requirements && !opts.requirements.includes(req.id)
           ? 'not selected (--requirements)'
-          : 'no test of this requirement ran';
+          : guard.notRunReason ?? 'no test of this requirement ran';
     const expectations = mergedExpectations(opts);
-    const requirements = applyExpectations(buildRequirementResults(reporter.outcomes, absentReason), expectations);
+    const requirements = applyExpectations(buildRequirementResults(guard.outcomes(reporter.outcomes), absentReason), expectations);
     const results: Results = {
       target: cfg.target,
       namespace: cfg.namespace,
@@ -120,10 +128,11 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       requirements,
       observations: reporter.observations,
       ...(expectations && { expectations: { file: expectations.file, platform: expectations.platform } }),
+      ...guard.record(),
     };
     const resultsFile = join(outDir, 'results.json');
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
-    for (const line of [...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
+    for (const line of [...guard.lines(), ...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
     print(`results: ${resultsFile}`);
     if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (opts.updateExpectations) {
@@ -132,8 +141,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       print(`expectations to review: ${resolve(opts.updateExpectations)}`);
     }
     const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0;
-    return { exitCode: failed ? 1 : 0, results, resultsFile };
+    return { exitCode: guard.exitCode(failed ? 1 : 0), results, resultsFile };
   } finally {
+    guard.dispose();
     await embedded?.stop();
   }
 }
@@ -180,5 +190,8 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
     connections: p?.concurrency,
     embedded: onSimulator,
+    maxResponseBytes: opts.maxResponseBytes,
+    // A BMC takes minutes to boot; the simulator restarts at once.
+    rebootWaitMs: opts.rebootWaitMs ?? (onSimulator ? 30_000 : 300_000),
   };
 }

@@ -7,6 +7,7 @@ import type { RunConfig } from './config.js';
 import { packageRoot } from './package-root.js';
 import { VerdictReporter } from './verdict-reporter.js';
 import { AreaSequencer } from './area-sequencer.js';
+import { keepSignalsFromVitest, type SuiteControl } from './interrupt.js';
 
 export interface SuiteRun {
   cfg: RunConfig;
@@ -16,6 +17,8 @@ export interface SuiteRun {
   print: (line: string) => void;
   /** Verdicts only: no Allure results (the mutation self-test runs many). */
   lean?: boolean;
+  /** Stops the suites when the run is interrupted. */
+  control?: SuiteControl;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   const root = packageRoot();
   const reporter = new VerdictReporter(root, run.print);
   const previousExitCode = process.exitCode;
+  const ownSignals = keepSignalsFromVitest();
   const vitest = await startVitest(
     'test',
     run.areas.map(suiteFile),
@@ -50,13 +54,19 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       pool: 'threads',
       passWithNoTests: true,
       sequence: { sequencer: AreaSequencer },
+      // The run's client settings, halt and reports reach the suites' worker through it.
+      setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/suite-setup.${EXT}`],
       testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
       provide: { bmc: run.cfg },
       // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
-      reporters: run.lean ? [reporter] : [reporter, ['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }]],
+      reporters: [
+        reporter,
+        ...(run.control ? [run.control] : []),
+        ...(run.lean ? [] : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
+      ],
     },
     { logLevel: 'error', clearScreen: false },
-  );
+  ).finally(ownSignals);
   await vitest.close();
   // vitest marks the process failed when a test fails; the run's exit code is ours to decide.
   process.exitCode = previousExitCode;

@@ -1,0 +1,128 @@
+/**
+ * The line between a run (main thread) and its suites (a vitest worker thread): the run tells them
+ * when it is interrupted; the suites' clients send what they met (outages) and the sessions
+ * they opened and closed, so that the run can record the downtime and close every session.
+ */
+import { BroadcastChannel } from 'node:worker_threads';
+import { BmcClient, type ClientOptions } from '../client/http.js';
+import type { Outage } from '../client/errors.js';
+import { abandonRequests, interruptRequests, interruptedBy, onClientEvent, setClientDefaults, type ClientEvent } from '../client/run-context.js';
+import type { RunConfig } from './config.js';
+import { RESTORE_GRACE_MS } from './interrupt.js';
+
+const NAME = 'bmc-conformance:run';
+
+type RunMessage =
+  | { type: 'joined' }
+  | { type: 'interrupt'; reason: string }
+  /** The test whose requests in flight were abandoned: it was cut short. */
+  | { type: 'cut-short'; test: string }
+  | ClientEvent;
+
+/** Logging out a session left open gets this long, so a target that is gone cannot hold the run. */
+const LOGOUT_TIMEOUT_MS = 5_000;
+
+let worker: WorkerSide | undefined;
+
+/** Worker side, once per worker: the run's client settings, its interruption, and reports back to it. */
+export function joinRun(cfg: RunConfig): WorkerSide {
+  worker ??= new WorkerSide(cfg);
+  return worker;
+}
+
+class WorkerSide {
+  private readonly channel = new BroadcastChannel(NAME);
+  /** The test running now. */
+  private current?: string;
+
+  constructor(cfg: RunConfig) {
+    setClientDefaults({ maxResponseBytes: cfg.maxResponseBytes, outageWaitMs: cfg.rebootWaitMs });
+    this.channel.unref();
+    this.channel.onmessage = (event) => {
+      const message = (event as { data: RunMessage }).data;
+      if (message.type === 'interrupt') this.interrupt(message.reason);
+    };
+    onClientEvent((event) => this.channel.postMessage(event));
+    // An interruption that came before the worker listened is sent again in answer.
+    this.channel.postMessage({ type: 'joined' } satisfies RunMessage);
+  }
+
+  /** Before a test: once the run is interrupted none starts; returns why. */
+  starts(test: string): string | undefined {
+    const reason = interruptedBy();
+    if (reason) return `not run: ${reason}`;
+    this.current = test;
+    return undefined;
+  }
+
+  ends(): void {
+    this.current = undefined;
+  }
+
+  /** The test running now may finish; if it takes half the grace, its requests in flight are abandoned. */
+  private interrupt(reason: string): void {
+    if (interruptedBy()) return;
+    interruptRequests(reason);
+    const test = this.current;
+    if (test === undefined) return;
+    setTimeout(() => {
+      if (this.current !== test) return;
+      abandonRequests();
+      this.channel.postMessage({ type: 'cut-short', test } satisfies RunMessage);
+    }, RESTORE_GRACE_MS / 2).unref();
+  }
+}
+
+/** Main side: what the suites' clients reported, and the interruption to send them. */
+export class RunLedger {
+  readonly outages: Outage[] = [];
+  /** Tests whose requests were abandoned after the interruption. */
+  readonly cutShort = new Set<string>();
+  private readonly sessions = new Map<string, ClientEvent & { type: 'session' }>();
+  private readonly channel = new BroadcastChannel(NAME);
+  private interrupted?: string;
+
+  constructor() {
+    this.channel.unref();
+    this.channel.onmessage = (event) => this.receive((event as { data: RunMessage }).data);
+  }
+
+  interrupt(reason: string): void {
+    this.interrupted = reason;
+    this.channel.postMessage({ type: 'interrupt', reason } satisfies RunMessage);
+  }
+
+  /**
+   * Logs out every session the suites opened and did not close (a re-login after a restart, a
+   * test stopped before its own logout), one after another within the run's rate cap, each
+   * bounded; none when the target went away for good.
+   */
+  async closeSessions(options: Omit<ClientOptions, 'cookies'>): Promise<void> {
+    // Messages posted just before the worker ended are delivered on a later turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    if (open.length === 0 || this.outages.at(-1)?.back === false) return;
+    const base = new BmcClient({ ...options, timeoutMs: LOGOUT_TIMEOUT_MS, outageWaitMs: 0 });
+    for (const session of open) {
+      const client = base.fork({ cookies: session.cookies });
+      await client.logout().catch(() => undefined);
+      await client.close();
+    }
+    await base.close();
+  }
+
+  close(): void {
+    this.channel.close();
+  }
+
+  private receive(message: RunMessage): void {
+    if (message.type === 'joined' && this.interrupted) this.interrupt(this.interrupted);
+    else if (message.type === 'outage') this.outages.push(message.outage);
+    else if (message.type === 'cut-short') this.cutShort.add(message.test);
+    else if (message.type === 'session') {
+      if (message.open) this.sessions.set(message.key, message);
+      else this.sessions.delete(message.key);
+    }
+  }
+}
