@@ -293,6 +293,11 @@ export class BmcClient {
     return res;
   }
 
+  /** Waits for the next start the rate cap allows, for a request made beside the client (the WebSocket handshake). */
+  async paced(): Promise<void> {
+    await this.limiter?.acquire();
+  }
+
   /** Cookie header value for a request to `path` (for the WebSocket handshake). */
   cookieHeader(path = '/'): string {
     return this.cookies.header(path);

@@ -5,7 +5,7 @@
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import { BmcClient, type ClientOptions } from '../client/http.js';
-import type { Outage } from '../client/errors.js';
+import { BmcClientError, type Outage } from '../client/errors.js';
 import { abandonRequests, interruptRequests, interruptedBy, onClientEvent, setClientDefaults, type ClientEvent } from '../client/run-context.js';
 import type { RunConfig } from './config.js';
 import { RESTORE_GRACE_MS } from './interrupt.js';
@@ -73,6 +73,14 @@ class WorkerSide {
   }
 }
 
+/** Logs a session out; once more when the network lost the first attempt. */
+async function logout(client: BmcClient): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const failed = await client.logout().then(() => undefined, (err: unknown) => err);
+    if (!(failed instanceof BmcClientError && failed.fault !== undefined)) return;
+  }
+}
+
 /** Main side: what the suites' clients reported, and the interruption to send them. */
 export class RunLedger {
   readonly outages: Outage[] = [];
@@ -93,20 +101,22 @@ export class RunLedger {
   }
 
   /**
-   * Logs out every session the suites opened and did not close (a re-login after a restart, a
-   * test stopped before its own logout), one after another within the run's rate cap, each
-   * bounded; none when the target went away for good.
+   * Logs out the run's own session (`run`), then every session the suites opened and did not
+   * close (a re-login after a restart, a test stopped before its own logout): one after another
+   * within the run's rate cap, each bounded; none when the target went away for good.
    */
-  async closeSessions(options: Omit<ClientOptions, 'cookies'>): Promise<void> {
+  async closeSessions(run: BmcClient, options: Omit<ClientOptions, 'cookies'>): Promise<void> {
     // Messages posted just before the worker ended are delivered on a later turn.
     await new Promise((resolve) => setImmediate(resolve));
     const open = [...this.sessions.values()];
     this.sessions.clear();
-    if (open.length === 0 || this.outages.at(-1)?.back === false) return;
+    if (this.outages.at(-1)?.back === false) return;
+    await logout(run);
+    if (open.length === 0) return;
     const base = new BmcClient({ ...options, timeoutMs: LOGOUT_TIMEOUT_MS, outageWaitMs: 0 });
     for (const session of open) {
       const client = base.fork({ cookies: session.cookies });
-      await client.logout().catch(() => undefined);
+      await logout(client);
       await client.close();
     }
     await base.close();

@@ -3,6 +3,7 @@
  * handlers, the suites' control and the ledger of what their clients met, in one object so that
  * the run calls it in a few places.
  */
+import type { BmcClient } from '../client/http.js';
 import type { RunConfig } from './config.js';
 import { outageText } from '../client/errors.js';
 import { Interruption, SuiteControl } from './interrupt.js';
@@ -58,10 +59,10 @@ export class RunGuard {
     ];
   }
 
-  /** Logs out every session the suites opened and left open. */
-  closeSessions(cfg: RunConfig): Promise<void> {
+  /** Logs out the run's session (its client) and every session the suites opened and left open. */
+  closeSessions(client: BmcClient, cfg: RunConfig): Promise<void> {
     const { target: baseUrl, user, password, insecure, maxRequestsPerSecond } = cfg;
-    return this.ledger.closeSessions({ baseUrl, user, password, insecure, maxRequestsPerSecond });
+    return this.ledger.closeSessions(client, { baseUrl, user, password, insecure, maxRequestsPerSecond });
   }
 
   exitCode(verdicts: 0 | 1): 0 | 1 | 130 | 143 {

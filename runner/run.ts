@@ -105,8 +105,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     try {
       reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean, control: guard.control });
     } finally {
-      await client.logout().catch(() => undefined);
-      await guard.closeSessions(cfg);
+      await guard.closeSessions(client, cfg);
       await client.close();
     }
     const absentReason = (req: Requirement): string =>

@@ -63,8 +63,8 @@ export interface ChaosProxy {
   url: string;
   port: number;
   stats: ChaosStats;
-  /** Requests started in the busiest second (a sliding window). */
-  busiestSecond(): number;
+  /** Requests that arrived in the busiest second (a sliding window), from the `from`th arrival on. */
+  busiestSecond(from?: number): number;
   /** The simulator behind the proxy. */
   upstream: number;
   fault: ChaosOptions['fault'];
@@ -197,7 +197,7 @@ export async function startChaosProxy(opts: ChaosOptions): Promise<ChaosProxy> {
     stats,
     upstream: opts.upstream,
     fault: opts.fault,
-    busiestSecond: () => busiest(stats.arrivals),
+    busiestSecond: (from = 0) => busiest(stats.arrivals.slice(from)),
     async restart(seconds, whileDown) {
       down = true;
       await new Promise<void>((resolve) => {

@@ -191,9 +191,12 @@ function table(list: Row[]): string {
   return [head, ...lines].join('\n');
 }
 
-/** "EP-3, OBJ-3 NOT_TESTED: not judged: …" with one reason shown (the others alike). */
+/** "EP-3, EP-4 NOT_TESTED: not judged: answer stalled on 1 of 1 requests": requirements grouped by verdict and reason, the request details left out. */
 function summarize(affected: Row['affected']): string {
-  const byVerdict = new Map<string, Row['affected']>();
-  for (const a of affected) byVerdict.set(a.verdict, [...(byVerdict.get(a.verdict) ?? []), a]);
-  return [...byVerdict].map(([verdict, list]) => `${list.map((a) => a.id).join(', ')} ${verdict}: ${list[0]!.reason.replace(/\|/g, '\\|').slice(0, 160)}`).join('; ');
+  const groups = new Map<string, string[]>();
+  for (const a of affected) {
+    const key = `${a.verdict}: ${a.reason.replace(/ \(.*$/s, '').replace(/ body ".*$/s, '').replace(/\|/g, '\\|')}`;
+    groups.set(key, [...(groups.get(key) ?? []), a.id]);
+  }
+  return [...groups].map(([key, ids]) => `${ids.join(', ')} ${key}`).join('; ');
 }

@@ -26,8 +26,9 @@ let sim: RunningSimulator;
 let tftp: TftpServerHandle;
 let tftpDir: string;
 let proxy: ChaosProxy;
+/** Sees each request; may restart the target. */
+let watch: (req: { seq: number; method: string; path: string }) => void = () => undefined;
 let restarted: Promise<void> | undefined;
-let armedAt: number | undefined;
 
 beforeAll(async () => {
   vi.stubEnv('GITHUB_STEP_SUMMARY', '');
@@ -38,17 +39,20 @@ beforeAll(async () => {
   proxy = await startChaosProxy({
     upstream: sim.port,
     fault: (req) => {
-      if (armedAt !== undefined && !restarted && req.seq - armedAt >= RESTART_AT) {
-        restarted = proxy.restart(DOWN_SECONDS, async () => {
-          await sim.close();
-          sim = await startSimulator();
-          proxy.upstream = sim.port;
-        });
-      }
+      watch(req);
       return undefined;
     },
   });
 });
+
+/** The target goes away for `seconds`, and a new simulator (no session, the initial tree) comes back. */
+function restart(seconds: number): void {
+  restarted ??= proxy.restart(seconds, async () => {
+    await sim.close();
+    sim = await startSimulator();
+    proxy.upstream = sim.port;
+  });
+}
 afterAll(async () => {
   vi.unstubAllEnvs();
   await proxy.close();
@@ -61,6 +65,9 @@ afterAll(async () => {
 test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in again, the downtime recorded`, async () => {
   const out = await folders.make('bmc-restart-');
   const lines: string[] = [];
+  restarted = undefined;
+  let armedAt: number | undefined;
+  watch = (req) => void (armedAt !== undefined && req.seq - armedAt >= RESTART_AT && restart(DOWN_SECONDS));
   const outcome = await runConformance({
     target: proxy.url, user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true, out,
     profile: 'destructive', allowFactoryReset: true, writable: [], faults: [], fuzzRuns: 20, seed: 7,
@@ -73,6 +80,7 @@ test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in
     },
   });
   await restarted;
+  watch = () => undefined;
   const { results } = outcome;
   expect(restarted, 'the target restarted during the run').toBeDefined();
 
@@ -105,3 +113,24 @@ test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in
   expect(proxy.stats.sessionsLostInRestart).toBeGreaterThan(0);
   expect(proxy.stats.sessionsClosed + proxy.stats.sessionsLostInRestart).toBe(proxy.stats.sessionsOpened);
 }, 120_000);
+
+test('a factory reset that reboots the target: the Reset check waits for it and passes, the downtime recorded', async () => {
+  restarted = undefined;
+  // The target answers the Reset, then goes away for 3 s: the next request finds it gone.
+  let reset = false;
+  watch = (req) => {
+    if (reset) restart(3);
+    reset ||= req.method === 'POST' && req.path.endsWith('/software/action/Reset');
+  };
+  const outcome = await runConformance({
+    target: proxy.url, user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true, out: await folders.make('bmc-reset-'),
+    profile: 'destructive', allowFactoryReset: true, writable: [], faults: [], only: ['actions'], requirements: ['ACT-2'],
+    rebootWaitMs: 30_000, lean: true, print: () => undefined,
+  });
+  await restarted;
+  watch = () => undefined;
+  expect(restarted, 'the target rebooted after the Reset').toBeDefined();
+  expect(outcome.results.requirements.find((r) => r.id === 'ACT-2')).toMatchObject({ verdict: 'PASS' });
+  expect(outcome.results.downtime).toEqual([expect.objectContaining({ back: true })]);
+  expect(proxy.stats.sessionsClosed + proxy.stats.sessionsLostInRestart).toBe(proxy.stats.sessionsOpened);
+}, 60_000);
