@@ -20,7 +20,15 @@ export class BmcClientError extends Error {
 }
 
 /** The target could not be reached at all (refused, unknown host, no route, connect timeout). */
-export class UnreachableError extends BmcClientError {}
+export class UnreachableError extends BmcClientError {
+  /** What the connection attempt met: "connection refused". */
+  readonly reason: string;
+
+  constructor(message: string, reason: string, options?: { cause?: unknown; fault?: string }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
 
 /** The TLS handshake failed (certificate not trusted, wrong name, not a TLS server). */
 export class TlsError extends BmcClientError {}
@@ -37,20 +45,6 @@ export class TruncatedResponseError extends ConnectionLostError {}
 /** The answer was longer than the client keeps (`maxResponseBytes`): it was cut off, not buffered. */
 export class ResponseTooLargeError extends BmcClientError {}
 
-/**
- * The target was unreachable and the client waited for it to come back (a reboot): the request was
- * not sent. `outage.back` says whether the target answers again.
- */
-export class TargetDownError extends UnreachableError {
-  constructor(readonly outage: Outage) {
-    const seen = `${outageText(outage)} (${outage.cause})`;
-    super(
-      outage.back ? `The target was unreachable ${seen}; it answers again, but this request was not sent.` : `The target has been unreachable ${seen}; the run no longer waits for it.`,
-      { fault: `target unreachable ${seen}` },
-    );
-  }
-}
-
 /** A time the target could not be reached: from when, for how long, why, and whether it came back. */
 export interface Outage {
   /** ISO time of the first failure. */
@@ -66,6 +60,21 @@ export function outageText(o: Pick<Outage, 'from' | 'durationMs' | 'back'>): str
   const clock = new Date(o.from).toTimeString().slice(0, 8);
   const seconds = formatLimit(Math.round(o.durationMs / 100) * 100);
   return o.back ? `from ${clock} for ${seconds}` : `since ${clock} (waited ${seconds})`;
+}
+
+/**
+ * The target was unreachable and the client waited for it to come back (a reboot): the request got
+ * no answer. `outage.back` says whether the target answers again.
+ */
+export class TargetDownError extends UnreachableError {
+  constructor(readonly outage: Outage) {
+    const seen = `${outageText(outage)} (${outage.cause})`;
+    super(
+      outage.back ? `The target was unreachable ${seen}; it answers again, but this request got no answer.` : `The target has been unreachable ${seen}; the run no longer waits for it.`,
+      outage.cause,
+      { fault: `target unreachable ${seen}` },
+    );
+  }
 }
 
 /** The run was interrupted (SIGINT, SIGTERM) while this request was in flight: it was abandoned. */
@@ -202,7 +211,7 @@ export function classifyNetworkError(err: unknown, baseUrl: string, ctx: Request
   }
   for (const code of found.codes) {
     const reason = UNREACHABLE_REASONS[code];
-    if (reason) return new UnreachableError(`Cannot reach ${origin}: ${reason}.`, { cause: err, fault: `target unreachable (${reason})` });
+    if (reason) return new UnreachableError(`Cannot reach ${origin}: ${reason}.`, reason, { cause: err, fault: `target unreachable (${reason})` });
   }
   if (found.codes.some((c) => TIMEOUT_CODES.has(c)) || isAbortTimeout(err)) {
     const limit = ctx.timeoutMs !== undefined ? ` within ${formatLimit(ctx.timeoutMs)}` : ' in time';

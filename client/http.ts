@@ -390,9 +390,8 @@ export class BmcClient {
     const gone = this.reachability.gaveUp;
     if (gone) throw new TargetDownError(gone);
     for (let attempt = 0; ; attempt++) {
-      const failedAt = new Date();
       const res = await this.sendOnce(method, path, opts, flags).catch(async (err: unknown) => {
-        throw await this.outageBehind(err, failedAt);
+        throw await this.outageBehind(err, new Date());
       });
       if (res.status !== 503 || attempt >= maxRetries) return res;
       await sleep(retryDelayMs(res.headers['retry-after'], attempt));
@@ -407,7 +406,7 @@ export class BmcClient {
     if (!this.reachability.waits || err instanceof TargetDownError || err instanceof InterruptedError) return err;
     const down = err instanceof UnreachableError || (err instanceof ConnectionLostError && !(await this.answers()));
     if (!down) return err;
-    const cause = err instanceof UnreachableError ? (err.fault ?? 'unreachable').replace(/^target unreachable \((.*)\)$/, '$1') : 'connection reset, then no answer';
+    const cause = err instanceof UnreachableError ? err.reason : 'connection reset, then no answer';
     return new TargetDownError(await this.reachability.waitOut(failedAt, cause, () => this.answers()));
   }
 

@@ -48,10 +48,9 @@ export class Interruption {
   }
 
   /** Runs `stop` when the first signal comes (at once if it came already). */
-  onStop(stop: (reason: string) => void): () => void {
+  onStop(stop: (reason: string) => void): void {
     if (this.reason) stop(this.reason);
     this.stops.add(stop);
-    return () => this.stops.delete(stop);
   }
 
   dispose(): void {

@@ -50,7 +50,6 @@ export interface ChaosStats {
   requests: number;
   /** Request arrival times (performance.now()), for the rate seen. */
   arrivals: number[];
-  faults: number;
   sessionsOpened: number;
   sessionsClosed: number;
   /** Most sessions open at once, as the proxy saw them (logins minus logouts). */
@@ -67,7 +66,6 @@ export interface ChaosProxy {
   busiestSecond(from?: number): number;
   /** The simulator behind the proxy. */
   upstream: number;
-  fault: ChaosOptions['fault'];
   /**
    * The target goes away: every connection is reset and new ones are refused for `seconds`;
    * `whileDown` runs meanwhile (restarting the simulator behind, for instance).
@@ -83,7 +81,7 @@ export async function startChaosProxy(opts: ChaosOptions): Promise<ChaosProxy> {
   const { key, cert } = await testCert();
   const upstreamAgent = new Agent({ keepAlive: true, rejectUnauthorized: false });
   const stats: ChaosStats = {
-    connections: 0, peakConnections: 0, requests: 0, arrivals: [], faults: 0,
+    connections: 0, peakConnections: 0, requests: 0, arrivals: [],
     sessionsOpened: 0, sessionsClosed: 0, peakSessions: 0, sessionsLostInRestart: 0,
   };
   const open = new Set<Socket>();
@@ -95,8 +93,7 @@ export async function startChaosProxy(opts: ChaosOptions): Promise<ChaosProxy> {
   https.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const seq = ++stats.requests;
     stats.arrivals.push(performance.now());
-    const fault = proxy.fault?.({ seq, method: req.method ?? '', path: req.url ?? '' });
-    if (fault) stats.faults++;
+    const fault = opts.fault?.({ seq, method: req.method ?? '', path: req.url ?? '' });
     void forward(req, res, fault).catch(() => res.destroy());
   });
   https.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
@@ -196,7 +193,6 @@ export async function startChaosProxy(opts: ChaosOptions): Promise<ChaosProxy> {
     port,
     stats,
     upstream: opts.upstream,
-    fault: opts.fault,
     busiestSecond: (from = 0) => busiest(stats.arrivals.slice(from)),
     async restart(seconds, whileDown) {
       down = true;

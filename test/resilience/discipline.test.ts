@@ -14,7 +14,7 @@ import { startSimulator, type RunningSimulator } from '../../simulator/index.js'
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';
 
-const RPS = 15;
+const RPS = 30;
 const CONCURRENCY = 2;
 const folders = temporaryFolders();
 let sim: RunningSimulator;

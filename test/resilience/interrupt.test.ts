@@ -53,8 +53,8 @@ interface Signalling {
   at: number;
   /** Sent once more when the run took the first. */
   again?: boolean;
-  /** The first read after the signal stalls: the test waiting on it must be hurried. */
-  stall?: boolean;
+  /** Reads after the signal stall: the first, or every one. */
+  stall?: 'first' | 'all';
 }
 
 function run(args: string[], how: Signalling): Promise<Exit> {
@@ -75,7 +75,7 @@ function run(args: string[], how: Signalling): Promise<Exit> {
     let writes = 0;
     onRequest = (req) => {
       if (signalledAt && how.stall && req.method === 'GET') {
-        how.stall = false;
+        if (how.stall === 'first') how.stall = undefined;
         return { kind: 'stall' };
       }
       if (req.method !== 'PUT' || !WRITE.test(req.path) || ++writes !== how.at) return undefined;
@@ -140,7 +140,7 @@ test('SIGINT mid-writes: exit 130 within seconds, every write restored, sessions
 test('a test stuck on a stalled answer is hurried: its request is abandoned, its write restored, it is NOT_TESTED', async () => {
   const before = await tree();
   const out = await folders.make('bmc-interrupt-');
-  const exit = await run(runArgs(out, ['--timeout', '60000']), { signal: 'SIGINT', at: 1, stall: true });
+  const exit = await run(runArgs(out, ['--timeout', '60000']), { signal: 'SIGINT', at: 1, stall: 'first' });
   expect(exit.code, exit.stderr).toBe(130);
   expect(exit.afterSignalMs).toBeLessThan(20_000);
   expect(await tree()).toEqual(before);
@@ -161,4 +161,14 @@ test('SIGTERM exits 143; a second signal exits at once', async () => {
   const twice = await run(runArgs(await folders.make('bmc-interrupt-')), { signal: 'SIGINT', at: 1, again: true });
   expect(twice.code).toBe(130);
   expect(twice.stderr.trim()).toBe('SIGINT again: exiting at once; what the run wrote may be left on the target.');
+}, 90_000);
+
+test('a test that cannot even restore is cut off after the grace and named: the run still ends', async () => {
+  const out = await folders.make('bmc-interrupt-');
+  const exit = await run(runArgs(out, ['--timeout', '60000']), { signal: 'SIGINT', at: 1, stall: 'all' });
+  expect(exit.code, exit.stderr).toBe(130);
+  expect(exit.afterSignalMs).toBeLessThan(30_000);
+  const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
+  expect(results.interrupted?.unfinished).toHaveLength(1);
+  expect(exit.stdout).toContain(`${results.interrupted!.unfinished![0]} did not finish restoring what it wrote before the run ended`);
 }, 90_000);

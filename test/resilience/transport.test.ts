@@ -12,6 +12,7 @@ import {
   TlsError,
   TruncatedResponseError,
 } from '../../client/errors.js';
+import { onClientEvent, type ClientEvent } from '../../client/run-context.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 
@@ -127,16 +128,20 @@ describe('a huge answer is cut off at the cap', () => {
 describe('a target that goes away', () => {
   test('is waited for while it restarts, and the request that met it names the outage', async () => {
     const c = await client({ outageWaitMs: 20_000 });
-    const outages: unknown[] = [];
+    const reported: ClientEvent[] = [];
+    const stopListening = onClientEvent((e) => void (e.type === 'outage' && reported.push(e)));
     const restarting = proxy.restart(2);
-    const err = await c.get(OBJECT).then(() => new Error('answered'), (e: Error) => e);
+    // Two requests meet the outage together: one wait, one report.
+    const [err, other] = await Promise.all([0, 1].map(() => c.get(OBJECT).then(() => new Error('answered'), (e: Error) => e)));
     await restarting;
+    stopListening();
     expect(err).toBeInstanceOf(TargetDownError);
+    expect(other).toBeInstanceOf(TargetDownError);
     const outage = (err as TargetDownError).outage;
-    outages.push(outage);
+    expect(reported).toEqual([{ type: 'outage', outage }]);
     expect(outage).toMatchObject({ cause: 'connection refused', back: true });
     expect(outage.durationMs).toBeGreaterThanOrEqual(1_000);
-    expect(err.message).toMatch(/^The target was unreachable from \d\d:\d\d:\d\d for [\d.]+ s \(connection refused\); it answers again, but this request was not sent\.$/);
+    expect(err.message).toMatch(/^The target was unreachable from \d\d:\d\d:\d\d for [\d.]+ s \(connection refused\); it answers again, but this request got no answer\.$/);
     expect((await c.get(OBJECT)).status).toBe(200);
     await c.close();
   });
