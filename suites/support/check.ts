@@ -169,13 +169,14 @@ async function runCheck(
     const prerequisite = unread === undefined ? undefined : `${unread}${networkFaultNote(exchanges)}`;
     // The network under the interface (or the run, interrupted) stopped the test, not the target.
     const cutShort = abandoned && !(err instanceof CheckFailure) ? `not judged: ${abandoned} while this test ran` : undefined;
-    const fault = findingsBefore === 0 ? (networkFaultReason(err, exchanges) ?? cutShort) : undefined;
+    const fault = networkFaultReason(err, exchanges) ?? cutShort;
     if (prerequisite !== undefined) {
       // Another requirement's deviation stands in the way: NOT_TESTED, naming it, never a FAIL.
       if (meta.failures.length === 0) notTested(prerequisite);
       meta.unjudged = prerequisite;
     } else if (fault !== undefined) {
-      // NOT_TESTED naming the fault, never a FAIL: no statement of the spec was seen broken.
+      // NOT_TESTED naming the fault, never a FAIL: no statement of the spec was seen broken (the
+      // findings made before it stand).
       meta.unjudged = fault;
     } else if (!isSkip(err)) {
       const requirement = err instanceof CheckFailure && err.requirement ? err.requirement : ids[0]!;

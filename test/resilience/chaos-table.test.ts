@@ -104,6 +104,7 @@ test.each(MODES)('$mode: bounded and honest', async (m) => {
     refuseTls: () => armed && m.refuseTls === true,
   });
   const rss = peakRss();
+  const stderr = vi.spyOn(process.stderr, 'write');
   const started = performance.now();
   let results: Results | undefined;
   let exitCode: number;
@@ -123,6 +124,8 @@ test.each(MODES)('$mode: bounded and honest', async (m) => {
     exitCode = 2;
   }
   const wallMs = performance.now() - started;
+  const written = stderr.mock.calls.map(([chunk]) => String(chunk)).join('');
+  stderr.mockRestore();
   await restarted;
   await proxy.close();
 
@@ -137,6 +140,8 @@ test.each(MODES)('$mode: bounded and honest', async (m) => {
 
   expect(wallMs).toBeLessThan(m.boundMs);
   expect(results, 'the run ended with results').toBeDefined();
+  // No unhandled error, no stack trace.
+  expect(written).not.toMatch(/^\s+at |Unhandled/m);
   expect(exitCode).toBe(m.affected?.verdict === 'FAIL' ? 1 : 0);
   if (m.affected) {
     expect(affected.map((r) => r.verdict)).toContain(m.affected.verdict);
