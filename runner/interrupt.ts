@@ -84,6 +84,11 @@ export class SuiteControl implements Reporter {
 
   constructor(private readonly ledger: RunLedger) {}
 
+  /** The channel the suites' worker joins. */
+  get channel(): string {
+    return this.ledger.channelName;
+  }
+
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
   }
@@ -106,7 +111,7 @@ export class SuiteControl implements Reporter {
     this.ledger.interrupt(reason);
     this.deadline = setTimeout(() => {
       this.unfinished = [...this.running.values()];
-      if (this.unfinished.length > 0) void this.vitest?.cancelCurrentRun('keyboard-input');
+      if (this.unfinished.length > 0) this.vitest?.cancelCurrentRun('keyboard-input').catch(() => undefined);
     }, RESTORE_GRACE_MS);
     this.deadline.unref();
   }

@@ -3,6 +3,7 @@
  * when it is interrupted; the suites' clients send what they met (outages) and the sessions
  * they opened and closed, so that the run can record the downtime and close every session.
  */
+import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import { BmcClient, type ClientOptions } from '../client/http.js';
 import { BmcClientError, type Outage } from '../client/errors.js';
@@ -10,7 +11,12 @@ import { abandonRequests, interruptRequests, interruptedBy, onClientEvent, setCl
 import type { RunConfig } from './config.js';
 import { RESTORE_GRACE_MS } from './interrupt.js';
 
-const NAME = 'bmc-conformance:run';
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The name of the run's channel: one per run, so that runs in one process keep apart. */
+    runChannel: string;
+  }
+}
 
 type RunMessage =
   | { type: 'joined' }
@@ -25,17 +31,18 @@ const LOGOUT_TIMEOUT_MS = 5_000;
 let worker: WorkerSide | undefined;
 
 /** Worker side, once per worker: the run's client settings, its interruption, and reports back to it. */
-export function joinRun(cfg: RunConfig): WorkerSide {
-  worker ??= new WorkerSide(cfg);
+export function joinRun(cfg: RunConfig, channel: string): WorkerSide {
+  worker ??= new WorkerSide(cfg, channel);
   return worker;
 }
 
 class WorkerSide {
-  private readonly channel = new BroadcastChannel(NAME);
+  private readonly channel: BroadcastChannel;
   /** The test running now. */
   private current?: string;
 
-  constructor(cfg: RunConfig) {
+  constructor(cfg: RunConfig, name: string) {
+    this.channel = new BroadcastChannel(name);
     setClientDefaults({ maxResponseBytes: cfg.maxResponseBytes, outageWaitMs: cfg.rebootWaitMs });
     this.channel.unref();
     this.channel.onmessage = (event) => {
@@ -86,8 +93,9 @@ export class RunLedger {
   readonly outages: Outage[] = [];
   /** Tests whose requests were abandoned after the interruption. */
   readonly cutShort = new Set<string>();
+  readonly channelName = `bmc-conformance:run:${randomUUID()}`;
   private readonly sessions = new Map<string, ClientEvent & { type: 'session' }>();
-  private readonly channel = new BroadcastChannel(NAME);
+  private readonly channel = new BroadcastChannel(this.channelName);
   private interrupted?: string;
 
   constructor() {

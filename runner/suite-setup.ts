@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, inject } from 'vitest';
 import { joinRun } from './run-channel.js';
 
-const run = joinRun(inject('bmc'));
+const run = joinRun(inject('bmc'), inject('runChannel'));
 
 // After a signal no test starts: the one running finishes and restores what it wrote.
 beforeEach((ctx) => {

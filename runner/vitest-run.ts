@@ -17,8 +17,8 @@ export interface SuiteRun {
   print: (line: string) => void;
   /** Verdicts only: no Allure results (the mutation self-test runs many). */
   lean?: boolean;
-  /** Stops the suites when the run is interrupted. */
-  control?: SuiteControl;
+  /** Stops the suites when the run is interrupted; its channel reaches their worker. */
+  control: SuiteControl;
 }
 
 /**
@@ -54,14 +54,14 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       pool: 'threads',
       passWithNoTests: true,
       sequence: { sequencer: AreaSequencer },
-      // The run's client settings, halt and reports reach the suites' worker through it.
+      // The run's client settings, its interruption and the suites' reports pass through it.
       setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/suite-setup.${EXT}`],
       testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
-      provide: { bmc: run.cfg },
+      provide: { bmc: run.cfg, runChannel: run.control.channel },
       // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
       reporters: [
         reporter,
-        ...(run.control ? [run.control] : []),
+        run.control,
         ...(run.lean ? [] : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
       ],
     },
