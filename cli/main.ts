@@ -40,6 +40,8 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--fuzz-runs <n>', 'generated cases per fuzzing property', parse.positiveInt)
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
+  .option('--max-response-bytes <n>', 'cut off answers longer than this and report them (default 33554432, 32 MiB)', parse.positiveInt)
+  .option('--reboot-wait <s>', 'how long to wait for a target that went away (a reboot) to come back (default 300; 30 on the embedded simulator)', parse.positiveInt)
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
   .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest or bmcweb')
   .option('--event-latency <ms>', 'embedded simulator only: the dialect\'s event delay (phosphor-rest polls: 2000)', parse.positiveInt)

@@ -27,6 +27,8 @@ export interface RunFlags extends TargetFlags {
   fuzzRuns?: number;
   seed?: number;
   rps?: number;
+  maxResponseBytes?: number;
+  rebootWait?: number;
   fault: string[];
   dialect?: string;
   eventLatency?: number;
@@ -70,6 +72,8 @@ export async function runCommand(flags: RunFlags, cmd?: Command): Promise<void> 
     fuzzRuns: flags.fuzzRuns,
     seed: flags.seed,
     maxRequestsPerSecond: flags.rps,
+    maxResponseBytes: flags.maxResponseBytes,
+    rebootWaitMs: flags.rebootWait === undefined ? undefined : flags.rebootWait * 1000,
     faults: flags.fault,
     dialect: flags.dialect as DialectName | undefined,
     pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay },
@@ -78,6 +82,7 @@ export async function runCommand(flags: RunFlags, cmd?: Command): Promise<void> 
     strictExpectations: flags.strictExpectations,
     updateExpectations: flags.updateExpectations,
   });
-  if (flags.html) await renderHtml(dirname(outcome.resultsFile));
+  // An interrupted run ends within seconds: no Java start-up for the HTML report.
+  if (flags.html && !outcome.results.interrupted) await renderHtml(dirname(outcome.resultsFile));
   process.exitCode = outcome.exitCode;
 }

@@ -16,6 +16,7 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     }
   }
   for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
+  if (results.interrupted) lines.push(`interrupted by ${results.interrupted.signal} at ${results.interrupted.at}: the verdicts are what the run had; what it did not run is NOT_TESTED`);
   const s = results.summary;
   const expected = s.XFAIL + s.XPASS > 0 ? `, ${s.XFAIL} XFAIL, ${s.XPASS} XPASS` : '';
   lines.push(

@@ -67,6 +67,10 @@ export interface RunConfig {
   connections?: number;
   /** The target is the embedded simulator. */
   embedded: boolean;
+  /** Answers longer than this are cut off and reported, never buffered whole. */
+  maxResponseBytes?: number;
+  /** How long a request waits for a target that went away (a reboot) to come back. */
+  rebootWaitMs?: number;
 }
 
 declare module 'vitest' {

@@ -2,6 +2,7 @@
 import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
 import type { Observation } from '../suites/support/check.js';
 import type { Exchange as EvidenceEntry } from '../client/evidence.js';
+import type { Outage } from '../client/errors.js';
 
 /**
  * PASS, FAIL, WARN and NOT_TESTED come from the checks; XFAIL (a FAIL the platform's expectations
@@ -82,6 +83,13 @@ export interface Results {
   observations: Array<Observation & { test: string }>;
   expectations?: { file: string; platform?: string };
   trace?: RunTrace;
+  /**
+   * Set when a signal stopped the run: the verdicts are what it had; tests it did not run are
+   * NOT_TESTED. `unfinished` names a test that had not restored what it wrote when the run ended.
+   */
+  interrupted?: { signal: string; at: string; unfinished?: string[] };
+  /** Times the target could not be reached (a reboot, a restart): waited out, or given up on. */
+  downtime?: Outage[];
 }
 
 /** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */

@@ -17,6 +17,10 @@ import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
 import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
+import { RunGuard } from './run-guard.js';
+
+/** How long the closing snapshot may take once the run was interrupted. */
+const INTERRUPTED_SNAPSHOT_MS = 5_000;
 
 export interface RunOptions {
   target?: string;
@@ -58,10 +62,15 @@ export interface RunOptions {
   print?: (line: string) => void;
   /** results.json only: no JUnit, no Allure results (the mutation self-test). */
   lean?: boolean;
+  /** Answers longer than this are cut off and reported (default 32 MiB). */
+  maxResponseBytes?: number;
+  /** How long to wait for a target that went away to come back (default 300 s; 30 s on the embedded simulator). */
+  rebootWaitMs?: number;
 }
 
 export interface RunOutcome {
-  exitCode: 0 | 1;
+  /** 130 or 143 when SIGINT or SIGTERM stopped the run. */
+  exitCode: 0 | 1 | 130 | 143;
   results: Results;
   resultsFile: string;
 }
@@ -86,6 +95,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       pacing: opts.pacing,
     });
   }
+  const guard = new RunGuard(print);
   try {
     const cfg = buildConfig(opts, embedded);
     const { client, session, sessionProblem, fingerprint, warnings } = await preflight({ ...cfg, readyWithinMs: embedded ? 5_000 : 60_000 });
@@ -115,11 +125,12 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       const before = await takeSnapshot(client, cfg.namespace);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
       const terminal = !opts.print && process.stdout.isTTY ? (text: string) => void process.stdout.write(text) : undefined;
-      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean, terminal });
-      const after = before && (await takeSnapshot(client, cfg.namespace));
+      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean, terminal, control: guard.control });
+      // After a signal the user is waiting: the comparison gets a few seconds, not the request timeout.
+      const after = before && (await takeSnapshot(client, cfg.namespace, guard.notRunReason ? INTERRUPTED_SNAPSHOT_MS : undefined));
       leftBehind = before && after ? await compareSnapshots(client, before, after) : undefined;
     } finally {
-      await client.logout().catch(() => undefined);
+      await guard.closeSessions(client, cfg);
       await client.close();
     }
     // The runner's own session (preflight, main thread) and the suites' (their thread), counted apart.
@@ -134,9 +145,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
         ? `area ${req.area} not selected (--only)`
         : opts.requirements && !opts.requirements.includes(req.id)
           ? 'not selected (--requirements)'
-          : 'no test of this requirement ran';
+          : guard.notRunReason ?? 'no test of this requirement ran';
     const expectations = mergedExpectations(opts);
-    const requirements = applyExpectations(buildRequirementResults(reporter.outcomes, absentReason), expectations);
+    const requirements = applyExpectations(buildRequirementResults(guard.outcomes(reporter.outcomes), absentReason), expectations);
     const results: Results = {
       target: cfg.target,
       fingerprint,
@@ -151,10 +162,11 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       observations: reporter.observations,
       ...(expectations && { expectations: { file: expectations.file, platform: expectations.platform } }),
       ...(trace && { trace }),
+      ...guard.record(),
     };
     const resultsFile = join(outDir, 'results.json');
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
-    for (const line of [...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
+    for (const line of [...guard.lines(), ...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
     print(`results: ${resultsFile}`);
     if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (opts.updateExpectations) {
@@ -164,8 +176,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     }
     for (const line of trace?.lines ?? []) print(`${trace!.verdict === 'FAIL' ? 'FAIL' : 'warn'}  left behind: ${line}`);
     const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0 || trace?.verdict === 'FAIL';
-    return { exitCode: failed ? 1 : 0, results, resultsFile };
+    return { exitCode: guard.exitCode(failed ? 1 : 0), results, resultsFile };
   } finally {
+    guard.dispose();
     await embedded?.stop();
   }
 }
@@ -235,5 +248,8 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
     connections: p?.concurrency,
     embedded: onSimulator,
+    maxResponseBytes: opts.maxResponseBytes,
+    // A BMC takes minutes to boot; the simulator restarts at once.
+    rebootWaitMs: opts.rebootWaitMs ?? (onSimulator ? 30_000 : 300_000),
   };
 }

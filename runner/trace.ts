@@ -32,8 +32,8 @@ export interface TraceReport {
 const MOVING = /(Elapsed|Timestamp|Uptime|Time|Count|Counter|Seconds)$/;
 
 /** The enumeration of the namespace; undefined when the target does not answer it. */
-export async function takeSnapshot(client: BmcClient, ns: string): Promise<Snapshot | undefined> {
-  const res = await client.get(`/xyz/${ns}/enumerate`).catch(() => undefined);
+export async function takeSnapshot(client: BmcClient, ns: string, timeoutMs?: number): Promise<Snapshot | undefined> {
+  const res = await client.get(`/xyz/${ns}/enumerate`, timeoutMs === undefined ? {} : { timeoutMs }).catch(() => undefined);
   const data = (res?.json as { data?: unknown } | undefined)?.data;
   if (res?.status !== 200 || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
   return { objects: data as Snapshot['objects'] };

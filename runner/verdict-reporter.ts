@@ -61,11 +61,12 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
       perRequirement = judged(requirements, meta, []);
       break;
     case 'failed': {
-      // A failure the check did not attribute (a time-out, an error outside the check) is the first requirement's.
-      const failures = meta && meta.failures.length > 0
+      // A failure the check did not attribute (a time-out, an error outside the check) is the first
+      // requirement's; a test the network stopped, with no finding, judged nothing (meta.unjudged).
+      const failures = meta && (meta.failures.length > 0 || meta.unjudged !== undefined)
         ? meta.failures
         : [{ requirement: requirements[0] ?? '', message: firstLine(result.errors[0]?.message ?? 'failed') }];
-      const unjudged = meta?.unjudged ?? (meta?.failures.length ? undefined : `not judged: the test stopped at a failure of ${failures[0]!.requirement}`);
+      const unjudged = meta?.unjudged ?? (meta?.failures.length ? undefined : `not judged: the test stopped at a failure of ${failures[0]?.requirement}`);
       perRequirement = judged(requirements, meta, failures, unjudged);
       break;
     }

@@ -14,6 +14,8 @@ import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
 import { CheckFailure, NotJudged } from './assert.js';
 import { describeTest, exchangeSteps } from '../../report/allure-test.js';
+import { networkFaultNote, networkFaultReason } from '../../client/errors.js';
+import { abandonedBy } from '../../client/run-context.js';
 
 export interface Observation {
   requirement: string;
@@ -163,13 +165,24 @@ async function runCheck(
     await body(t);
   } catch (err) {
     const findingsBefore = meta.failures.length;
+    const abandoned = abandonedBy();
     // A NOT_TESTED after a recorded failure is still a failure.
     if (isSkip(err) && meta.failures.length === 0) throw err;
-    const prerequisite = prerequisiteOf(err, ids);
+    const exchanges = evidence.since(mark);
+    const unread = prerequisiteOf(err, ids);
+    // A prerequisite the network denied says so.
+    const prerequisite = unread === undefined ? undefined : `${unread}${networkFaultNote(exchanges)}`;
+    // The network under the interface (or the run, interrupted) stopped the test, not the target.
+    const cutShort = abandoned && !(err instanceof CheckFailure) ? `not judged: ${abandoned} while this test ran` : undefined;
+    const fault = networkFaultReason(err, exchanges) ?? cutShort;
     if (prerequisite !== undefined) {
       // Another requirement's deviation stands in the way: NOT_TESTED, naming it, never a FAIL.
       if (meta.failures.length === 0) notTested(prerequisite);
       meta.unjudged = prerequisite;
+    } else if (fault !== undefined) {
+      // NOT_TESTED naming the fault, never a FAIL: no statement of the spec was seen broken (the
+      // findings made before it stand).
+      meta.unjudged = fault;
     } else if (!isSkip(err)) {
       const requirement = err instanceof CheckFailure && err.requirement ? err.requirement : ids[0]!;
       meta.failures.push({ requirement, message: err instanceof Error ? err.message : String(err) });
@@ -179,7 +192,7 @@ async function runCheck(
     // Allure: a finding about the target is a failed assertion; an error of the network or of the
     // harness alone (no finding, no CheckFailure) is "broken".
     const harnessError = findingsBefore === 0 && !(err instanceof CheckFailure);
-    throw harnessError ? new Error(failureSummary(meta.failures), { cause: err }) : new CheckFailure(failureSummary(meta.failures));
+    throw harnessError ? new Error(failureSummary(meta.failures) || meta.unjudged, { cause: err }) : new CheckFailure(failureSummary(meta.failures));
   } finally {
     const cleanupError = await runCleanups(cleanups);
     const exchanges = evidence.since(mark);
