@@ -8,6 +8,7 @@ import { simulateCommand } from './simulate-command.js';
 import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { reportCommand } from './report-command.js';
+import { fleetOptions } from './fleet-command.js';
 
 const program = new Command('bmc-conformance')
   .description('Conformance and load tests for the Management REST interface of a BMC.')
@@ -25,7 +26,7 @@ function targetOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', parse.positiveInt);
 }
 
-targetOptions(program.command('run').description('run the conformance suites against a target and write reports'))
+fleetOptions(targetOptions(program.command('run').description('run the conformance suites against a target, or a fleet of targets, and write reports')))
   .addOption(new Option('--profile <profile>', 'read-only | safe | destructive (default: safe; destructive on the embedded simulator)').argParser(parse.profile))
   .option('--only <areas>', 'comma-separated areas to run (auth, envelope, objects, listings, writes, actions, delete, upload, events, errors, fuzz)', parse.areaList)
   .option('--requirements <ids>', 'comma-separated requirement IDs: run only the tests naming them', parse.requirementList)
