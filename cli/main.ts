@@ -9,6 +9,7 @@ import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRat
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { reportCommand } from './report-command.js';
 import { fleetOptions } from './fleet-command.js';
+import { mergeOptions } from './merge-command.js';
 
 const program = new Command('bmc-conformance')
   .description('Conformance and load tests for the Management REST interface of a BMC.')
@@ -99,7 +100,7 @@ targetOptions(program.command('load').description('measure throughput, latency, 
   .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
   .action(loadCommand);
 
-program.command('report').description('render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline')
+mergeOptions(program.command('report').description('render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline; or merge fleet folders'))
   .option('--in <dir>', 'the run folder holding results.json and allure-results', 'reports/latest')
   .option('--previous <dir|file>', 'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)')
   .option('--baseline <file>', 'the former name of --previous')
