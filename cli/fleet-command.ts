@@ -43,10 +43,15 @@ export function fleetOptions(cmd: Command): Command {
     .option('--fleet-concurrency <n>', `with --targets: how many targets run at once (default ${DEFAULT_CONCURRENCY})`, parse.positiveInt)
     .addOption(new Option('--shard <i/n>', 'with --targets: only the i-th of n parts of the list, the same part on every machine (a CI matrix)'))
     .addHelpText('after', `
-Fleets: run --targets lab.json --shard 2/4 --only auth,objects --out fleet-2 runs the second quarter of
-the targets of lab.json, each with the other flags given, into fleet-2/<name>/, and writes fleet-2/fleet.json,
-summary.html, summary.md and junit.xml. report --merge fleet-1 fleet-2 ... --out fleet joins the shards.
-Exit codes of a fleet: 0 every target passed, 1 a target FAILed, 2 a target could not be run to a verdict.`);
+Fleets:
+  run --targets lab.json --shard 2/4 --only auth,objects --out fleet-2
+    runs the second quarter of the targets of lab.json, each a run of its own with the other
+    flags given, into fleet-2/<name>/, and writes fleet-2/fleet.json, summary.html, summary.md
+    and junit.xml; passwords come from the environment variables lab.json names.
+  report --merge fleet-1 fleet-2 fleet-3 fleet-4 --out fleet [--previous last-fleet]
+    joins the shards into one fleet report.
+  A fleet exits 0 when every target passed, 1 when a target FAILed, 2 when a target could not
+  be run to a verdict.`);
 }
 
 /** True for a fleet run; the fleet's flags without --targets are a usage error. */
