@@ -50,9 +50,7 @@ describe.concurrent('usage errors: exit 2, one sentence, before any run', () => 
 
   test.each([
     [['run', '--targets', 'T', '--password', 'x'], /^--password does not go with --targets/],
-    [['run', '--targets', 'T', '--target', 'https://127.0.0.1:1'], /^--target does not go with --targets/],
     [['run', '--shard', '1/2'], /^--shard and --fleet-concurrency go with --targets FILE\.$/],
-    [['run', '--targets', 'T', '--shard', '3/2'], /^--shard takes I\/N/],
     [['report', '--merge', 'nowhere'], /^There is no fleet\.json in .*nowhere; /],
   ])('%j', async (args, message) => {
     const r = await cli(args.map((a) => (a === 'T' ? ok : a)));
