@@ -8,6 +8,8 @@ import { simulateCommand } from './simulate-command.js';
 import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { reportCommand } from './report-command.js';
+import { fleetOptions } from './fleet-command.js';
+import { mergeOptions } from './merge-command.js';
 
 const program = new Command('bmc-conformance')
   .description('Conformance and load tests for the Management REST interface of a BMC.')
@@ -25,7 +27,7 @@ function targetOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', parse.positiveInt);
 }
 
-targetOptions(program.command('run').description('run the conformance suites against a target and write reports'))
+fleetOptions(targetOptions(program.command('run').description('run the conformance suites against a target, or a fleet of targets, and write reports')))
   .addOption(new Option('--profile <profile>', 'read-only | safe | destructive (default: safe; destructive on the embedded simulator)').argParser(parse.profile))
   .option('--only <areas>', 'comma-separated areas to run (auth, envelope, objects, listings, writes, actions, delete, upload, events, errors, fuzz)', parse.areaList)
   .option('--requirements <ids>', 'comma-separated requirement IDs: run only the tests naming them', parse.requirementList)
@@ -100,7 +102,7 @@ targetOptions(program.command('load').description('measure throughput, latency, 
   .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
   .action(loadCommand);
 
-program.command('report').description('render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline')
+mergeOptions(program.command('report').description('render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline; or merge fleet folders'))
   .option('--in <dir>', 'the run folder holding results.json and allure-results', 'reports/latest')
   .option('--previous <dir|file>', 'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)')
   .option('--baseline <file>', 'the former name of --previous')

@@ -1,12 +1,14 @@
 /** `report`: renders a run's reports again (summary.html, summary.md, junit.xml, Allure), compared with a baseline. */
 import { join, resolve } from 'node:path';
 import { renderAllureReport } from '../report/allure-html.js';
+import { UsageError } from '../runner/usage-error.js';
 import { findBaseline } from '../report/baseline.js';
 import { newlyFailing } from '../report/changes.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { reportContext, writeReports } from '../report/outputs.js';
 import { printSummaryPdf } from '../report/pdf.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
+import { mergeCommand, type MergeFlags } from './merge-command.js';
 
 export interface ReportFlags {
   in: string;
@@ -17,7 +19,9 @@ export interface ReportFlags {
   pdf: boolean;
 }
 
-export async function reportCommand(flags: ReportFlags): Promise<void> {
+export async function reportCommand(flags: ReportFlags & MergeFlags): Promise<void> {
+  if (flags.merge) return mergeCommand(flags);
+  if (flags.out !== undefined) throw new UsageError('--out goes with --merge; a run\'s reports are rendered into its --in folder.');
   const dir = resolve(flags.in);
   const results = await readResults(join(dir, RESULTS_FILE));
   const named = flags.previous ?? flags.baseline;

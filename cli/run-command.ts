@@ -11,6 +11,7 @@ import { loadExpectations } from '../runner/expectations.js';
 import { loadTargetProfile } from '../runner/target-profile.js';
 import { isDialect, type DialectName } from '../simulator/index.js';
 import { dialectError } from './simulate-command.js';
+import { fleetCommand, fleetRequested, type FleetFlags } from './fleet-command.js';
 
 export interface RunFlags extends TargetFlags {
   profile?: Profile;
@@ -40,7 +41,8 @@ export interface RunFlags extends TargetFlags {
   updateExpectations?: string;
 }
 
-export async function runCommand(flags: RunFlags, cmd?: Command): Promise<void> {
+export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): Promise<void> {
+  if (fleetRequested(flags)) return fleetCommand(flags, cmd);
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
   const profile = flags.targetProfile ? await loadTargetProfile(flags.targetProfile) : undefined;
   // A namespace given on the command line (or in BMC_NAMESPACE) wins over the profile's.

@@ -20,8 +20,11 @@ export interface Trend {
 }
 
 export function verdictChanges(previous: Results, current: Results): VerdictChange[] {
-  const before = new Map(previous.requirements.map((r) => [r.id, r.verdict]));
-  const after = new Map(current.requirements.map((r) => [r.id, r.verdict]));
+  return changesBetween(new Map(previous.requirements.map((r) => [r.id, r.verdict])), new Map(current.requirements.map((r) => [r.id, r.verdict])));
+}
+
+/** Requirement ID → verdict, before and after: what moved, in ID order. */
+export function changesBetween(before: ReadonlyMap<string, Verdict>, after: ReadonlyMap<string, Verdict>): VerdictChange[] {
   const ids = [...new Set([...before.keys(), ...after.keys()])].sort();
   const changes: VerdictChange[] = [];
   for (const id of ids) {
