@@ -71,6 +71,8 @@ export interface RunConfig {
   maxResponseBytes?: number;
   /** How long a request waits for a target that went away (a reboot) to come back. */
   rebootWaitMs?: number;
+  /** Allure labels per test and a step per request with its exchange; off when only verdicts are wanted. */
+  requestSteps: boolean;
 }
 
 declare module 'vitest' {

@@ -248,6 +248,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
     connections: p?.concurrency,
     embedded: onSimulator,
+    requestSteps: !opts.lean,
     maxResponseBytes: opts.maxResponseBytes,
     // A BMC takes minutes to boot; the simulator restarts at once.
     rebootWaitMs: opts.rebootWaitMs ?? (onSimulator ? 30_000 : 300_000),

@@ -55,6 +55,8 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       isolate: false,
       pool: 'threads',
       passWithNoTests: true,
+      // Compiled modules under the suites load as plain Node modules: no transform on each run.
+      ...(compiled && { server: { deps: { external: [/[\\/]dist[\\/](?!suites[\\/][a-z-]+\.suite\.js$)/] } } }),
       sequence: { sequencer: AreaSequencer },
       // The run's client settings, its interruption and the suites' reports pass through it.
       setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/suite-setup.${EXT}`],

@@ -129,7 +129,7 @@ async function runCheck(
     return requirement;
   };
   ctx.task.meta.bmc = meta;
-  await describeTest(ids, cfg.profile);
+  if (cfg.requestSteps) await describeTest(ids, cfg.profile);
 
   const notTested = (reason: string): never => {
     ctx.skip(reason);
@@ -195,9 +195,9 @@ async function runCheck(
     throw harnessError ? new Error(failureSummary(meta.failures) || meta.unjudged, { cause: err }) : new CheckFailure(failureSummary(meta.failures));
   } finally {
     const cleanupError = await runCleanups(cleanups);
-    const exchanges = evidence.since(mark);
-    if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = exchanges.slice(-20);
-    await exchangeSteps(exchanges);
+    // Evidence is redacted as it is read: read only what a finding or the Allure steps show.
+    if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = evidence.since(mark, 20);
+    if (cfg.requestSteps) await exchangeSteps(evidence.since(mark));
     // A write that could not be restored is a trace the run left, reported for the whole run
     // (results.json "trace"), not a failure of the requirement this check judged.
     if (cleanupError) meta.restoreFailure = cleanupError.message;
