@@ -137,4 +137,4 @@ function plainSentence(message: string): string {
 }
 
 // Exit explicitly: keep-alive sockets of a finished run must not hold the process open.
-main(process.argv).then((code) => process.exit(code));
+void main(process.argv).then((code) => process.exit(code));

@@ -119,7 +119,6 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     await prepareRun(outDir);
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
-    let trace: RunTrace | undefined;
     let leftBehind: TraceReport | undefined;
     try {
       const before = await takeSnapshot(client, cfg.namespace);
@@ -139,7 +138,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       opened: main.opened - sessionsAtStart.opened + reporter.sessions.opened,
       closed: main.closed - sessionsAtStart.closed + reporter.sessions.closed,
     };
-    trace = traceOf(leftBehind, reporter.restoreFailures, sessions, cfg.profile);
+    const trace = traceOf(leftBehind, reporter.restoreFailures, sessions, cfg.profile);
     const absentReason = (req: Requirement): string =>
       !areas.includes(req.area)
         ? `area ${req.area} not selected (--only)`

@@ -87,6 +87,8 @@ describe('a failing requirement in every output', () => {
     expect(rule4).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/expected 403 Forbidden, got 405/) });
     expect(rule4.tests[0]!.evidence!.at(-1)).toMatchObject({ method: 'POST', status: 405, requestHeaders: { cookie: 'sid=<redacted>' } });
     expect(json.summary.FAIL).toBe(1);
+    // The file holds what the run returned.
+    expect(json.requirements.map((r) => [r.id, r.verdict])).toEqual(results.requirements.map((r) => [r.id, r.verdict]));
   });
 
   test('junit.xml: a failure of the test case "RULE-4 <title>", its reason the message, with the change since the first run', async () => {

@@ -29,6 +29,8 @@ let proxy: ChaosProxy;
 /** Sees each request; may restart the target. */
 let watch: (req: { seq: number; method: string; path: string }) => void = () => undefined;
 let restarted: Promise<void> | undefined;
+/** The restart in progress, read through a call: the watcher sets it from a callback. */
+const restartInProgress = (): Promise<void> | undefined => restarted;
 
 beforeAll(async () => {
   vi.stubEnv('GITHUB_STEP_SUMMARY', '');
@@ -79,10 +81,10 @@ test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in
       if (line.startsWith('bmc-conformance run:')) armedAt = proxy.stats.requests;
     },
   });
-  await restarted;
+  await restartInProgress();
   watch = () => undefined;
   const { results } = outcome;
-  expect(restarted, 'the target restarted during the run').toBeDefined();
+  expect(restartInProgress(), 'the target restarted during the run').toBeDefined();
 
   // The downtime: one outage, waited out.
   expect(results.downtime).toHaveLength(1);
@@ -127,9 +129,9 @@ test('a factory reset that reboots the target: the Reset check waits for it and 
     profile: 'destructive', allowFactoryReset: true, writable: [], faults: [], only: ['actions'], requirements: ['ACT-2'],
     rebootWaitMs: 30_000, lean: true, print: () => undefined,
   });
-  await restarted;
+  await restartInProgress();
   watch = () => undefined;
-  expect(restarted, 'the target rebooted after the Reset').toBeDefined();
+  expect(restartInProgress(), 'the target rebooted after the Reset').toBeDefined();
   expect(outcome.results.requirements.find((r) => r.id === 'ACT-2')).toMatchObject({ verdict: 'PASS' });
   expect(outcome.results.downtime).toEqual([expect.objectContaining({ back: true })]);
   expect(proxy.stats.sessionsClosed + proxy.stats.sessionsLostInRestart).toBe(proxy.stats.sessionsOpened);
