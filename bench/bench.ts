@@ -12,6 +12,7 @@ import { fixedSource } from '../load/request-source.js';
 import { startSimulator } from '../simulator/index.js';
 import { measureFuzzThroughput } from './fuzz-throughput.js';
 import { capacityAnswers, eventDelivery, loadVsWrk } from './load-vs-wrk.js';
+import { hardwareRuns } from './hardware-run.js';
 
 const NS = 'mgmt_project';
 const CONNECTIONS = 10;
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
   await eventDelivery(50, DURATION_S);
   await capacityAnswers(2);
   await fuzzThroughput();
+  await hardwareRuns();
 }
 
 main().then(

@@ -11,6 +11,9 @@ import { profileAllows, type Profile, type WritableAttribute } from '../runner/c
 import { startEmbeddedTarget, type EmbeddedTarget } from '../runner/embedded.js';
 import { preflight } from '../runner/preflight.js';
 import { UsageError } from '../runner/usage-error.js';
+import { forNamespace, loadTargetProfile, type TargetProfile } from '../runner/target-profile.js';
+import { resolveWritables } from '../runner/writables.js';
+import type { Command } from 'commander';
 import type { BmcClient } from '../client/http.js';
 import { attachToAllure } from '../load/allure.js';
 import { compareToBaseline, readBaseline, type Change } from '../load/baseline.js';
@@ -56,6 +59,19 @@ export interface LoadFlags extends TargetFlags {
   eventTimeout?: number;
   fault: string[];
   out: string;
+  targetProfile?: string;
+}
+
+/**
+ * A target profile fills what no flag gave: the namespace, the writables ({ns} filled in), the
+ * request timeout, the event timeout, and its concurrency as the cap on connections.
+ */
+function applyProfile(flags: LoadFlags, p: TargetProfile, cmd: Command | undefined): void {
+  if (cmd?.getOptionValueSource('namespace') === 'default' && p.namespace) flags.namespace = p.namespace;
+  if (flags.writable.length === 0) flags.writable = forNamespace(p, flags.namespace).writable;
+  flags.timeout ??= p.timeouts.requestMs;
+  flags.eventTimeout ??= p.timeouts.eventMs;
+  flags.maxConnections ??= p.concurrency;
 }
 
 /** Gentle on a real BMC (a small ARM computer), generous on the embedded simulator. */
@@ -65,8 +81,9 @@ const DEFAULTS = {
 };
 const CAPACITY_P99_MS = 250;
 
-export async function loadCommand(flags: LoadFlags): Promise<void> {
+export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void> {
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
+  if (flags.targetProfile) applyProfile(flags, await loadTargetProfile(flags.targetProfile), cmd);
   const scenarios = chooseScenarios(flags);
   const plan = ratePlanShape(flags);
   const rules = await thresholdRules(flags);
@@ -116,7 +133,9 @@ export async function loadCommand(flags: LoadFlags): Promise<void> {
     try {
       await checkPaths(client, scenarios, flags.mix ?? DEFAULT_MIX, flags.namespace);
       const needWrites = scenarios.some((s) => s.kind === 'write-mix' || s.kind === 'events') || (plan === 'capacity' && profileAllows(profile, 'safe'));
-      const prepared = needWrites ? await prepareWrites(client, writable) : { cycles: [], skipped: [] };
+      const resolved = needWrites ? await resolveWritables(client, writable, flags.namespace) : { writable, unmatched: [] };
+      for (const w of resolved.unmatched) notes.push(`not written: ${w} matches nothing on this target`);
+      const prepared = needWrites ? await prepareWrites(client, resolved.writable) : { cycles: [], skipped: [] };
       for (const s of prepared.skipped) notes.push(`not written: ${s}`);
       const writing = scenarios.filter((s) => s.kind === 'write-mix' || s.kind === 'events');
       if (writing.length > 0 && prepared.cycles.length === 0) {

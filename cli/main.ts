@@ -8,6 +8,8 @@ import { simulateCommand } from './simulate-command.js';
 import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { reportCommand } from './report-command.js';
+import { fleetOptions } from './fleet-command.js';
+import { mergeOptions } from './merge-command.js';
 
 const program = new Command('bmc-conformance')
   .description('Conformance and load tests for the Management REST interface of a BMC.')
@@ -25,7 +27,7 @@ function targetOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', parse.positiveInt);
 }
 
-targetOptions(program.command('run').description('run the conformance suites against a target and write reports'))
+fleetOptions(targetOptions(program.command('run').description('run the conformance suites against a target, or a fleet of targets, and write reports')))
   .addOption(new Option('--profile <profile>', 'read-only | safe | destructive (default: safe; destructive on the embedded simulator)').argParser(parse.profile))
   .option('--only <areas>', 'comma-separated areas to run (auth, envelope, objects, listings, writes, actions, delete, upload, events, errors, fuzz, stateful)', parse.areaList)
   .option('--requirements <ids>', 'comma-separated requirement IDs: run only the tests naming them', parse.requirementList)
@@ -41,8 +43,13 @@ targetOptions(program.command('run').description('run the conformance suites aga
   .option('--stateful-runs <n>', 'command sequences per stateful check (values, versions, credentials; default 4); a finding replays with --seed S and BMC_FUZZ_PATH=KEY', parse.positiveInt)
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
+  .option('--max-response-bytes <n>', 'cut off answers longer than this and report them (default 33554432, 32 MiB)', parse.positiveInt)
+  .option('--reboot-wait <s>', 'how long to wait for a target that went away (a reboot) to come back (default 300; 30 on the embedded simulator)', parse.positiveInt)
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
   .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest or bmcweb')
+  .option('--event-latency <ms>', 'embedded simulator only: the dialect\'s event delay (phosphor-rest polls: 2000)', parse.positiveInt)
+  .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', parse.positiveInt)
+  .option('--target-profile <file>', 'the platform\'s reviewed profile: namespace, writables, timeouts, rate cap, known deviations (flags win)')
   .option('--expectations <file>', 'known deviations of the platform: an expected FAIL is XFAIL and does not fail the run')
   .option('--strict-expectations', 'an expected failure that now passes (XPASS) fails the run', false)
   .option('--update-expectations <file>', 'write the current FAILs as a starting expectations file for review')
@@ -92,13 +99,16 @@ targetOptions(program.command('load').description('measure throughput, latency, 
   .option('--baseline <file>', 'an earlier load.json: a change worse than --tolerance exits 1')
   .option('--tolerance <pct>', 'how much worse than the baseline is still no regression', parsePercent, 20)
   .option('--fault <name>', 'embedded simulator only: inject a fault, e.g. slow-requests or slow-serial (repeatable)', parse.collect, [])
+  .option('--target-profile <file>', 'the platform\'s reviewed profile: namespace, writables, timeouts, concurrency and rate caps (flags win)')
   .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
   .action(loadCommand);
 
-program.command('report').description('render reports from a run: Allure HTML and changes since a baseline')
-  .option('--in <dir>', 'the run directory holding results.json and allure-results', 'reports/latest')
-  .option('--baseline <file>', 'an earlier results.json to compare with')
+mergeOptions(program.command('report').description('render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline; or merge fleet folders'))
+  .option('--in <dir>', 'the run folder holding results.json and allure-results', 'reports/latest')
+  .option('--previous <dir|file>', 'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)')
+  .option('--baseline <file>', 'the former name of --previous')
   .option('--no-html', 'skip the Allure HTML report')
+  .option('--pdf', 'also print summary.html to summary.pdf with headless Chromium', false)
   .action(reportCommand);
 
 async function main(argv: string[]): Promise<number> {
@@ -128,4 +138,4 @@ function plainSentence(message: string): string {
 }
 
 // Exit explicitly: keep-alive sockets of a finished run must not hold the process open.
-main(process.argv).then((code) => process.exit(code));
+void main(process.argv).then((code) => process.exit(code));

@@ -1,70 +1,46 @@
-/** `report`: Allure HTML from a run's results, and the verdicts that changed since a baseline. */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { verdictChanges } from '../runner/changes.js';
-import type { Results } from '../runner/results.js';
-import { formatSummary } from '../runner/summary.js';
+/** `report`: renders a run's reports again (summary.html, summary.md, junit.xml, Allure), compared with a baseline. */
+import { join, resolve } from 'node:path';
+import { renderAllureReport } from '../report/allure-html.js';
 import { UsageError } from '../runner/usage-error.js';
+import { findBaseline } from '../report/baseline.js';
+import { newlyFailing } from '../report/changes.js';
+import { formatSummary, formatTrend } from '../report/console-summary.js';
+import { reportContext, writeReports } from '../report/outputs.js';
+import { printSummaryPdf } from '../report/pdf.js';
+import { readResults, RESULTS_FILE } from '../report/results-json.js';
+import { mergeCommand, type MergeFlags } from './merge-command.js';
 
 export interface ReportFlags {
   in: string;
+  previous?: string;
+  /** The former name of --previous. */
   baseline?: string;
   html: boolean;
+  pdf: boolean;
 }
 
-export async function reportCommand(flags: ReportFlags): Promise<void> {
+export async function reportCommand(flags: ReportFlags & MergeFlags): Promise<void> {
+  if (flags.merge) return mergeCommand(flags);
+  if (flags.out !== undefined) throw new UsageError('--out goes with --merge; a run\'s reports are rendered into its --in folder.');
   const dir = resolve(flags.in);
-  const results = await readResults(join(dir, 'results.json'));
-  for (const line of formatSummary(results, [])) process.stdout.write(`${line}\n`);
-  let regressions = 0;
-  if (flags.baseline) {
-    const changes = verdictChanges(await readResults(resolve(flags.baseline)), results);
-    regressions = changes.filter((c) => c.kind === 'regression').length;
-    process.stdout.write(changes.length === 0 ? 'no verdict changed since the baseline\n' : 'changed since the baseline:\n');
-    for (const c of changes) process.stdout.write(`  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${c.kind === 'change' ? '' : `  (${c.kind})`}\n`);
-    await writeFile(join(dir, 'changes.json'), `${JSON.stringify(changes, null, 2)}\n`);
-  }
+  const results = await readResults(join(dir, RESULTS_FILE));
+  const named = flags.previous ?? flags.baseline;
+  const baseline = await findBaseline(dir, results, named === undefined ? undefined : resolve(named));
+  // A password in the environment is blanked out of every output, should anything hold it.
+  const ctx = await reportContext({ dir, results, baseline, secrets: [process.env.BMC_PASSWORD ?? ''] });
+  await writeReports(ctx);
+  for (const line of [...formatSummary(results, []), ...formatTrend(ctx.trend)]) process.stdout.write(`${line}\n`);
+  process.stdout.write(`summary: ${join(dir, 'summary.html')}\n`);
   if (flags.html) await renderHtml(dir);
-  process.exitCode = regressions > 0 ? 1 : 0;
+  if (flags.pdf) {
+    const pdf = await printSummaryPdf(dir);
+    if ('written' in pdf) process.stdout.write(`pdf: ${pdf.written}\n`);
+    else process.stderr.write(`${pdf.skipped}\n`);
+  }
+  // Only a baseline the user named decides the exit code: the kept one is for reading.
+  process.exitCode = ctx.trend?.explicit && newlyFailing(ctx.trend).length > 0 ? 1 : 0;
 }
 
 export async function renderHtml(dir: string): Promise<void> {
-  const out = join(dir, 'allure-report');
-  await allureGenerate(join(dir, 'allure-results'), out);
-  process.stdout.write(`html: ${join(out, 'index.html')}\n`);
-}
-
-async function readResults(file: string): Promise<Results> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new UsageError(`There is no results file at ${file}; run "bmc-conformance run" first.`);
-  }
-  try {
-    return JSON.parse(text) as Results;
-  } catch {
-    throw new UsageError(`${file} is not a results.json file.`);
-  }
-}
-
-/** allure-commandline ships the Allure 2 CLI; it needs Java on the PATH. */
-async function allureGenerate(results: string, out: string): Promise<void> {
-  if (!existsSync(results)) throw new UsageError(`There are no Allure results at ${results}.`);
-  const require = createRequire(import.meta.url);
-  const bin = join(dirname(require.resolve('allure-commandline/package.json')), 'dist', 'bin', 'allure');
-  const code = await new Promise<number>((resolveCode, reject) => {
-    const child = spawn(bin, ['generate', results, '-o', out, '--clean'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (c) => {
-      if (c !== 0 && /JAVA_HOME|java: not found|No such file/i.test(stderr)) reject(new UsageError('The Allure HTML report needs Java 17 on the PATH; pass --no-html to skip it.'));
-      else resolveCode(c ?? 1);
-    });
-  });
-  if (code !== 0) throw new UsageError(`allure generate failed with exit code ${code}.`);
+  process.stdout.write(`html: ${await renderAllureReport(dir)}\n`);
 }

@@ -6,9 +6,12 @@ import { runConformance } from '../runner/run.js';
 import { UsageError } from '../runner/usage-error.js';
 import { dirname } from 'node:path';
 import { renderHtml } from './report-command.js';
+import type { Command } from 'commander';
 import { loadExpectations } from '../runner/expectations.js';
+import { loadTargetProfile } from '../runner/target-profile.js';
 import { isDialect, type DialectName } from '../simulator/index.js';
 import { dialectError } from './simulate-command.js';
+import { fleetCommand, fleetRequested, type FleetFlags } from './fleet-command.js';
 
 export interface RunFlags extends TargetFlags {
   profile?: Profile;
@@ -26,17 +29,29 @@ export interface RunFlags extends TargetFlags {
   statefulRuns?: number;
   seed?: number;
   rps?: number;
+  maxResponseBytes?: number;
+  rebootWait?: number;
   fault: string[];
   dialect?: string;
+  eventLatency?: number;
+  uploadFailDelay?: number;
   html: boolean;
   expectations?: string;
+  targetProfile?: string;
   strictExpectations: boolean;
   updateExpectations?: string;
 }
 
-export async function runCommand(flags: RunFlags): Promise<void> {
+export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): Promise<void> {
+  if (fleetRequested(flags)) return fleetCommand(flags, cmd);
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
+  const profile = flags.targetProfile ? await loadTargetProfile(flags.targetProfile) : undefined;
+  // A namespace given on the command line (or in BMC_NAMESPACE) wins over the profile's.
+  const namespace = cmd?.getOptionValueSource('namespace') === 'default' && profile?.namespace ? profile.namespace : flags.namespace;
   if (flags.dialect !== undefined && !isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
+  if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined)) {
+    throw new UsageError('--event-latency and --upload-fail-delay apply to the embedded simulator only; drop --target or them.');
+  }
   if (flags.allowFactoryReset && flags.profile && flags.profile !== 'destructive') {
     throw new UsageError('--allow-factory-reset needs --profile destructive.');
   }
@@ -44,7 +59,7 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     target: flags.target?.replace(/\/+$/, ''),
     user: flags.user,
     password: flags.password,
-    namespace: flags.namespace,
+    namespace,
     profile: flags.profile,
     insecure: flags.insecure,
     only: flags.only,
@@ -61,12 +76,17 @@ export async function runCommand(flags: RunFlags): Promise<void> {
     statefulRuns: flags.statefulRuns,
     seed: flags.seed,
     maxRequestsPerSecond: flags.rps,
+    maxResponseBytes: flags.maxResponseBytes,
+    rebootWaitMs: flags.rebootWait === undefined ? undefined : flags.rebootWait * 1000,
     faults: flags.fault,
     dialect: flags.dialect as DialectName | undefined,
+    pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay },
     expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
+    targetProfile: profile,
     strictExpectations: flags.strictExpectations,
     updateExpectations: flags.updateExpectations,
   });
-  if (flags.html) await renderHtml(dirname(outcome.resultsFile));
+  // An interrupted run ends within seconds: no Java start-up for the HTML report.
+  if (flags.html && !outcome.results.interrupted) await renderHtml(dirname(outcome.resultsFile));
   process.exitCode = outcome.exitCode;
 }

@@ -5,14 +5,30 @@
 
 /** Base class, so callers can tell target/transport trouble from programming errors. */
 export class BmcClientError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * Set when the network under the interface failed (no complete answer arrived): a few words
+   * naming what was seen ("connection reset", "answer truncated"). Absent for answers the target
+   * gave, which are findings about it.
+   */
+  readonly fault?: string;
+
+  constructor(message: string, options?: { cause?: unknown; fault?: string }) {
     super(message, options);
     this.name = new.target.name;
+    if (options?.fault !== undefined) this.fault = options.fault;
   }
 }
 
 /** The target could not be reached at all (refused, unknown host, no route, connect timeout). */
-export class UnreachableError extends BmcClientError {}
+export class UnreachableError extends BmcClientError {
+  /** What the connection attempt met: "connection refused". */
+  readonly reason: string;
+
+  constructor(message: string, reason: string, options?: { cause?: unknown; fault?: string }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
 
 /** The TLS handshake failed (certificate not trusted, wrong name, not a TLS server). */
 export class TlsError extends BmcClientError {}
@@ -22,6 +38,51 @@ export class TargetTimeoutError extends BmcClientError {}
 
 /** The connection broke before a complete response arrived. */
 export class ConnectionLostError extends BmcClientError {}
+
+/** The status line and headers arrived, then the connection closed before the whole body. */
+export class TruncatedResponseError extends ConnectionLostError {}
+
+/** The answer was longer than the client keeps (`maxResponseBytes`): it was cut off, not buffered. */
+export class ResponseTooLargeError extends BmcClientError {}
+
+/** A time the target could not be reached: from when, for how long, why, and whether it came back. */
+export interface Outage {
+  /** ISO time of the first failure. */
+  from: string;
+  durationMs: number;
+  /** What the connection attempts met ("connection refused"). */
+  cause: string;
+  back: boolean;
+}
+
+/** "from 12:01:03 for 41 s", or "since 12:01:03 (waited 300 s)" when the target did not come back. */
+export function outageText(o: Pick<Outage, 'from' | 'durationMs' | 'back'>): string {
+  const clock = new Date(o.from).toTimeString().slice(0, 8);
+  const seconds = formatLimit(Math.round(o.durationMs / 100) * 100);
+  return o.back ? `from ${clock} for ${seconds}` : `since ${clock} (waited ${seconds})`;
+}
+
+/**
+ * The target was unreachable and the client waited for it to come back (a reboot): the request got
+ * no answer. `outage.back` says whether the target answers again.
+ */
+export class TargetDownError extends UnreachableError {
+  constructor(readonly outage: Outage) {
+    const seen = `${outageText(outage)} (${outage.cause})`;
+    super(
+      outage.back ? `The target was unreachable ${seen}; it answers again, but this request got no answer.` : `The target has been unreachable ${seen}; the run no longer waits for it.`,
+      outage.cause,
+      { fault: `target unreachable ${seen}` },
+    );
+  }
+}
+
+/** The run was interrupted (SIGINT, SIGTERM) while this request was in flight: it was abandoned. */
+export class InterruptedError extends BmcClientError {
+  constructor(readonly reason: string) {
+    super(`${reason.charAt(0).toUpperCase()}${reason.slice(1)}: the request was abandoned.`, { fault: reason });
+  }
+}
 
 /** The target refused the login with the configured credentials. */
 export class LoginRefusedError extends BmcClientError {
@@ -40,11 +101,36 @@ export class SubscriptionError extends BmcClientError {}
 /** A request that cannot be put on the wire at all: it was never sent. */
 export class InvalidRequestError extends BmcClientError {}
 
+/**
+ * Why a test stopped by a network fault, with no finding of its own, is not judged: the fault, how
+ * many of the test's requests (`exchanges`, its evidence) got no complete answer, and the last
+ * error. Undefined for any other error, which stays a finding.
+ */
+export function networkFaultReason(err: unknown, exchanges: ReadonlyArray<{ error?: string }>): string | undefined {
+  if (!(err instanceof BmcClientError) || err.fault === undefined) return undefined;
+  if (err instanceof InterruptedError) return `not judged: ${err.reason} while this test ran`;
+  const failed = Math.max(1, exchanges.filter((x) => x.error !== undefined).length);
+  const count = exchanges.length > 0 ? ` on ${failed} of ${exchanges.length} requests` : '';
+  return `not judged: ${err.fault}${count} (${err.message})`;
+}
+
+/**
+ * For a test that stopped at a prerequisite it could not read: which of its requests got no
+ * complete answer (the network may be why), as "; no complete answer to 3 of 3 requests (…)", or ''.
+ */
+export function networkFaultNote(exchanges: ReadonlyArray<{ error?: string }>): string {
+  const failed = exchanges.filter((x) => x.error !== undefined);
+  if (failed.length === 0) return '';
+  return `; no complete answer to ${failed.length} of ${exchanges.length} requests (${failed.at(-1)!.error})`;
+}
+
 /** Context that lets a classified error name the request it broke. */
 export interface RequestContext {
   method?: string;
   path?: string;
   timeoutMs?: number;
+  /** How far the answer had come when the exchange failed. */
+  progress?: { answered: boolean; bytes: number; announced?: number };
 }
 
 /** Formats a duration limit for messages: "250 ms", "10 s", "2.5 s". */
@@ -111,31 +197,46 @@ export function classifyNetworkError(err: unknown, baseUrl: string, ctx: Request
 
   for (const code of found.codes) {
     const reason = TLS_REASONS[code];
-    if (reason) return new TlsError(`TLS handshake with ${origin} failed: ${reason}.`, { cause: err });
+    if (reason) return new TlsError(`TLS handshake with ${origin} failed: ${reason}.`, { cause: err, fault: 'TLS handshake failed' });
+  }
+  if (/before secure TLS connection was established/i.test(text)) {
+    return new TlsError(`TLS handshake with ${origin} failed: the target closed the connection during the handshake.`, { cause: err, fault: 'TLS handshake refused' });
   }
   if (/wrong version number|packet length too long|http request/i.test(text)) {
-    return new TlsError(`TLS handshake with ${origin} failed: ${TLS_REASONS.ERR_SSL_WRONG_VERSION_NUMBER}.`, { cause: err });
+    return new TlsError(`TLS handshake with ${origin} failed: ${TLS_REASONS.ERR_SSL_WRONG_VERSION_NUMBER}.`, { cause: err, fault: 'TLS handshake failed' });
   }
   if (found.codes.includes('EPROTO') || /ssl|tls/i.test(found.codes.join(' '))) {
     const detail = found.messages[0]?.replace(/\.$/, '') ?? 'protocol error';
-    return new TlsError(`TLS handshake with ${origin} failed: ${detail}.`, { cause: err });
+    return new TlsError(`TLS handshake with ${origin} failed: ${detail}.`, { cause: err, fault: 'TLS handshake failed' });
   }
   for (const code of found.codes) {
     const reason = UNREACHABLE_REASONS[code];
-    if (reason) return new UnreachableError(`Cannot reach ${origin}: ${reason}.`, { cause: err });
+    if (reason) return new UnreachableError(`Cannot reach ${origin}: ${reason}.`, reason, { cause: err, fault: `target unreachable (${reason})` });
   }
   if (found.codes.some((c) => TIMEOUT_CODES.has(c)) || isAbortTimeout(err)) {
     const limit = ctx.timeoutMs !== undefined ? ` within ${formatLimit(ctx.timeoutMs)}` : ' in time';
-    return new TargetTimeoutError(`The target did not answer ${describeRequest(ctx)}${limit}.`, { cause: err });
+    return new TargetTimeoutError(`The target did not answer ${describeRequest(ctx)}${limit}.`, { cause: err, fault: 'no answer in time' });
   }
-  if (found.codes.some((c) => LOST_CODES.has(c)) || /other side closed|socket hang up/i.test(text)) {
+  const lost = found.codes.some((c) => LOST_CODES.has(c)) || /other side closed|socket hang up/i.test(text);
+  if (lost && ctx.progress?.answered) {
+    const { bytes, announced } = ctx.progress;
+    const of = announced !== undefined ? ` of the ${announced} it announced` : '';
+    return new TruncatedResponseError(
+      `The answer to ${describeRequest(ctx)} was cut short: the connection closed after ${bytes} bytes of its body${of}.`,
+      { cause: err, fault: 'answer truncated' },
+    );
+  }
+  if (found.codes.includes('ECONNRESET')) {
+    return new ConnectionLostError(`The target reset the connection before ${describeRequest(ctx)} got an answer.`, { cause: err, fault: 'connection reset' });
+  }
+  if (lost) {
     return new ConnectionLostError(
       `The connection to ${origin} broke before ${describeRequest(ctx)} got a complete answer (${found.messages[0] ?? 'socket closed'}).`,
-      { cause: err },
+      { cause: err, fault: 'connection closed' },
     );
   }
   const detail = (found.messages[0] ?? String(err)).replace(/\.$/, '');
-  return new BmcClientError(`Request ${describeRequest(ctx)} to ${origin} failed: ${detail}.`, { cause: err });
+  return new BmcClientError(`Request ${describeRequest(ctx)} to ${origin} failed: ${detail}.`, { cause: err, fault: 'network failure' });
 }
 
 function isAbortTimeout(err: unknown): boolean {

@@ -174,11 +174,25 @@ export interface EvidenceOptions {
   capacity?: number;
 }
 
-/** A bounded, redacting log of exchanges. */
+/** Bodies up to this length are kept as received and redacted only when the entry is read. */
+const LAZY_BODY_LIMIT = 16 * 1024;
+
+interface Entry {
+  seq: number;
+  /** As received, until it is first read (most entries never are). */
+  raw?: Exchange;
+  exchange?: Exchange;
+}
+
+/**
+ * A bounded, redacting log of exchanges. Redaction happens when an entry is read, with every
+ * secret known by then; an entry with a large body is redacted (and cut) at once, so the log
+ * never holds more than its capacity times a small body.
+ */
 export class EvidenceLog {
   private readonly secrets = new Set<string>();
   private readonly capacity: number;
-  private items: { seq: number; exchange: Exchange }[] = [];
+  private items: Entry[] = [];
   private nextSeq = 0;
 
   constructor(opts: EvidenceOptions = {}) {
@@ -191,8 +205,14 @@ export class EvidenceLog {
     if (secret) this.secrets.add(secret);
   }
 
-  /** Records one exchange, redacted and truncated. */
+  /** Records one exchange; what is read of it later is redacted and truncated. */
   record(x: Exchange): void {
+    const large = (x.requestBody?.length ?? 0) > LAZY_BODY_LIMIT || (x.responseBody?.length ?? 0) > LAZY_BODY_LIMIT;
+    this.items.push(large ? { seq: this.nextSeq++, exchange: this.redacted(x) } : { seq: this.nextSeq++, raw: x });
+    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+  }
+
+  private redacted(x: Exchange): Exchange {
     const secrets = [...this.secrets];
     const entry: Exchange = {
       ...x,
@@ -205,13 +225,20 @@ export class EvidenceLog {
       durationMs: Math.round(x.durationMs * 100) / 100,
     };
     for (const key of Object.keys(entry) as (keyof Exchange)[]) if (entry[key] === undefined) delete entry[key];
-    this.items.push({ seq: this.nextSeq++, exchange: entry });
-    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+    return entry;
+  }
+
+  private read(item: Entry): Exchange {
+    if (!item.exchange) {
+      item.exchange = this.redacted(item.raw!);
+      delete item.raw;
+    }
+    return item.exchange;
   }
 
   /** All kept entries, oldest first. */
   entries(): Exchange[] {
-    return this.items.map((i) => i.exchange);
+    return this.items.map((i) => this.read(i));
   }
 
   /** Returns the kept entries and clears the log. */
@@ -226,8 +253,46 @@ export class EvidenceLog {
     return this.nextSeq;
   }
 
-  /** Entries recorded after `mark` that are still kept. */
-  since(mark: number): Exchange[] {
-    return this.items.filter((i) => i.seq >= mark).map((i) => i.exchange);
+  /** Entries recorded after `mark` that are still kept; the last `last` of them when given. */
+  since(mark: number, last?: number): Exchange[] {
+    const kept = this.items.filter((i) => i.seq >= mark);
+    return (last === undefined ? kept : kept.slice(-last)).map((i) => this.read(i));
+  }
+}
+
+/** An exchange as a person reads it: the request and the response, each in HTTP message form. */
+export interface ExchangeText {
+  request: string;
+  response: string;
+}
+
+export function exchangeText(x: Exchange): ExchangeText {
+  const request = [`${x.method} ${x.url}`, ...headerLines(x.requestHeaders), ...bodyLines(x.requestBody)];
+  const timing = `(${x.durationMs} ms, sent ${x.at})`;
+  const response = x.error !== undefined
+    ? [`no response ${timing}: ${x.error}`]
+    : [`HTTP ${x.statusLine ?? x.status ?? '?'} ${timing}`, ...headerLines(x.responseHeaders ?? {}), ...bodyLines(x.responseBody)];
+  return { request: request.join('\n'), response: response.join('\n') };
+}
+
+function headerLines(headers: Record<string, string | string[] | undefined>): string[] {
+  return Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+}
+
+function bodyLines(body: string | undefined): string[] {
+  return body === undefined || body === '' ? [] : ['', readableBody(body)];
+}
+
+/**
+ * Compact JSON is indented for reading; any other body (not JSON, or JSON whose exact text would
+ * change: duplicate keys, spacing, number forms) is shown exactly as it was recorded.
+ */
+function readableBody(body: string): string {
+  try {
+    const value = parseJson(body);
+    return stringifyJson(value) === body ? stringifyJson(value, 2) : body;
+  } catch {
+    return body;
   }
 }

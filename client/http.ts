@@ -8,11 +8,25 @@ import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { SessionCookies, type SerializedCookies } from './cookies.js';
-import { BmcClientError, LoginRefusedError, TargetTimeoutError, classifyNetworkError, formatLimit } from './errors.js';
+import {
+  BmcClientError,
+  ConnectionLostError,
+  InterruptedError,
+  LoginRefusedError,
+  ResponseTooLargeError,
+  TargetDownError,
+  TargetTimeoutError,
+  UnreachableError,
+  classifyNetworkError,
+  formatLimit,
+} from './errors.js';
 import { EvidenceLog, bodyToText } from './evidence.js';
 import { parseJson, stringifyJson } from './json.js';
 import { RateLimiter } from './rate.js';
-import { ExchangeTimeout, exchange, requestTarget, type RawResponse } from './transport.js';
+import { Reachability } from './reachability.js';
+import { clientDefaults, emitClientEvent, interruptSignal } from './run-context.js';
+import { sessionClosed, sessionOpened } from './session-ledger.js';
+import { ExchangeFailed, ExchangeTimeout, ExchangeTooLarge, exchange, requestTarget, type Progress, type RawResponse } from './transport.js';
 
 export type { SerializedCookies } from './cookies.js';
 
@@ -41,6 +55,18 @@ export interface ClientOptions {
    * {"username", "password"} as newer bmcweb wants. Default true. `tryLogin` never falls back.
    */
   loginFallback?: boolean;
+  /**
+   * Answers longer than this are cut off, never buffered whole, and the request fails with a
+   * ResponseTooLargeError. Default: the run's (`setClientDefaults`), else 32 MiB.
+   */
+  maxResponseBytes?: number;
+  /**
+   * How long a request that finds the target unreachable (refused, or reset and then refused)
+   * waits for it to come back, as after a reboot; it then fails with a TargetDownError naming the
+   * outage, and the next request goes on. After a wait in vain, requests fail at once. Default:
+   * the run's (`setClientDefaults`), else 0: no waiting.
+   */
+  outageWaitMs?: number;
 }
 
 export interface BmcResponse {
@@ -91,6 +117,9 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_503_RETRIES = 3;
 const DEFAULT_CONNECTIONS = 4;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** A reachability probe waits no longer than this for its answer. */
+const PROBE_TIMEOUT_MS = 5_000;
 const RETRY_AFTER_CAP_MS = 30_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
@@ -105,6 +134,8 @@ export type LoginForm = 'data-array' | 'username-password' | 'custom';
 interface SendFlags {
   sendCredentials: boolean;
   storeCookies: boolean;
+  /** false for the client's own probes, which are no exchange of a test. */
+  record?: boolean;
 }
 
 export class BmcClient {
@@ -115,16 +146,19 @@ export class BmcClient {
   private readonly agent: Agent;
   private readonly cookies: SessionCookies;
   private readonly limiter?: RateLimiter;
+  private readonly reachability: Reachability;
   private readonly evidence?: EvidenceLog;
   private token?: string;
   private form?: LoginForm;
   /** Bumped on every stored login, so concurrent 401s share one re-login. */
   private epoch = 0;
   private relogging?: Promise<boolean>;
+  /** The stored session was opened by this client's own login (and not logged out yet). */
+  private ownsSession = false;
   private closing?: Promise<void>;
 
-  /** `shared` is for fork(): it passes the rate limiter on. */
-  constructor(opts: ClientOptions, shared?: { limiter?: RateLimiter }) {
+  /** `shared` is for fork(): it passes the rate limiter and what is known of the target's reachability on. */
+  constructor(opts: ClientOptions, shared?: { limiter?: RateLimiter; reachability?: Reachability }) {
     const url = parseBaseUrl(opts.baseUrl);
     this.options = { ...opts };
     this.origin = url.origin;
@@ -135,6 +169,8 @@ export class BmcClient {
     this.evidence?.addSecret(opts.password);
     // 0 or absent means no cap.
     this.limiter = shared?.limiter ?? (opts.maxRequestsPerSecond ? new RateLimiter(opts.maxRequestsPerSecond) : undefined);
+    const waitMs = opts.outageWaitMs ?? clientDefaults().outageWaitMs ?? 0;
+    this.reachability = shared?.reachability ?? new Reachability(waitMs, (outage) => emitClientEvent({ type: 'outage', outage }));
     const insecure = opts.insecure ?? false;
     this.agent = new Agent({
       connections: opts.connections ?? DEFAULT_CONNECTIONS,
@@ -253,8 +289,20 @@ export class BmcClient {
    * POST /logout {"data": []}. The cookies stay in the jar so a test can show that the target
    * now refuses them; the next 401 starts a new session unless `relogin: false` is passed.
    */
-  logout(): Promise<BmcResponse> {
-    return this.request('POST', '/logout', { json: { data: [] }, relogin: false });
+  async logout(): Promise<BmcResponse> {
+    const key = this.cookies.header('/');
+    const res = await this.request('POST', '/logout', { json: { data: [] }, relogin: false });
+    if (this.ownsSession && isSuccess(res)) {
+      this.ownsSession = false;
+      sessionClosed();
+    }
+    if (isSuccess(res) && key) emitClientEvent({ type: 'session', open: false, key, cookies: this.cookies.serialize() });
+    return res;
+  }
+
+  /** Waits for the next start the rate cap allows, for a request made beside the client (the WebSocket handshake). */
+  async paced(): Promise<void> {
+    await this.limiter?.acquire();
   }
 
   /** Cookie header value for a request to `path` (for the WebSocket handshake). */
@@ -285,13 +333,17 @@ export class BmcClient {
     const keepLimiter = overrides.maxRequestsPerSecond === undefined;
     return new BmcClient(
       { ...this.options, cookies: undefined, ...overrides },
-      { limiter: keepLimiter ? this.limiter : undefined },
+      { limiter: keepLimiter ? this.limiter : undefined, reachability: this.reachability },
     );
   }
 
-  /** Closes the connection pool; requests still running after 1 s are aborted. */
+  /**
+   * Closes the connection pool; requests still running after 1 s are aborted. A session this
+   * client opened itself is logged out first: a run leaves no session behind.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      if (this.ownsSession) await this.logout().catch(() => undefined);
       const closed = this.agent.close();
       const graceful = await Promise.race([closed.then(() => true), sleep(1000, false, { ref: false })]);
       if (!graceful) await this.agent.destroy().catch(() => undefined);
@@ -305,7 +357,14 @@ export class BmcClient {
     return this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
+  private maxResponseBytes(): number {
+    return this.options.maxResponseBytes ?? clientDefaults().maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
   private storeSession(res: BmcResponse): void {
+    // The session this client held before is not ended by a new login: only logout ends it.
+    this.ownsSession = true;
+    sessionOpened();
     this.cookies.clear();
     for (const c of this.cookies.store(res.headers['set-cookie'], '/login')) this.addCookieSecret(c.value);
     const json = res.json;
@@ -313,6 +372,8 @@ export class BmcClient {
     this.token = typeof token === 'string' ? token : undefined;
     if (this.token) this.evidence?.addSecret(this.token);
     this.epoch++;
+    const key = this.cookies.header('/');
+    if (key) emitClientEvent({ type: 'session', open: true, key, cookies: this.cookies.serialize() });
   }
 
   private addCookieSecret(value: string): void {
@@ -322,6 +383,11 @@ export class BmcClient {
   /** True when a usable new session exists (made by this call or a concurrent one). */
   private async renewSession(epochAtSend: number): Promise<boolean> {
     if (this.epoch !== epochAtSend) return true;
+    // The target forgot the session (expired, evicted): it is over, and not by our doing.
+    if (this.ownsSession && !this.relogging) {
+      this.ownsSession = false;
+      sessionClosed();
+    }
     this.relogging ??= this.login()
       .then(() => true)
       .catch((err: unknown) => {
@@ -334,14 +400,40 @@ export class BmcClient {
     return this.relogging;
   }
 
-  /** One logical request: the exchange plus bounded retries of 503 answers. */
+  /**
+   * One logical request: the exchange plus bounded retries of 503 answers. A target found gone
+   * is waited for (bounded), and the request then fails naming the outage.
+   */
   private async send(method: string, path: string, opts: RequestOptions, flags: SendFlags): Promise<BmcResponse> {
     const maxRetries = opts.max503Retries ?? this.options.max503Retries ?? DEFAULT_503_RETRIES;
+    const gone = this.reachability.gaveUp;
+    if (gone) throw new TargetDownError(gone);
     for (let attempt = 0; ; attempt++) {
-      const res = await this.sendOnce(method, path, opts, flags);
+      const res = await this.sendOnce(method, path, opts, flags).catch(async (err: unknown) => {
+        throw await this.outageBehind(err, new Date());
+      });
       if (res.status !== 503 || attempt >= maxRetries) return res;
       await sleep(retryDelayMs(res.headers['retry-after'], attempt));
     }
+  }
+
+  /**
+   * A refused connection, or a reset after which the target no longer answers, is an outage
+   * (a reboot): waited out when the client may wait, and then reported as a TargetDownError.
+   */
+  private async outageBehind(err: unknown, failedAt: Date): Promise<unknown> {
+    if (!this.reachability.waits || err instanceof TargetDownError || err instanceof InterruptedError) return err;
+    const down = err instanceof UnreachableError || (err instanceof ConnectionLostError && !(await this.answers()));
+    if (!down) return err;
+    const cause = err instanceof UnreachableError ? err.reason : 'connection reset, then no answer';
+    return new TargetDownError(await this.reachability.waitOut(failedAt, cause, () => this.answers()));
+  }
+
+  /** True when the target answers at all over HTTP (below 500), without credentials. */
+  private async answers(): Promise<boolean> {
+    const timeoutMs = Math.min(PROBE_TIMEOUT_MS, this.timeoutMs());
+    const flags = { sendCredentials: false, storeCookies: false, record: false };
+    return this.sendOnce('GET', '/', { timeoutMs }, flags).then((res) => res.status < 500, () => false);
   }
 
   private async sendOnce(method: string, path: string, opts: RequestOptions, flags: SendFlags): Promise<BmcResponse> {
@@ -350,22 +442,19 @@ export class BmcClient {
     const headers = this.requestHeaders(method, path, opts, flags);
     const body = opts.json !== undefined ? stringifyJson(opts.json) : opts.body;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs();
+    const signal = interruptSignal();
 
     await this.limiter?.acquire();
     const at = new Date();
     const start = performance.now();
     let raw: RawResponse;
     const sent = { at: at.toISOString(), method, url: target, requestHeaders: headers, requestBody: bodyToText(body) };
+    const evidence = flags.record === false ? undefined : this.evidence;
     try {
-      raw = await exchange(this.agent, { origin: this.origin, path: target, method, headers, body, timeoutMs });
+      raw = await exchange(this.agent, { origin: this.origin, path: target, method, headers, body, timeoutMs, maxResponseBytes: this.maxResponseBytes(), signal });
     } catch (err) {
-      const error =
-        err instanceof ExchangeTimeout
-          ? new TargetTimeoutError(`The target did not answer ${method} ${path} within ${formatLimit(timeoutMs)}.`, {
-              cause: err,
-            })
-          : classifyNetworkError(err, this.baseUrl, { method, path, timeoutMs });
-      this.evidence?.record({ ...sent, durationMs: performance.now() - start, error: error.message });
+      const error = exchangeError(err, this.baseUrl, { method, path, timeoutMs });
+      evidence?.record({ ...sent, durationMs: performance.now() - start, error: error.message });
       throw error;
     }
     const durationMs = performance.now() - start;
@@ -373,7 +462,7 @@ export class BmcClient {
     if (flags.storeCookies) {
       for (const c of this.cookies.store(res.headers['set-cookie'], path)) this.addCookieSecret(c.value);
     }
-    this.evidence?.record({
+    evidence?.record({
       ...sent,
       status: res.status,
       statusLine: res.statusLine,
@@ -398,6 +487,47 @@ export class BmcClient {
     for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
     return headers;
   }
+}
+
+/** What became of an exchange that brought no complete answer, as one sentence naming the fault. */
+function exchangeError(err: unknown, baseUrl: string, ctx: { method: string; path: string; timeoutMs: number }): Error {
+  const what = `${ctx.method} ${ctx.path}`;
+  if (err instanceof ExchangeTimeout) return timeoutError(err, what);
+  if (err instanceof ExchangeTooLarge) {
+    const size = err.progress.announced !== undefined ? `it announced ${formatBytes(err.progress.announced)}` : 'it was longer';
+    return new ResponseTooLargeError(`The answer to ${what} was cut off at the ${formatBytes(err.limit)} cap (--max-response-bytes): ${size}.`, {
+      cause: err,
+      fault: 'answer over the size cap',
+    });
+  }
+  if (err instanceof InterruptedError) return err;
+  if (err instanceof ExchangeFailed) return classifyNetworkError(err.cause, baseUrl, { ...ctx, progress: err.progress });
+  return classifyNetworkError(err, baseUrl, ctx);
+}
+
+/** No answer at all, an answer that stopped coming, or one that came too slowly to finish. */
+function timeoutError(err: ExchangeTimeout, what: string): TargetTimeoutError {
+  const limit = formatLimit(err.timeoutMs);
+  const p: Progress = err.progress;
+  if (!p.answered) return new TargetTimeoutError(`The target did not answer ${what} within ${limit}.`, { cause: err, fault: 'no answer in time' });
+  // Quiet for half the limit, and far longer than any wait between its pieces so far: it stopped.
+  // Otherwise bytes were still coming, only too slowly.
+  if (p.quietMs >= Math.max(err.timeoutMs / 2, 2 * p.longestGapMs)) {
+    return new TargetTimeoutError(
+      `The answer to ${what} stalled: ${p.bytes} bytes of its body arrived, then nothing for ${formatLimit(Math.round(p.quietMs))}; limit ${limit}.`,
+      { cause: err, fault: 'answer stalled' },
+    );
+  }
+  return new TargetTimeoutError(`The answer to ${what} was still trickling in after ${limit}: ${p.bytes} bytes of its body had arrived.`, {
+    cause: err,
+    fault: 'answer trickled',
+  });
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${Number((n / (1024 * 1024)).toFixed(1))} MiB`;
+  if (n >= 1024) return `${Number((n / 1024).toFixed(1))} KiB`;
+  return `${n} bytes`;
 }
 
 function parseBaseUrl(baseUrl: string): URL {
@@ -436,10 +566,18 @@ function toResponse(raw: RawResponse, durationMs: number): BmcResponse {
     try {
       res.json = parseJson(text);
     } catch (err) {
-      res.jsonError = err instanceof Error ? err.message : String(err);
+      res.jsonError = htmlPage(text, raw.headers['content-type']) ?? (err instanceof Error ? err.message : String(err));
     }
   }
   return res;
+}
+
+/** An HTML page where JSON was expected (a front proxy's error page, a web UI), named by its title. */
+function htmlPage(text: string, contentType: string | string[] | undefined): string | undefined {
+  const type = (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0]?.trim();
+  if (!/html/i.test(type ?? '') && !/^\s*<(!doctype html|html)/i.test(text)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim() || text.trim().slice(0, 60);
+  return `an HTML page${type ? ` (${type})` : ''}, not JSON: ${JSON.stringify(title)}`;
 }
 
 /** Delay before retrying a 503: Retry-After (seconds or HTTP-date) capped, else exponential backoff. */

@@ -108,6 +108,8 @@ export class EventSubscriber {
    */
   static async tryOpen(client: BmcClient, filter: unknown, opts: TryOpenOptions = {}): Promise<ConnectOutcome> {
     const text = opts.raw ?? stringifyJson(filter);
+    // The handshake is a request too: it keeps to the rate cap.
+    await client.paced();
     const hs = await handshake(client, opts, text);
     if (hs.status === 'refused') return { kind: 'refused', status: hs.httpStatus };
     const sub = new EventSubscriber(hs.socket);

@@ -15,6 +15,10 @@ export interface RawRequest {
   headers: Record<string, string>;
   body?: string | Buffer;
   timeoutMs: number;
+  /** A longer answer is cut off at this many bytes and the exchange fails (never buffered whole). */
+  maxResponseBytes: number;
+  /** Aborting it ends the exchange at once with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface RawResponse {
@@ -25,11 +29,46 @@ export interface RawResponse {
   body: Buffer;
 }
 
+/** How far an answer had come: whether its head arrived, and how much of its body. */
+export interface Progress {
+  answered: boolean;
+  bytes: number;
+  /** Content-Length, when the answer announced one. */
+  announced?: number;
+  /** Since the last byte of the body arrived (or since the request was sent, before any). */
+  quietMs: number;
+  /** The longest wait between two pieces of the body (from the head on) before this one. */
+  longestGapMs: number;
+}
+
 /** Thrown (as the rejection) when the overall limit of one exchange passes. */
 export class ExchangeTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
+  constructor(
+    readonly timeoutMs: number,
+    readonly progress: Progress,
+  ) {
     super(`No complete response within ${timeoutMs} ms.`);
     this.name = 'TimeoutError';
+  }
+}
+
+/** Thrown when the answer passes `maxResponseBytes`: the rest is not read. */
+export class ExchangeTooLarge extends Error {
+  constructor(
+    readonly limit: number,
+    readonly progress: Progress,
+  ) {
+    super(`The answer passed ${limit} bytes.`);
+  }
+}
+
+/** Any other failure of the exchange, with how far the answer had come. */
+export class ExchangeFailed extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly progress: Progress,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 
@@ -66,6 +105,7 @@ export function unsendable(method: string, headers: Record<string, string>): str
 export function exchange(agent: Agent, req: RawRequest): Promise<RawResponse> {
   const refusal = unsendable(req.method, req.headers);
   if (refusal) return Promise.reject(new InvalidRequestError(`Request not sent: ${refusal}.`));
+  if (req.signal?.aborted) return Promise.reject(req.signal.reason);
   return new Promise<RawResponse>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let settled = false;
@@ -73,41 +113,61 @@ export function exchange(agent: Agent, req: RawRequest): Promise<RawResponse> {
     let statusText = '';
     let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
+    let answered = false;
+    let bytes = 0;
+    let announced: number | undefined;
+    let lastByteAt = performance.now();
+    let longestGapMs = 0;
+    const progress = (): Progress => ({ answered, bytes, announced, quietMs: performance.now() - lastByteAt, longestGapMs });
 
     const finish = (err: Error | undefined, res?: RawResponse): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
       if (err) reject(err);
       else resolve(res as RawResponse);
     };
-    // Covers queueing, connect, headers and body together; undici's own timeouts cover stalls.
-    const timer = setTimeout(() => {
-      const err = new ExchangeTimeout(req.timeoutMs);
+    const stop = (err: Error): void => {
       finish(err);
       controller?.abort(err);
-    }, req.timeoutMs);
+    };
+    const onAbort = (): void => stop(req.signal!.reason as Error);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    // Covers queueing, connect, headers and body together; undici's own timeouts cover stalls.
+    const timer = setTimeout(() => stop(new ExchangeTimeout(req.timeoutMs, progress())), req.timeoutMs);
 
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(ctl) {
         controller = ctl;
-        // The limit passed while the request waited for a connection: do not send it late.
-        if (settled) ctl.abort(new ExchangeTimeout(req.timeoutMs));
+        // The limit passed (or the run stopped) while the request waited for a connection: do not send it late.
+        if (settled) ctl.abort(new ExchangeTimeout(req.timeoutMs, progress()));
       },
       onResponseStart(_ctl, statusCode, responseHeaders, statusMessage) {
         if (statusCode < 200) return; // 1xx interim responses carry no answer
         status = statusCode;
         statusText = statusMessage ?? '';
         headers = responseHeaders;
+        answered = true;
+        lastByteAt = performance.now();
+        const length = Number(responseHeaders['content-length']);
+        if (Number.isSafeInteger(length)) announced = length;
+        // Announced too long: not one byte of it is read.
+        if (announced !== undefined && announced > req.maxResponseBytes) stop(new ExchangeTooLarge(req.maxResponseBytes, progress()));
       },
       onResponseData(_ctl, chunk) {
+        if (settled) return;
+        bytes += chunk.length;
+        longestGapMs = Math.max(longestGapMs, performance.now() - lastByteAt);
+        lastByteAt = performance.now();
+        if (bytes > req.maxResponseBytes) return stop(new ExchangeTooLarge(req.maxResponseBytes, progress()));
         chunks.push(chunk);
       },
       onResponseEnd() {
         finish(undefined, { status, statusText, headers, body: Buffer.concat(chunks) });
       },
       onResponseError(_ctl, err) {
-        finish(err);
+        finish(new ExchangeFailed(err, progress()));
       },
     };
 
@@ -128,7 +188,7 @@ export function exchange(agent: Agent, req: RawRequest): Promise<RawResponse> {
         handler,
       );
     } catch (err) {
-      finish(err instanceof Error ? err : new Error(String(err)));
+      finish(new ExchangeFailed(err, progress()));
     }
   });
 }

@@ -49,9 +49,13 @@ export interface RunConfig {
   quietWindowMs: number;
   /** Writes in one measured event sequence (fewer on hardware). */
   eventWrites: number;
+  /** How late events may arrive on this platform (target profile): bounds the latency learned in the run. */
+  eventLatency: { expectedMs?: number; maxMs?: number };
   allowFactoryReset: boolean;
   tftp?: TftpSource;
   writable: WritableAttribute[];
+  /** Instances the destructive profile may delete when it has none of its own (target profile). */
+  deletable: string[];
   /** Serialized cookie jar of the session the runner opened: suites reuse it. */
   session?: unknown;
   /** Set when the login of the run answered success but gives no working session (EP-1's failure). */
@@ -61,8 +65,16 @@ export interface RunConfig {
   statefulRuns: number;
   seed: number;
   maxRequestsPerSecond?: number;
+  /** Requests in flight at once (target profile); the client's pool size. */
+  connections?: number;
   /** The target is the embedded simulator. */
   embedded: boolean;
+  /** Answers longer than this are cut off and reported, never buffered whole. */
+  maxResponseBytes?: number;
+  /** How long a request waits for a target that went away (a reboot) to come back. */
+  rebootWaitMs?: number;
+  /** Allure labels per test and a step per request with its exchange; off when only verdicts are wanted. */
+  requestSteps: boolean;
 }
 
 declare module 'vitest' {

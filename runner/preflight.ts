@@ -1,9 +1,13 @@
 /**
- * Before any suite runs: reach the target and log in once. Every environment problem
- * (unreachable, TLS, wrong password, timeout) becomes one plain sentence within seconds.
+ * Before any suite runs: reach the target (TLS included), log in once (the spec's body, then the
+ * field's {"username", "password"} with a warning), wait until it is ready, and take its
+ * fingerprint. Every environment problem (unreachable, TLS, wrong password, timeout, never ready)
+ * becomes one plain sentence within seconds.
  */
-import { BmcClient, type SerializedCookies } from '../client/http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BmcClient, type BmcResponse, type SerializedCookies } from '../client/http.js';
 import { LoginRefusedError } from '../client/errors.js';
+import type { Fingerprint } from './results.js';
 import { UsageError } from './usage-error.js';
 
 export interface PreflightResult {
@@ -11,7 +15,13 @@ export interface PreflightResult {
   session: SerializedCookies;
   /** The login answered success, but its credentials are refused: what the checks meet instead. */
   sessionProblem?: string;
+  fingerprint: Fingerprint;
+  /** Things worth a line before the run: the login needed the field's body. */
+  warnings: string[];
 }
+
+/** Logging in should be quick even on a slow BMC; enumerations get the long timeout. */
+const LOGIN_WITHIN_MS = 60_000;
 
 export async function preflight(opts: {
   target: string;
@@ -21,6 +31,8 @@ export async function preflight(opts: {
   timeoutMs: number;
   /** Where to probe that the session works; without it, no probe. */
   namespace?: string;
+  /** How long a target answering 503 (still starting) is waited for (default 60 s). */
+  readyWithinMs?: number;
 }): Promise<PreflightResult> {
   if (!/^https?:\/\/[^/]+/.test(opts.target)) {
     throw new UsageError(`The target "${opts.target}" is not an https:// URL.`);
@@ -30,19 +42,75 @@ export async function preflight(opts: {
     user: opts.user,
     password: opts.password,
     insecure: opts.insecure,
-    // Connecting and logging in should be quick even on a slow BMC; enumerations get the long timeout.
-    timeoutMs: Math.min(opts.timeoutMs, 60_000),
+    timeoutMs: opts.timeoutMs,
     connectTimeoutMs: 10_000,
   });
+  const warnings: string[] = [];
   try {
-    await client.login();
+    const login = client.login();
+    const late = sleep(Math.min(opts.timeoutMs, LOGIN_WITHIN_MS), 'late' as const, { ref: false });
+    if ((await Promise.race([login, late])) === 'late') {
+      login.catch(() => undefined);
+      throw new UsageError(`The target did not answer the login within ${Math.round(Math.min(opts.timeoutMs, LOGIN_WITHIN_MS) / 1000)} s.`);
+    }
   } catch (err) {
     await client.close();
+    if (err instanceof UsageError) throw err;
     if (err instanceof LoginRefusedError) throw new UsageError(err.message);
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
+  if (client.loginForm === 'username-password') {
+    warnings.push('the target refused the spec\'s login body {"data": [user, password]} and took {"username", "password"}: the run goes on with that session (EP-1 judges the spec\'s form)');
+  }
+  if (opts.namespace === undefined) return { client, session: client.exportCookies(), fingerprint: { loginForm: client.loginForm }, warnings };
+  const probe = await ready(client, `/xyz/${opts.namespace}/`, opts.readyWithinMs ?? 60_000);
   // A login that "succeeds" without credentials that work leaves nothing to test but the login.
-  const probe = opts.namespace === undefined ? undefined : await client.get(`/xyz/${opts.namespace}/`, { relogin: false }).catch(() => undefined);
   const sessionProblem = probe?.status === 401 ? `the login of the run answered success, but its credentials are refused (GET /xyz/${opts.namespace}/ answers 401): no session to test with (see EP-1)` : undefined;
-  return { client, session: client.exportCookies(), sessionProblem };
+  const fingerprint = sessionProblem ? { loginForm: client.loginForm } : await fingerprintOf(client, opts.namespace, probe);
+  return { client, session: client.exportCookies(), sessionProblem, fingerprint, warnings };
+}
+
+/** The first answer that is not 503 (a BMC still starting says so), within `withinMs`. */
+async function ready(client: BmcClient, path: string, withinMs: number): Promise<BmcResponse | undefined> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const res = await client.get(path, { relogin: false, max503Retries: 0 }).catch(() => undefined);
+    if (res && res.status !== 503) return res;
+    if (Date.now() >= deadline) {
+      await client.close();
+      throw new UsageError(`The target is not ready: GET ${path} ${res ? 'answered 503' : 'got no answer'} for ${Math.round(withinMs / 1000)} s.`);
+    }
+    await sleep(Math.min(2_000, Math.max(0, deadline - Date.now())));
+  }
+}
+
+function dataOf(res: BmcResponse | undefined): unknown {
+  return res?.status === 200 ? (res.json as { data?: unknown } | undefined)?.data : undefined;
+}
+
+/**
+ * How the target names itself (Server header), the firmware it runs (the active BMC version under
+ * software/, when it shows one) and how many objects its namespace lists.
+ */
+async function fingerprintOf(client: BmcClient, ns: string, probe: BmcResponse | undefined): Promise<Fingerprint> {
+  const header = (name: string) => {
+    const v = probe?.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const listed = dataOf(await client.get(`/xyz/${ns}/list`).catch(() => undefined));
+  const versions = dataOf(await client.get(`/xyz/${ns}/software/`).catch(() => undefined));
+  let firmware: string | undefined;
+  for (const path of (Array.isArray(versions) ? versions : []).filter((p): p is string => typeof p === 'string').slice(0, 8)) {
+    const v = dataOf(await client.get(path).catch(() => undefined)) as Record<string, unknown> | undefined;
+    if (v && /\.BMC$/.test(String(v.Purpose)) && /\.Active$/.test(String(v.Activation)) && typeof v.Version === 'string') {
+      firmware = v.Version;
+      break;
+    }
+  }
+  return {
+    server: header('server') ?? header('x-powered-by'),
+    firmware,
+    objects: Array.isArray(listed) ? listed.length : undefined,
+    loginForm: client.loginForm,
+  };
 }

@@ -2,6 +2,7 @@
 import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
 import type { Observation } from '../suites/support/check.js';
 import type { Exchange as EvidenceEntry } from '../client/evidence.js';
+import type { Outage } from '../client/errors.js';
 
 /**
  * PASS, FAIL, WARN and NOT_TESTED come from the checks; XFAIL (a FAIL the platform's expectations
@@ -51,9 +52,27 @@ export interface Fingerprint {
   loginForm?: string;
 }
 
+/** What the run left behind on the target (enumerate before and after), with its verdict. */
+export interface RunTrace {
+  verdict: 'PASS' | 'WARN' | 'FAIL';
+  /** One sentence per path and attribute left changed, object added or removed. */
+  lines: string[];
+  changed: Array<{ path: string; attribute: string; before: unknown; after: unknown }>;
+  added: string[];
+  removed: string[];
+  /** Attributes that moved by themselves, not counted. */
+  volatile: string[];
+  /** Whether enumerate before and after could be compared (the target answered both). */
+  compared: boolean;
+  /** Sessions the run opened and logged out of again. */
+  sessions: { opened: number; closed: number };
+}
+
 export interface Results {
   target: string;
   fingerprint?: Fingerprint;
+  /** Writables a destructive run found for itself (none were named), and the candidates refused. */
+  discovered?: { writable: string[]; refused: string[] };
   namespace: string;
   profile: string;
   startedAt: string;
@@ -63,6 +82,14 @@ export interface Results {
   requirements: Array<RequirementResult & { expected?: string }>;
   observations: Array<Observation & { test: string }>;
   expectations?: { file: string; platform?: string };
+  trace?: RunTrace;
+  /**
+   * Set when a signal stopped the run: the verdicts are what it had; tests it did not run are
+   * NOT_TESTED. `unfinished` names a test that had not restored what it wrote when the run ended.
+   */
+  interrupted?: { signal: string; at: string; unfinished?: string[] };
+  /** Times the target could not be reached (a reboot, a restart): waited out, or given up on. */
+  downtime?: Outage[];
 }
 
 /** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */

@@ -1,18 +1,26 @@
 /** `bmc-conformance run`: the suites against one target, with results.json, JUnit and Allure results. */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AREAS, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
-import { bigintSafe } from '../suites/support/check.js';
 import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config.js';
 import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
-import { buildRequirementResults, summarize, type Results } from './results.js';
+import { discoverWritables, type Discovery } from './discovery.js';
+import type { TargetProfile } from './target-profile.js';
+import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
+import { sessionCounts, type SessionCounts } from '../client/session-ledger.js';
+import { buildRequirementResults, summarize, type Fingerprint, type Results, type RunTrace } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
-import { formatSummary } from './summary.js';
+import { formatSummary, formatTrend } from '../report/console-summary.js';
+import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
 import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
+import { RunGuard } from './run-guard.js';
+
+/** How long the closing snapshot may take once the run was interrupted. */
+const INTERRUPTED_SNAPSHOT_MS = 5_000;
 
 export interface RunOptions {
   target?: string;
@@ -37,6 +45,11 @@ export interface RunOptions {
   maxRequestsPerSecond?: number;
   /** Known deviations of the platform. */
   expectations?: Expectations;
+  /**
+   * The platform's target profile: writables, deletables, TFTP source, timeouts, rate cap,
+   * concurrency, event latency and known deviations, used where no flag says otherwise.
+   */
+  targetProfile?: TargetProfile;
   /** An expected failure that passes (XPASS) fails the run too. */
   strictExpectations?: boolean;
   /** Write the current FAILs as a starting expectations file here, for a reviewer. */
@@ -50,10 +63,15 @@ export interface RunOptions {
   print?: (line: string) => void;
   /** results.json only: no JUnit, no Allure results (the mutation self-test). */
   lean?: boolean;
+  /** Answers longer than this are cut off and reported (default 32 MiB). */
+  maxResponseBytes?: number;
+  /** How long to wait for a target that went away to come back (default 300 s; 30 s on the embedded simulator). */
+  rebootWaitMs?: number;
 }
 
 export interface RunOutcome {
-  exitCode: 0 | 1;
+  /** 130 or 143 when SIGINT or SIGTERM stopped the run. */
+  exitCode: 0 | 1 | 130 | 143;
   results: Results;
   resultsFile: string;
 }
@@ -66,6 +84,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   if (opts.target && opts.dialect) throw new UsageError('--dialect applies to the embedded simulator only; drop --target or --dialect.');
   for (const id of opts.requirements ?? []) requirement(id);
   const startedAt = new Date();
+  const sessionsAtStart = sessionCounts();
   let embedded: EmbeddedTarget | undefined;
   if (!opts.target) {
     embedded = await startEmbeddedTarget({
@@ -77,35 +96,62 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       pacing: opts.pacing,
     });
   }
+  const guard = new RunGuard(print);
   try {
     const cfg = buildConfig(opts, embedded);
-    const { client, session, sessionProblem } = await preflight(cfg);
+    const { client, session, sessionProblem, fingerprint, warnings } = await preflight({ ...cfg, readyWithinMs: embedded ? 5_000 : 60_000 });
+    for (const w of warnings) print(`warn  ${w}`);
     cfg.session = session;
     cfg.sessionProblem = sessionProblem;
     const { writable, unmatched } = await resolveWritables(client, cfg.writable, cfg.namespace);
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
+    // Only a destructive run may write what was not named: it looks for the conventional writables.
+    let discovery: Discovery | undefined;
+    if (cfg.writable.length === 0 && cfg.profile === 'destructive' && !embedded && !sessionProblem) {
+      discovery = await discoverWritables(client, cfg.namespace);
+      cfg.writable = discovery.writable;
+      print(`writable (found, each written, read back and restored): ${discovery.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'}`);
+      for (const r of discovery.refused) print(`  not used: ${r}`);
+    }
     print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
+    print(`target: ${describeFingerprint(fingerprint)}`);
     const outDir = resolve(opts.out);
-    await rm(join(outDir, 'allure-results'), { recursive: true, force: true });
-    await mkdir(outDir, { recursive: true });
+    await prepareRun(outDir);
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
+    let leftBehind: TraceReport | undefined;
     try {
-      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean });
+      const before = await takeSnapshot(client, cfg.namespace);
+      // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
+      const terminal = !opts.print && process.stdout.isTTY ? (text: string) => void process.stdout.write(text) : undefined;
+      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean, terminal, control: guard.control });
+      // After a signal the user is waiting: the comparison gets a few seconds, not the request timeout.
+      const after = before && (await takeSnapshot(client, cfg.namespace, guard.notRunReason ? INTERRUPTED_SNAPSHOT_MS : undefined));
+      leftBehind = before && after ? await compareSnapshots(client, before, after) : undefined;
     } finally {
-      await client.logout().catch(() => undefined);
+      await guard.closeSessions(client, cfg);
       await client.close();
     }
+    // The runner's own session (preflight, main thread) and the suites' (their thread), counted apart.
+    const main = sessionCounts();
+    const sessions = {
+      opened: main.opened - sessionsAtStart.opened + reporter.sessions.opened,
+      closed: main.closed - sessionsAtStart.closed + reporter.sessions.closed,
+    };
+    const trace = traceOf(leftBehind, reporter.restoreFailures, sessions, cfg.profile);
     const absentReason = (req: Requirement): string =>
       !areas.includes(req.area)
         ? `area ${req.area} not selected (--only)`
         : opts.requirements && !opts.requirements.includes(req.id)
           ? 'not selected (--requirements)'
-          : 'no test of this requirement ran';
-    const requirements = applyExpectations(buildRequirementResults(reporter.outcomes, absentReason), opts.expectations);
+          : guard.notRunReason ?? 'no test of this requirement ran';
+    const expectations = mergedExpectations(opts);
+    const requirements = applyExpectations(buildRequirementResults(guard.outcomes(reporter.outcomes), absentReason), expectations);
     const results: Results = {
       target: cfg.target,
+      fingerprint,
+      ...(discovery && { discovered: { writable: discovery.writable.map((w) => `${w.path}:${w.name}`), refused: discovery.refused } }),
       namespace: cfg.namespace,
       profile: cfg.profile,
       startedAt: startedAt.toISOString(),
@@ -114,28 +160,69 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       summary: summarize(requirements),
       requirements,
       observations: reporter.observations,
-      ...(opts.expectations && { expectations: { file: opts.expectations.file, platform: opts.expectations.platform } }),
+      ...(expectations && { expectations: { file: expectations.file, platform: expectations.platform } }),
+      ...(trace && { trace }),
+      ...guard.record(),
     };
     const resultsFile = join(outDir, 'results.json');
-    await writeFile(resultsFile, `${JSON.stringify(results, bigintSafe, 2)}\n`);
-    for (const line of formatSummary(results, reporter.unhandled)) print(line);
+    const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
+    for (const line of [...guard.lines(), ...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
     print(`results: ${resultsFile}`);
+    if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (opts.updateExpectations) {
       const writable = cfg.writable.map((w) => `${w.path}:${w.name}${w.values ? `=${w.values.join('|')}` : ''}`);
-      await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: opts.expectations?.platform, writable: cfg.embedded ? [] : writable }));
+      await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: expectations?.platform, writable: cfg.embedded ? [] : writable }));
       print(`expectations to review: ${resolve(opts.updateExpectations)}`);
     }
-    const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0;
-    return { exitCode: failed ? 1 : 0, results, resultsFile };
+    for (const line of trace?.lines ?? []) print(`${trace!.verdict === 'FAIL' ? 'FAIL' : 'warn'}  left behind: ${line}`);
+    const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0 || trace?.verdict === 'FAIL';
+    return { exitCode: guard.exitCode(failed ? 1 : 0), results, resultsFile };
   } finally {
+    guard.dispose();
     await embedded?.stop();
   }
 }
 
+function describeFingerprint(f: Fingerprint): string {
+  return [
+    f.server ? `server ${f.server}` : 'no Server header',
+    f.firmware ? `firmware ${f.firmware}` : 'no active BMC version shown under software/',
+    f.objects !== undefined ? `${f.objects} objects listed` : 'no list of the namespace',
+    f.loginForm === 'username-password' ? 'login with {"username", "password"}' : 'login with the spec\'s body',
+  ].join(', ');
+}
+
+/**
+ * What the run left behind: nothing may change in the read-only and safe profiles (FAIL); the
+ * destructive profile may leave a trace it could not undo (WARN).
+ */
+function traceOf(report: TraceReport | undefined, restoreFailures: string[], sessions: SessionCounts, profile: Profile): RunTrace {
+  const lines = [
+    ...(report ? describeTrace(report) : []),
+    ...restoreFailures.map((f) => `a restore failed in ${f}`),
+    ...(sessions.opened > sessions.closed ? [`${sessions.opened - sessions.closed} of the ${sessions.opened} sessions the run opened were not logged out`] : []),
+  ];
+  const empty = { changed: [], added: [], removed: [], volatile: [] };
+  return { verdict: lines.length === 0 ? 'PASS' : profile === 'destructive' ? 'WARN' : 'FAIL', lines, ...(report ?? empty), compared: report !== undefined, sessions };
+}
+
+/** The known deviations of --expectations and of the target profile, as one set. */
+function mergedExpectations(opts: RunOptions): Expectations | undefined {
+  const p = opts.targetProfile;
+  if (!p) return opts.expectations;
+  const fromProfile: Expectations = { file: p.file, platform: p.platform, expected: p.expected, writable: [] };
+  if (!opts.expectations) return fromProfile;
+  return { ...opts.expectations, platform: opts.expectations.platform ?? p.platform, expected: { ...p.expected, ...opts.expectations.expected } };
+}
+
 function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
   const onSimulator = embedded !== undefined;
-  // Named by the user (flags and the expectations file); the simulator knows its own.
-  const declared = [...opts.writable, ...(opts.expectations?.writable ?? [])];
+  const p = opts.targetProfile;
+  // Named by the user (flags, the expectations file, the target profile); the simulator knows its own.
+  const declared = [...opts.writable, ...(opts.expectations?.writable ?? []), ...(p?.writable ?? [])];
+  const dialect = opts.dialect && opts.dialect !== 'spec';
+  // The latency the profile says to expect bounds the waits for events (learned during the run).
+  const latencyMax = p?.eventLatency.maxMs;
   return {
     target: embedded?.url ?? opts.target!,
     user: opts.user,
@@ -146,18 +233,25 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     insecure: onSimulator || opts.insecure,
     // Real BMCs can take minutes for an enumerate; the simulator answering slowly is itself a fault.
     // A field dialect answers a failed upload only after its image manager gave up (10-15 s).
-    timeoutMs: opts.timeoutMs ?? (onSimulator ? (opts.dialect && opts.dialect !== 'spec' ? 45_000 : 15_000) : 120_000),
+    timeoutMs: opts.timeoutMs ?? p?.timeouts.requestMs ?? (onSimulator ? (dialect ? 45_000 : 15_000) : 120_000),
     // Field servers deliver events seconds late; the simulator within milliseconds.
-    eventTimeoutMs: opts.eventTimeoutMs ?? (onSimulator ? 3_000 : 10_000),
-    quietWindowMs: opts.quietWindowMs ?? (onSimulator ? 300 : 6_000),
-    eventWrites: opts.eventWrites ?? (onSimulator ? 10 : 4),
+    eventTimeoutMs: opts.eventTimeoutMs ?? p?.timeouts.eventMs ?? (latencyMax ? Math.round(latencyMax * 1.5) : onSimulator ? 3_000 : 10_000),
+    quietWindowMs: opts.quietWindowMs ?? p?.timeouts.quietWindowMs ?? (latencyMax ?? (onSimulator ? 300 : 6_000)),
+    eventWrites: opts.eventWrites ?? p?.eventWrites ?? (onSimulator ? 10 : 4),
+    eventLatency: p?.eventLatency ?? {},
     allowFactoryReset: onSimulator || opts.allowFactoryReset,
-    tftp: opts.tftp ?? embedded?.tftp,
+    tftp: opts.tftp ?? p?.tftp ?? embedded?.tftp,
     writable: declared.length > 0 ? declared : (embedded?.writable ?? []),
+    deletable: p?.deletable ?? [],
     fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
     statefulRuns: opts.statefulRuns ?? 4,
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
-    maxRequestsPerSecond: opts.maxRequestsPerSecond,
+    maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
+    connections: p?.concurrency,
     embedded: onSimulator,
+    requestSteps: !opts.lean,
+    maxResponseBytes: opts.maxResponseBytes,
+    // A BMC takes minutes to boot; the simulator restarts at once.
+    rebootWaitMs: opts.rebootWaitMs ?? (onSimulator ? 30_000 : 300_000),
   };
 }

@@ -7,13 +7,11 @@
  * Paths may say {ns} for the namespace; flags given on the command line win over the profile.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isRequirementId } from '../catalogue/requirements.js';
 import { parseWritable, type TftpSource, type WritableAttribute } from './config.js';
 import { UsageError } from './usage-error.js';
+import { schemaValidator } from './schema-file.js';
 
 export interface TargetProfile {
   file: string;
@@ -46,28 +44,6 @@ interface RawProfile {
   expected?: Record<string, string | { reason: string; source?: string }>;
 }
 
-let validate: ReturnType<Ajv2020['compile']> | undefined;
-
-function schemaValidator(): ReturnType<Ajv2020['compile']> {
-  if (!validate) {
-    const here = dirname(fileURLToPath(import.meta.url));
-    // Compiled code runs from dist/runner; the schema stays in schemas/ at the package root.
-    const candidates = [join(here, '..', 'schemas'), join(here, '..', '..', 'schemas')];
-    const dir = candidates.find((d) => {
-      try {
-        readFileSync(join(d, 'target-profile.schema.json'));
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (!dir) throw new Error('schemas/target-profile.schema.json is missing');
-    const schema = JSON.parse(readFileSync(join(dir, 'target-profile.schema.json'), 'utf8')) as object;
-    validate = new Ajv2020({ allErrors: false, strict: false }).compile(schema);
-  }
-  return validate;
-}
-
 /** The first schema error as a sentence: where in the file, and what is wrong. */
 function sentence(file: string, err: ErrorObject | undefined): string {
   if (!err) return `The target profile ${file} is not valid.`;
@@ -94,7 +70,7 @@ export async function loadTargetProfile(file: string): Promise<TargetProfile> {
     throw new UsageError(`The target profile ${file} is not valid JSON.`);
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new UsageError(`The target profile ${file} is not a JSON object.`);
-  const check = schemaValidator();
+  const check = schemaValidator('target-profile.schema.json');
   if (!check(doc)) throw new UsageError(sentence(file, check.errors?.[0]));
   const raw = doc as RawProfile;
   const expected: Record<string, string> = {};

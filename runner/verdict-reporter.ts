@@ -1,8 +1,10 @@
 /** A vitest reporter that turns each finished test case into a TestOutcome for results.json. */
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SessionCounts } from '../client/session-ledger.js';
 import type { CheckMeta, Finding, Observation } from '../suites/support/check.js';
 import type { RequirementVerdict, TestOutcome, Verdict } from './results.js';
+import { Progress } from './progress.js';
 
 const ID_TITLE = /^\[([A-Z0-9\- ]+)\]/;
 
@@ -10,11 +12,25 @@ export class VerdictReporter implements Reporter {
   readonly outcomes: TestOutcome[] = [];
   readonly observations: Array<Observation & { test: string }> = [];
   readonly unhandled: string[] = [];
+  /** Changes a check made and could not undo, by test. */
+  readonly restoreFailures: string[] = [];
+  /** Sessions the suites opened and closed (the count after the last test). */
+  sessions: SessionCounts = { opened: 0, closed: 0 };
+
+  private readonly progress: Progress;
 
   constructor(
     private readonly root: string,
-    private readonly print: (line: string) => void = () => {},
-  ) {}
+    print: (line: string) => void = () => {},
+    /** A terminal to keep a status line on (default: none, plain lines). */
+    terminal?: (text: string) => void,
+  ) {
+    this.progress = new Progress({ print, tty: terminal !== undefined, write: terminal });
+  }
+
+  onTestModuleCollected(module: TestModule): void {
+    this.progress.collected_([...module.children.allTests()].length);
+  }
 
   onTestCaseResult(testCase: TestCase): void {
     const outcome = toOutcome(testCase, this.root);
@@ -22,10 +38,13 @@ export class VerdictReporter implements Reporter {
     this.outcomes.push(outcome);
     const meta = testCase.meta().bmc;
     for (const o of meta?.observations ?? []) this.observations.push({ ...o, test: testCase.name });
-    this.print(progressLine(outcome));
+    if (meta?.restoreFailure) this.restoreFailures.push(`${testCase.name}: ${meta.restoreFailure}`);
+    if (meta?.sessions && meta.sessions.opened >= this.sessions.opened) this.sessions = meta.sessions;
+    this.progress.finished(areaOf(outcome.file), testCase.name, outcome.durationMs, progressLine(outcome));
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {
+    this.progress.end();
     for (const e of errors) this.unhandled.push(e.message ?? String(e));
   }
 }
@@ -42,11 +61,12 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
       perRequirement = judged(requirements, meta, []);
       break;
     case 'failed': {
-      // A failure the check did not attribute (a time-out, an error outside the check) is the first requirement's.
-      const failures = meta && meta.failures.length > 0
+      // A failure the check did not attribute (a time-out, an error outside the check) is the first
+      // requirement's; a test the network stopped, with no finding, judged nothing (meta.unjudged).
+      const failures = meta && (meta.failures.length > 0 || meta.unjudged !== undefined)
         ? meta.failures
         : [{ requirement: requirements[0] ?? '', message: firstLine(result.errors[0]?.message ?? 'failed') }];
-      const unjudged = meta?.unjudged ?? (meta?.failures.length ? undefined : `not judged: the test stopped at a failure of ${failures[0]!.requirement}`);
+      const unjudged = meta?.unjudged ?? (meta?.failures.length ? undefined : `not judged: the test stopped at a failure of ${failures[0]?.requirement}`);
       perRequirement = judged(requirements, meta, failures, unjudged);
       break;
     }
@@ -62,7 +82,7 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
   const verdict: Verdict = verdicts.some((v) => v.verdict === 'FAIL') ? 'FAIL'
     : verdicts.some((v) => v.verdict === 'WARN') ? 'WARN'
       : verdicts.every((v) => v.verdict === 'NOT_TESTED') ? 'NOT_TESTED' : 'PASS';
-  const reason = verdicts.filter((v) => v.verdict === verdict && v.reason).map((v) => v.reason).join('; ') || undefined;
+  const reason = [...new Set(verdicts.filter((v) => v.verdict === verdict && v.reason).map((v) => v.reason))].join('; ') || undefined;
   return { ...base, verdict, reason, perRequirement, evidence: meta?.evidence };
 }
 
@@ -81,6 +101,11 @@ function judged(ids: string[], meta: CheckMeta | undefined, failures: Finding[],
     else out[id] = { verdict: 'PASS' };
   }
   return out;
+}
+
+/** `suites/events.suite.ts` → `events`. */
+function areaOf(file: string): string {
+  return /([a-z-]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? file;
 }
 
 function idsFromTitle(title: string): string[] {

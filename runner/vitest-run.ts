@@ -7,6 +7,7 @@ import type { RunConfig } from './config.js';
 import { packageRoot } from './package-root.js';
 import { VerdictReporter } from './verdict-reporter.js';
 import { AreaSequencer } from './area-sequencer.js';
+import { keepSignalsFromVitest, type SuiteControl } from './interrupt.js';
 
 export interface SuiteRun {
   cfg: RunConfig;
@@ -14,8 +15,12 @@ export interface SuiteRun {
   requirements?: string[];
   outDir: string;
   print: (line: string) => void;
-  /** Verdicts only: no JUnit and no Allure results (the mutation self-test runs many). */
+  /** Verdicts only: no Allure results (the mutation self-test runs many). */
   lean?: boolean;
+  /** A terminal to keep a status line on; without it, plain lines only (CI). */
+  terminal?: (text: string) => void;
+  /** Stops the suites when the run is interrupted; its channel reaches their worker. */
+  control: SuiteControl;
 }
 
 /**
@@ -32,8 +37,9 @@ export function suiteFile(area: Area): string {
 
 export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   const root = packageRoot();
-  const reporter = new VerdictReporter(root, run.print);
+  const reporter = new VerdictReporter(root, run.print, run.terminal);
   const previousExitCode = process.exitCode;
+  const ownSignals = keepSignalsFromVitest();
   const vitest = await startVitest(
     'test',
     run.areas.map(suiteFile),
@@ -49,19 +55,22 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       isolate: false,
       pool: 'threads',
       passWithNoTests: true,
+      // Compiled modules under the suites load as plain Node modules: no transform on each run.
+      ...(compiled && { server: { deps: { external: [/[\\/]dist[\\/](?!suites[\\/][a-z-]+\.suite\.js$)/] } } }),
       sequence: { sequencer: AreaSequencer },
+      // The run's client settings, its interruption and the suites' reports pass through it.
+      setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/suite-setup.${EXT}`],
       testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
-      provide: { bmc: run.cfg },
-      reporters: run.lean
-        ? [reporter]
-        : [
-            reporter,
-            ['junit', { outputFile: join(run.outDir, 'junit.xml'), suiteName: 'bmc-conformance' }],
-            ['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }],
-          ],
+      provide: { bmc: run.cfg, runChannel: run.control.channel },
+      // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
+      reporters: [
+        reporter,
+        run.control,
+        ...(run.lean ? [] : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
+      ],
     },
     { logLevel: 'error', clearScreen: false },
-  );
+  ).finally(ownSignals);
   await vitest.close();
   // vitest marks the process failed when a test fails; the run's exit code is ours to decide.
   process.exitCode = previousExitCode;

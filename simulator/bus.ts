@@ -15,6 +15,7 @@ export type AttributeMap = Record<string, unknown>;
 
 export class Bus {
   readonly tree = new ObjectTree();
+  private readonly initial = new Map<string, DbusValue>();
 
   constructor(
     readonly hub: EventHub,
@@ -33,7 +34,16 @@ export class Bus {
   /** Factory state: the initial tree again (no signals, as after a reboot). */
   loadInitialTree(): void {
     this.tree.clear();
-    for (const obj of buildInitialTree(this.treeOptions)) this.tree.add(obj);
+    this.initial.clear();
+    for (const obj of buildInitialTree(this.treeOptions)) {
+      this.tree.add(obj);
+      for (const [name, ref] of obj.attributes()) this.initial.set(`${obj.path}\u0000${name}`, ref.property.value);
+    }
+  }
+
+  /** The value an attribute had when the tree was built (restore-skipped fault). */
+  initialValue(path: string, name: string): DbusValue | undefined {
+    return this.initial.get(`${path}\u0000${name}`);
   }
 
   /** GET view of an object: its interfaces flattened into one attribute map. */

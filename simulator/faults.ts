@@ -5,6 +5,7 @@
  * the point of behaviour.
  */
 import { LATENCY_FAULTS, LATENCY_FAULT_NAMES, LatencyFaults } from './latency-faults.js';
+import { HARNESS_FAULTS, HARNESS_FAULT_NAMES } from './harness-faults.js';
 
 export interface FaultInfo {
   name: string;
@@ -133,9 +134,9 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'lenient-utf8', requirement: 'ERR-6', verdict: 'PASS', description: 'a JSON body that is not valid UTF-8 is decoded with U+FFFD in place of bad bytes and taken' },
 ];
 
-const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES]);
+const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES]);
 
-/** A fault the simulator knows: one of the catalogue, or a slow-* latency fault. */
+/** A fault the simulator knows: one of the catalogue, a slow-* latency fault, or a harness fault. */
 export function isFaultName(name: string): boolean {
   return NAMES.has(name);
 }
@@ -150,7 +151,7 @@ export class FaultSet {
     const unknown = names.filter((n) => !NAMES.has(n));
     if (unknown.length > 0) {
       throw new Error(
-        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS].map((f) => f.name).join(', ')}`,
+        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS, ...HARNESS_FAULTS].map((f) => f.name).join(', ')}`,
       );
     }
     this.active = new Set(names);

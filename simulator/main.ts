@@ -3,6 +3,7 @@
  * line is `listening <url>`, and SIGTERM/SIGINT close it and exit 0.
  */
 import { LATENCY_FAULTS } from './latency-faults.js';
+import { HARNESS_FAULTS } from './harness-faults.js';
 import { FAULTS } from './faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
@@ -36,5 +37,6 @@ export function listFaultsText(): string {
     ...FAULTS.map((f) => row(f.name, f.requirement, f.description)),
     // A slow BMC breaks no statement of the spec: these exist for load thresholds and baselines.
     ...LATENCY_FAULTS.map((f) => row(f.name, '(load)', f.description)),
+    ...HARNESS_FAULTS.map((f) => row(f.name, '(run)', f.description)),
   ].join('\n');
 }

@@ -45,6 +45,9 @@ export class Writer {
 
   /** Stores a checked value: signals it (unless `signal` is false) and, for RequestedHostTransition, moves the host. */
   store(path: string, ref: AttributeRef, name: string, value: DbusValue, signal = true): void {
+    // restore-skipped: a write back to the start value is answered but not done.
+    const initial = this.bus.faults.has('restore-skipped') ? this.bus.initialValue(path, name) : undefined;
+    if (initial !== undefined && sameValue(initial, value) && !sameValue(ref.property.value, value)) return;
     const isRequest = name === 'RequestedHostTransition' && path === this.host.hostPath;
     const early = isRequest && this.bus.faults.has('host-current-before-requested');
     if (early) this.host.requested(value as string, true);

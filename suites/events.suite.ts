@@ -1,17 +1,21 @@
 /** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll } from 'vitest';
 import { EventSubscriber, type ConnectOutcome, type ReceivedEvent } from '../client/subscriber.js';
 import { sameValue } from '../client/values.js';
 import { profileAllows } from '../runner/config.js';
 import { check, runConfig, type CheckContext } from './support/check.js';
 import { describeResponse, ensure, expectOk, fail, notJudged, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
+import { anyEventOf, eventMatrix, measuredEvents, writtenValues, type Matrix } from './support/event-matrix.js';
+import { quietWindow } from './support/pace.js';
 import { uploadAndTrack } from './support/software.js';
 import { invalidateTreeCache } from './support/tree.js';
 import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from './support/writable.js';
 import {
   AttrWriter,
   brief,
+  closeSuiteSubscriptions,
   EVENT_KINDS,
   analyseStream,
   collect,
@@ -37,6 +41,9 @@ import {
 } from './support/events.js';
 
 const cfg = runConfig();
+
+// The shared measurement's subscriptions are read by several checks: closed when the suite ends.
+afterAll(closeSuiteSubscriptions);
 /** Every wait is bounded by eventTimeoutMs or quietWindowMs; a check makes a few dozen of them at most. */
 const WAITS = { timeoutMs: cfg.eventTimeoutMs * 24 + cfg.quietWindowMs * 8 + cfg.timeoutMs * 2 };
 /** Uploads answer slowly on hardware (the image manager is polled). */
@@ -86,86 +93,75 @@ function streamProblems(a: StreamAnalysis, label: string): { missing?: string; e
   return out;
 }
 
-const once = new Map<string, Promise<unknown>>();
-/** One measurement shared by the checks that judge it; run by whichever of them comes first. */
-function shared<T>(key: string, measure: () => Promise<T>): Promise<T> {
-  let p = once.get(key) as Promise<T> | undefined;
-  if (!p) {
-    p = measure();
-    once.set(key, p);
-  }
-  return p;
+// --- The shared measurement: many subscriptions, one write sequence, one quiet window -------
+
+/** The measurement, or NOT_TESTED when no subscription delivers events at all (EP-14 is that FAIL). */
+async function liveMatrix(t: CheckContext): Promise<Matrix> {
+  const m = await eventMatrix(t);
+  if (m.notLive) t.notTested(m.notLive.notTested ?? `no event arrived, so there is nothing to judge (see EP-14): ${m.notLive.reason}`);
+  return m;
 }
 
-// --- One attribute, K writes ----------------------------------------------------------------
-
-interface SingleRun {
-  writer: AttrWriter;
-  tap: Tap;
-  notLive?: NotLive;
-  measured: WriteRecord[];
-  /** Every PropertiesChanged of the attribute after the priming settled. */
-  events: ReceivedEvent[];
-  analysis: StreamAnalysis;
-}
-
-async function singleRun(t: CheckContext): Promise<SingleRun> {
-  const plans = await writePlans(t, 1);
-  if (plans.length === 0) t.notTested(noWritableReason());
-  return shared('single', async () => {
-    const writer = new AttrWriter(t, plans[0]!);
-    const tap = await subscribe(t, { paths: [writer.path] });
-    const notLive = await tryGoLive(t, [tap], writer, { settle: true });
-    if (notLive) return { writer, tap, notLive, measured: [], events: [], analysis: analyseStream([], [], () => undefined) };
-    const from = tap.sub.mark();
-    const measured: WriteRecord[] = [];
-    for (let i = 0; i < sequenceLength(t); i++) measured.push(await writer.write());
-    const events = await collect(t, tap, writer.changed, measured.length, from);
-    const analysis = analyseStream(measured.map((w) => w.value), events, (d) => writer.valueIn(d));
-    return { writer, tap, measured, events, analysis };
-  });
-}
-
-/** The judgement of the others needs events: without them they are NOT_TESTED, EP-14 is the failure. */
-async function liveSingleRun(t: CheckContext): Promise<SingleRun> {
-  const run = await singleRun(t);
-  if (run.notLive) t.notTested(run.notLive.notTested ?? `no event arrived, so there is nothing to judge (see EP-14): ${run.notLive.reason}`);
-  return run;
-}
-
-/**
- * Every other check provokes events: when the EP-14 measurement found that none flow at all, they
- * are NOT_TESTED at once (EP-14 carries the failure) instead of each waiting out its priming.
- */
+/** Every other check provokes events: when none flow at all, they are NOT_TESTED at once. */
 async function requireEvents(t: CheckContext): Promise<void> {
-  const run = await singleRun(t);
-  if (run.notLive) t.notTested(run.notLive.notTested ?? `no subscription delivers events at all (see EP-14): ${run.notLive.reason}`);
+  await liveMatrix(t);
+}
+
+/** The measurement with a second object, or NOT_TESTED. */
+async function withB(t: CheckContext): Promise<Matrix & { b: AttrWriter }> {
+  const m = await liveMatrix(t);
+  if (!m.b) t.notTested(fewerObjectsReason(1, 2));
+  return m as Matrix & { b: AttrWriter };
+}
+
+/** The measurement with two distinct interfaces, or NOT_TESTED. */
+async function withInterfaces(t: CheckContext): Promise<Matrix & { b: AttrWriter; interfaces: { a: string; b: string } }> {
+  const m = await withB(t);
+  if (!m.interfaces) {
+    t.notTested(`the events of the writable attributes do not name two distinct interfaces (${show(m.seenInterfaces.a)} for ${m.a.label}, ${show(m.seenInterfaces.b)} for ${m.b.label}; see EV-2): an interfaces filter cannot separate them`);
+  }
+  t.observe('interfaces used', { [m.a.label]: m.interfaces!.a, [m.b.label]: m.interfaces!.b }, 'EV-11');
+  return m as Matrix & { b: AttrWriter; interfaces: { a: string; b: string } };
+}
+
+/** How a writer's measured events on a tap compare with what it wrote. */
+function streamOf(m: Matrix, tap: Tap, w: AttrWriter): StreamAnalysis {
+  return analyseStream(writtenValues(m, w), measuredEvents(m, tap, w), (d) => w.valueIn(d));
+}
+
+/** A tap that never delivered the change it was primed with: why, as a sentence. */
+function neverLive(tap: Tap): string {
+  const close = tap.sub.closeInfo;
+  if (close) return `the target closed ${tap.what} (filter ${show(tap.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
+  return `${tap.what} (filter ${show(tap.filter)}) never delivered the change it admits; ${recent(tap.sub)}`;
 }
 
 check('EP-14', 'after login, /subscribe takes a filter and pushes the PropertiesChanged of each write', async (t) => {
-  const run = await singleRun(t);
-  if (run.notLive?.notTested) t.notTested(run.notLive.notTested);
-  if (run.notLive) fail(`after login, ${run.notLive.reason}`);
-  ensure(run.events.length > 0, `the subscription delivered the priming change of ${run.writer.label} but none of the ${run.measured.length} writes that followed; ${recent(run.tap.sub)}`);
+  const m = await eventMatrix(t);
+  if (m.notLive?.notTested) t.notTested(m.notLive.notTested);
+  if (m.notLive) fail(`after login, ${m.notLive.reason}`);
+  const got = measuredEvents(m, m.only, m.a);
+  ensure(got.length > 0, `the subscription delivered the priming change of ${m.a.label} but none of the ${writtenValues(m, m.a).length} writes that followed; ${recent(m.only.sub)}`);
 }, { profile: 'safe', ...WAITS });
 
 check('EV-2', 'each PropertiesChanged carries event, the path, the property\'s interface and the written value', async (t) => {
-  const run = await liveSingleRun(t);
-  const priming = run.tap.sub.events[run.tap.liveAt!]!;
-  for (const event of [priming, ...run.events]) expectPropertiesChanged(t, event, run.writer);
-  t.observe(`interface of ${run.writer.label}`, (priming.data as { interface?: unknown }).interface);
+  const m = await liveMatrix(t);
+  const priming = m.only.sub.events[m.only.liveAt!]!;
+  for (const event of [priming, ...measuredEvents(m, m.only, m.a)]) expectPropertiesChanged(t, event, m.a);
+  t.observe(`interface of ${m.a.label}`, (priming.data as { interface?: unknown }).interface);
 }, { profile: 'safe', ...WAITS });
 
 check('EV-8', 'K writes to one attribute yield K PropertiesChanged: none missing, none duplicated', async (t) => {
-  const run = await liveSingleRun(t);
-  const p = streamProblems(run.analysis, run.writer.label);
+  const m = await liveMatrix(t);
+  const p = streamProblems(streamOf(m, m.only, m.a), m.a.label);
   ensure(!p.missing && !p.extra, [p.missing, p.extra].filter(Boolean).join('; '));
 }, { profile: 'safe', ...WAITS });
 
 check('EV-9', 'K writes to one attribute arrive in write order', async (t) => {
-  const run = await liveSingleRun(t);
-  if (run.events.length < 2) t.notTested(`fewer than two events of ${run.writer.label} arrived: no order to judge (see EV-8)`);
-  const p = streamProblems(run.analysis, run.writer.label);
+  const m = await liveMatrix(t);
+  const analysis = streamOf(m, m.only, m.a);
+  if (analysis.received.length < 2) t.notTested(`fewer than two events of ${m.a.label} arrived: no order to judge (see EV-8)`);
+  const p = streamProblems(analysis, m.a.label);
   ensure(!p.order, p.order ?? '');
 }, { profile: 'safe', ...WAITS });
 
@@ -173,12 +169,16 @@ check('EV-9', 'K writes to one attribute arrive in write order', async (t) => {
 const BURST = 4;
 
 check('EV-9', 'a burst of concurrent writes to one attribute: the last event carries the value the target kept', async (t) => {
-  const candidates = (await writePlans(t)).map((p) => new AttrWriter(t, p));
-  const writer = candidates.find((w) => w.distinctValues(BURST).length === BURST);
-  if (!writer) return t.notTested(`needs a writable attribute with ${BURST} values besides its current one (a string or a number); the profile names ${candidates.map((w) => w.label).join(', ') || 'none'}`);
-  await requireEvents(t);
-  const tap = await openLive(t, { paths: [writer.path] }, writer, { settle: true, notLive: 'notTested', because: 'the subscription never went live (see EP-14)' });
-  for (let round = 0; round < 2; round++) {
+  const plans = await writePlans(t);
+  const capable = (p: WritePlan) => new AttrWriter(t, p, { restore: false }).distinctValues(BURST).length === BURST;
+  const plan = plans.find(capable);
+  if (!plan) return t.notTested(`needs a writable attribute with ${BURST} values besides its current one (a string or a number); the profile names ${plans.map((p) => `${p.attr.path} ${p.attr.name}`).join(', ') || 'none'}`);
+  const m = await liveMatrix(t);
+  const writer = new AttrWriter(t, plan);
+  // The shared measurement's live subscription to that path serves, when it has one.
+  const reuse = [m.only, m.onlyB].find((tap) => tap && tap.liveAt !== undefined && !tap.sub.closed && (tap.filter as { paths?: string[] }).paths?.[0] === writer.path);
+  const tap = reuse ?? await openLive(t, { paths: [writer.path] }, writer, { settle: true, notLive: 'notTested', because: 'the subscription never went live (see EP-14)' });
+  {
     const from = tap.sub.mark();
     const values = writer.distinctValues(BURST);
     // The target applies concurrent writes in an order of its own; whichever it applied last is
@@ -194,66 +194,31 @@ check('EV-9', 'a burst of concurrent writes to one attribute: the last event car
 }, { profile: 'safe', ...WAITS });
 
 check('EV-11', 'event latency (write to event) is recorded', async (t) => {
-  const run = await liveSingleRun(t);
-  const latencies = run.analysis.matched.map((m) => m.event.at - run.measured[m.write]!.at).sort((a, b) => a - b);
+  const m = await liveMatrix(t);
+  const writes = m.written.get(m.a) ?? [];
+  const latencies = streamOf(m, m.only, m.a).matched.map((x) => x.event.at - writes[x.write]!.at).sort((a, b) => a - b);
   if (latencies.length === 0) t.notTested('no event of the measured writes arrived: no latency to record (see EP-14)');
   const ms = (x: number) => Math.round(x * 10) / 10;
   t.observe('event latency ms (PUT sent → event received)', { events: latencies.length, p50: ms(percentile(latencies, 50)), max: ms(latencies.at(-1)!) });
+  t.observe('quiet window used ms', quietWindow(t.cfg));
+  t.observe('shared measurement, seconds per phase', m.phases);
 }, { profile: 'safe', ...WAITS });
 
-// --- Several objects, interleaved writes ----------------------------------------------------
-
-interface InterleavedRun {
-  writers: AttrWriter[];
-  tap: Tap;
-  notLive?: NotLive;
-  perWriter: Array<{ writer: AttrWriter; analysis: StreamAnalysis }>;
-}
-
-async function interleavedRun(t: CheckContext): Promise<InterleavedRun> {
-  const plans = onDistinctObjects(await writePlans(t));
-  if (plans.length < 2) t.notTested(plans.length === 0 ? noWritableReason() : fewerObjectsReason(plans.length, 2));
-  await requireEvents(t);
-  return shared('interleaved', async () => {
-    const writers = plans.slice(0, 3).map((p) => new AttrWriter(t, p));
-    const tap = await subscribe(t, { paths: writers.map((w) => w.path) });
-    const notLive = await tryGoLive(t, [tap], writers[0]!, { settle: true });
-    if (notLive) return { writers, tap, notLive, perWriter: [] };
-    const from = tap.sub.mark();
-    const rounds = Math.max(2, Math.ceil(sequenceLength(t) / 2));
-    const written = new Map<AttrWriter, unknown[]>(writers.map((w) => [w, []]));
-    for (let r = 0; r < rounds; r++) {
-      for (const w of writers) written.get(w)!.push((await w.write()).value);
-    }
-    const any = (d: unknown) => writers.some((w) => w.changed(d));
-    const events = await collect(t, tap, any, rounds * writers.length, from);
-    const perWriter = writers.map((w) => ({
-      writer: w,
-      analysis: analyseStream(written.get(w)!, events.filter((e) => w.changed(e.data)), (d) => w.valueIn(d)),
-    }));
-    return { writers, tap, perWriter };
-  });
-}
-
-async function liveInterleavedRun(t: CheckContext): Promise<InterleavedRun> {
-  const run = await interleavedRun(t);
-  if (run.notLive) t.notTested(run.notLive.notTested ?? `the subscription never went live (see EP-14): ${run.notLive.reason}`);
-  return run;
-}
-
-check('EV-8', 'interleaved writes to several objects: every change arrives exactly once', async (t) => {
-  const run = await liveInterleavedRun(t);
-  const problems = run.perWriter.flatMap(({ writer, analysis }) => {
-    const p = streamProblems(analysis, writer.label);
+check('EV-8', 'interleaved writes to two objects: every change arrives exactly once', async (t) => {
+  const m = await withB(t);
+  if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
+  const problems = [m.a, m.b].flatMap((w) => {
+    const p = streamProblems(streamOf(m, m.both!, w), w.label);
     return [p.missing, p.extra].filter((x): x is string => x !== undefined);
   });
   ensure(problems.length === 0, problems.join('; '));
 }, { profile: 'safe', ...WAITS });
 
-check('EV-9', 'interleaved writes to several objects: each object\'s events arrive in its write order', async (t) => {
-  const run = await liveInterleavedRun(t);
-  const problems = run.perWriter.flatMap(({ writer, analysis }) => {
-    const order = streamProblems(analysis, writer.label).order;
+check('EV-9', 'interleaved writes to two objects: each object\'s events arrive in its write order', async (t) => {
+  const m = await withB(t);
+  if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
+  const problems = [m.a, m.b].flatMap((w) => {
+    const order = streamProblems(streamOf(m, m.both!, w), w.label).order;
     return order ? [order] : [];
   });
   ensure(problems.length === 0, problems.join('; '));
@@ -261,101 +226,64 @@ check('EV-9', 'interleaved writes to several objects: each object\'s events arri
 
 // --- Filters --------------------------------------------------------------------------------
 
-/** Two writers on different objects (A primes, B is the other object), or NOT_TESTED. */
-async function twoObjects(t: CheckContext): Promise<AttrWriter[]> {
-  const plans = onDistinctObjects(await writePlans(t));
-  if (plans.length < 2) t.notTested(plans.length === 0 ? noWritableReason() : fewerObjectsReason(plans.length, 2));
-  await requireEvents(t);
-  return plans.map((p: WritePlan) => new AttrWriter(t, p));
-}
-
-/**
- * Learns the interface names from events (the REST side never shows them): a control subscription
- * on the writers' paths, primed with A, then B candidates until one names another interface.
- */
-async function twoInterfaces(t: CheckContext): Promise<{ a: AttrWriter; b: AttrWriter; ifaceA: string; ifaceB: string; control: Tap }> {
-  const list = await twoObjects(t);
-  const a = list[0]!;
-  const control = await openLive(t, { paths: list.map((w) => w.path) }, a, {
-    what: 'the control subscription', notLive: 'notTested', because: 'the control subscription on the writable paths never went live (see EP-14, EV-4)',
-  });
-  const ifaceA = (control.sub.events[control.liveAt!]!.data as { interface?: unknown }).interface;
-  for (const b of list.slice(1)) {
-    const ev = await provoke(t, b, control, { notDelivered: 'notTested', because: `the change of ${b.label} never reached the control subscription` });
-    const ifaceB = (ev.data as { interface?: unknown }).interface;
-    if (typeof ifaceA === 'string' && typeof ifaceB === 'string' && ifaceA !== ifaceB && !interfaceProblem(ifaceA) && !interfaceProblem(ifaceB)) {
-      t.observe('interfaces used', { [a.label]: ifaceA, [b.label]: ifaceB }, 'EV-11');
-      return { a, b, ifaceA, ifaceB, control };
-    }
-  }
-  return t.notTested(`the events of the writable attributes do not name two distinct interfaces (${show(ifaceA)} for ${a.label}; see EV-2): an interfaces filter cannot separate them`);
-}
-
 check('EV-1', 'the empty filter {} delivers events of every path and interface', async (t) => {
-  const [a, b] = await twoObjects(t);
-  const all = await openLive(t, {}, a!, { what: 'the subscription with {}' });
-  await provoke(t, b!, all);
+  const m = await liveMatrix(t);
+  ensure(m.all.liveAt !== undefined, neverLive(m.all));
+  for (const w of m.b ? [m.a, m.b] : [m.a]) {
+    ensure(measuredEvents(m, m.all, w).length > 0, `${m.all.what} received none of the ${writtenValues(m, w).length} changes of ${w.label}; ${recent(m.all.sub, m.from.get(m.all))}`);
+  }
 }, { profile: 'safe', ...WAITS });
 
 check('EV-4', 'a paths filter delivers the listed path\'s events and never another path\'s', async (t) => {
-  const [a, b] = await twoObjects(t);
-  const only = await openLive(t, { paths: [a!.path] }, a!, { what: `the subscription to ${a!.path}` });
-  // B's own subscription proves that B's changes are signalled while the first one is live.
-  await openLive(t, { paths: [b!.path] }, b!, { what: 'the control subscription', notLive: 'notTested', because: `no event of ${b!.label} could be observed` });
-  await provoke(t, a!, only);
-  await expectNone(t, only, b!.changed, `a PropertiesChanged of ${b!.path}, a path it does not list`);
+  const m = await withB(t);
+  ensure(measuredEvents(m, m.only, m.a).length > 0, `${m.only.what} received none of the measured changes of ${m.a.label}; ${recent(m.only.sub)}`);
+  for (const [tap, foreign] of [[m.only, m.b], [m.onlyB!, m.a]] as const) {
+    const hit = anyEventOf(m, tap, foreign);
+    ensure(!hit, `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${foreign.path}, a path it does not list: ${brief(hit?.raw ?? '')}`);
+  }
 }, { profile: 'safe', ...WAITS });
 
 check('EV-5', 'an interfaces filter delivers events of the listed interface and never another\'s', async (t) => {
-  const { a, b, ifaceA, control } = await twoInterfaces(t);
-  const only = await openLive(t, { interfaces: [ifaceA] }, a, { what: `the subscription to ${ifaceA}` });
-  await provoke(t, b, control, { notDelivered: 'notTested', because: `the change of ${b.label} never reached the control subscription` });
-  await provoke(t, a, only);
-  await expectNone(t, only, (d) => (isPropertiesChanged(d) || isInterfacesAdded(d)) && !involves(d, ifaceA), `an event that does not involve ${ifaceA}`);
+  const m = await withInterfaces(t);
+  const tap = m.byIface!;
+  ensure(tap.liveAt !== undefined, neverLive(tap));
+  ensure(measuredEvents(m, tap, m.a).length > 0, `${tap.what} received none of the measured changes of ${m.a.label} (interface ${m.interfaces.a}); ${recent(tap.sub)}`);
+  const hit = tap.sub.events.slice(0, m.until.get(tap)).find((e) => (isPropertiesChanged(e.data) || isInterfacesAdded(e.data)) && !involves(e.data, m.interfaces.a));
+  ensure(!hit, `${tap.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
 }, { profile: 'safe', ...WAITS });
 
 check('EV-6', 'paths and interfaces together are ORed: an event matching either arrives, one matching neither never', async (t) => {
-  const { a, b, ifaceA, ifaceB } = await twoInterfaces(t);
-  const either = await subscribe(t, { paths: [a.path], interfaces: [ifaceB] }, `the subscription to path ${a.path} or interface ${ifaceB}`);
-  const neither = await subscribe(t, { paths: [a.path], interfaces: [ifaceA] }, `the subscription to path ${a.path} or interface ${ifaceA}`);
-  // A matches `either` by its path only: if it never arrives, the keys were not ORed.
-  await goLive(t, [either, neither], a);
-  // B matches `either` by its interface only, and `neither` by nothing.
-  await provoke(t, b, either);
-  await expectNone(t, neither, b.changed, `a PropertiesChanged of ${b.path}, which matches neither its path nor its interface`);
+  const m = await withInterfaces(t);
+  // A matches \`either\` by its path only: if it never arrives, the keys were not ORed.
+  ensure(m.either!.liveAt !== undefined, `${neverLive(m.either!)}: a change of ${m.a.path} matches its path`);
+  // B matches \`either\` by its interface only, and \`neither\` by nothing.
+  ensure(measuredEvents(m, m.either!, m.b).length > 0, `${m.either!.what} received none of the ${writtenValues(m, m.b).length} changes of ${m.b.label}, which match its interface ${m.interfaces.b}; ${recent(m.either!.sub, m.from.get(m.either!))}`);
+  const hit = anyEventOf(m, m.neither!, m.b);
+  ensure(!hit, `${m.neither!.what} received a PropertiesChanged of ${m.b.path}, which matches neither its path nor its interface: ${brief(hit?.raw ?? '')}`);
 }, { profile: 'safe', ...WAITS });
 
 // --- Several subscribers --------------------------------------------------------------------
 
 check(['EV-10', 'EV-8', 'EV-9', 'EV-4'], 'subscribers with different filters each receive exactly their own stream, in order', async (t) => {
-  const [a, b] = await twoObjects(t);
-  const onlyA = await subscribe(t, { paths: [a!.path] }, `the subscriber to ${a!.path}`);
-  const onlyB = await subscribe(t, { paths: [b!.path] }, `the subscriber to ${b!.path}`);
-  const both = await subscribe(t, { paths: [a!.path, b!.path] }, 'the subscriber to both paths');
-  await goLive(t, [onlyA, both], a!);
-  await goLive(t, [onlyB], b!, { settle: true });
-  const from = new Map([onlyA, onlyB, both].map((x) => [x, x.sub.mark()]));
-  const written = new Map<AttrWriter, unknown[]>([[a!, []], [b!, []]]);
-  for (let r = 0; r < Math.max(2, Math.ceil(sequenceLength(t) / 2)); r++) {
-    for (const w of [a!, b!]) written.get(w)!.push((await w.write()).value);
-  }
+  const m = await withB(t);
   // Each problem is its own requirement's: a missing or extra event EV-8's, order EV-9's, another
   // path's event EV-4's, a subscriber closed under another's feet EV-10's.
-  const judge = async (tap: Tap, mine: AttrWriter[], foreign: AttrWriter[]): Promise<void> => {
-    const events = await collect(t, tap, (d) => mine.some((w) => w.changed(d)), mine.length * written.get(a!)!.length, from.get(tap)!);
+  const judge = (tap: Tap, mine: AttrWriter[], foreign: AttrWriter[]): void => {
     for (const w of mine) {
-      const p = streamProblems(analyseStream(written.get(w)!, events.filter((e) => w.changed(e.data)), (d) => w.valueIn(d)), `${tap.what}, ${w.label}`);
+      const p = streamProblems(streamOf(m, tap, w), `${tap.what}, ${w.label}`);
       if (p.missing) t.judge('EV-8', false, p.missing);
       if (p.extra) t.judge('EV-8', false, p.extra);
       if (p.order) t.judge('EV-9', false, p.order);
     }
     for (const w of foreign) {
-      const hit = tap.sub.events.find((e) => w.changed(e.data));
+      const hit = measuredEvents(m, tap, w)[0];
       if (hit) t.judge('EV-4', false, `${tap.what} received an event of ${w.path}, which its filter excludes: ${brief(hit.raw, 160)}`);
     }
-    if (tap.sub.closed) t.judge('EV-10', false, `${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code})`);
+    if (m.closedByTarget.has(tap)) t.judge('EV-10', false, `${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code})`);
   };
-  await Promise.all([judge(onlyA, [a!], [b!]), judge(onlyB, [b!], [a!]), judge(both, [a!, b!], [])]);
+  judge(m.only, [m.a], [m.b]);
+  judge(m.onlyB!, [m.b], [m.a]);
+  if (m.both!.liveAt !== undefined) judge(m.both!, [m.a, m.b], []);
 }, { profile: 'safe', ...WAITS });
 
 function describeOutcome(outcome: ConnectOutcome): string {
@@ -365,26 +293,33 @@ function describeOutcome(outcome: ConnectOutcome): string {
 }
 
 check('EV-10', 'a malformed filter on another socket disturbs neither the other subscribers nor the service', async (t) => {
-  const plans = await writePlans(t);
-  if (plans.length === 0) t.notTested(noWritableReason());
-  await requireEvents(t);
-  // Two objects when the profile has them; the same path twice otherwise.
-  const [a, b = a] = onDistinctObjects(plans).slice(0, 2).map((p) => new AttrWriter(t, p)) as [AttrWriter, AttrWriter?];
-  const first = await subscribe(t, { paths: [a.path] }, `the subscriber to ${a.path}`);
-  const second = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
-  await goLive(t, a === b ? [first, second] : [first], a);
-  if (a !== b) await goLive(t, [second], b);
+  const m = await liveMatrix(t);
+  const usable = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
+  // The shared measurement's live subscriptions to A and B serve as the bystanders when it has them.
+  const a = new AttrWriter(t, m.a.plan);
+  const b = m.b && usable(m.onlyB) ? new AttrWriter(t, m.b.plan) : a;
+  let first = usable(m.only) ? m.only : undefined;
+  let second = b !== a ? m.onlyB : undefined;
+  if (!first || !second) {
+    first = await subscribe(t, { paths: [a.path] }, `the subscriber to ${a.path}`);
+    second = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
+    await goLive(t, a === b ? [first, second] : [first], a);
+    if (a !== b) await goLive(t, [second], b);
+  }
   const answers: Record<string, string> = {};
-  for (const raw of ['not json', '{"paths": "x"}']) {
-    const outcome = await EventSubscriber.tryOpen(t.client, undefined, { raw, settleMs: t.cfg.quietWindowMs });
+  const malformed = ['not json', '{"paths": "x"}'];
+  // Both malformed sockets at once: their own answers, then one window for the others to be
+  // (wrongly) closed too.
+  const outcomes = await Promise.all(malformed.map((raw) => EventSubscriber.tryOpen(t.client, undefined, { raw, settleMs: quietWindow(t.cfg) })));
+  for (const [i, outcome] of outcomes.entries()) {
     if (outcome.kind === 'open') t.cleanup(() => outcome.subscriber.close());
-    answers[raw] = describeOutcome(outcome);
-    // The malformed socket's own answer comes first; give the others time to be (wrongly) closed too.
-    await sleep(t.cfg.quietWindowMs);
-    for (const tap of [first, second]) {
-      const close = tap.sub.closeInfo;
-      ensure(!close, `after a socket sent the malformed filter ${show(raw)}, the target closed ${tap.what} too (code ${close?.code}${close?.reason ? ` "${close.reason}"` : ''})`);
-    }
+    answers[malformed[i]!] = describeOutcome(outcome);
+  }
+  // Another socket closed because of them would be closed by now, give or take a moment.
+  await sleep(200);
+  for (const tap of [first, second]) {
+    const close = tap.sub.closeInfo;
+    ensure(!close, `after sockets sent the malformed filters ${show(malformed)}, the target closed ${tap.what} too (code ${close?.code}${close?.reason ? ` "${close.reason}"` : ''})`);
   }
   t.observe('answer to a malformed filter', answers, 'EV-11');
   await provoke(t, a, first);
@@ -393,13 +328,17 @@ check('EV-10', 'a malformed filter on another socket disturbs neither the other 
 }, { profile: 'safe', ...WAITS });
 
 check('EV-10', 'closing one subscriber leaves another on the same path receiving', async (t) => {
-  const plans = await writePlans(t, 1);
-  if (plans.length === 0) t.notTested(noWritableReason());
-  await requireEvents(t);
-  const a = new AttrWriter(t, plans[0]!);
-  const leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
-  const staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
-  await goLive(t, [leaving, staying], a);
+  const m = await liveMatrix(t);
+  const a = new AttrWriter(t, m.a.plan);
+  // Two live subscriptions that both admit A: the shared measurement's, when it has them.
+  const open = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
+  let leaving = open(m.only) ? m.only : undefined;
+  let staying = open(m.both) ? m.both : open(m.neither) ? m.neither : undefined;
+  if (!leaving || !staying) {
+    leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
+    staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
+    await goLive(t, [leaving, staying], a);
+  }
   await leaving.sub.close();
   ensure(!staying.sub.closed, `closing one subscriber also closed ${staying.what} (code ${staying.sub.closeInfo?.code})`);
   await provoke(t, a, staying);
@@ -418,7 +357,9 @@ check('EV-9', 'the PropertiesChanged of RequestedHostTransition arrives before t
   const prefix = `xyz.${t.ns}.State.Host.Transition.`;
   const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
   const writer = new AttrWriter(t, plans[0]!);
-  const tap = await openLive(t, { paths: [host, writer.path] }, writer, {
+  // {} admits the host's changes: the shared measurement's, when it is live.
+  const m = await liveMatrix(t);
+  const tap = m.all.liveAt !== undefined && !m.all.sub.closed ? m.all : await openLive(t, { paths: [host, writer.path] }, writer, {
     settle: true, notLive: 'notTested', because: 'the subscription never went live (see EP-14)',
   });
   t.cleanup(async () => {
@@ -459,10 +400,13 @@ check('EV-3', 'an uploaded version is announced by InterfacesAdded with its path
   await requireEvents(t);
   const writer = new AttrWriter(t, plans[0]!);
   const softwareRoot = `${t.root}/software`;
-  // {} admits everything. Where it delivers nothing (see EV-1): the version interface by name, then
-  // the software tree by path, which admits the new object only on prefix-matching servers (bmcweb).
-  let tap = await subscribe(t, {}, 'the subscription with {}');
-  let problem = await tryGoLive(t, [tap], writer, { settle: true });
+  // {} admits everything: the shared measurement's, when it went live. Where it delivers nothing
+  // (see EV-1): the version interface by name, then the software tree by path, which admits the new
+  // object only on prefix-matching servers (bmcweb).
+  const m = await eventMatrix(t);
+  const shared = m.all.liveAt !== undefined && !m.all.sub.closed;
+  let tap = shared ? m.all : await subscribe(t, {}, 'the subscription with {}');
+  let problem = shared ? undefined : await tryGoLive(t, [tap], writer, { settle: true });
   if (problem?.notTested) t.notTested(problem.notTested);
   let certain = true;
   if (problem) {
@@ -487,6 +431,10 @@ check('EV-3', 'an uploaded version is announced by InterfacesAdded with its path
   const created = added[0]!;
   const announces = (d: unknown) => isInterfacesAdded(d) && (d.path === created || created.startsWith(`${d.path === '/' ? '' : d.path}/`));
   const ev = await tap.sub.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+  // The shared subscription lost some of the measured changes already: one more missing event is
+  // that loss again (EV-8's), not proof that no InterfacesAdded was sent.
+  const lossy = shared && [m.a, m.b].some((w) => w && streamOf(m, m.all, w).missing.length > 0);
+  if (!ev && lossy) notJudged(`no InterfacesAdded for ${created} arrived, but ${m.all.what} also lost measured changes (see EV-8)`);
   if (!ev && !certain) t.notTested(`no InterfacesAdded for ${created} arrived through ${show(tap.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`);
   ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(tap.sub, from)}`);
   const what = `InterfacesAdded #${ev.seq} ${brief(ev.raw, 160)}`;
@@ -503,7 +451,7 @@ check('EV-3', 'an uploaded version is announced by InterfacesAdded with its path
 // --- Refusal without a session --------------------------------------------------------------
 
 check('AUTH-3', 'a socket opened without credentials receives no event, even when a change happens', async (t) => {
-  const outcome = await EventSubscriber.tryOpen(t.client, {}, { auth: false, settleMs: Math.min(t.cfg.quietWindowMs, 2000) });
+  const outcome = await EventSubscriber.tryOpen(t.client, {}, { auth: false, settleMs: Math.min(quietWindow(t.cfg), 2000) });
   if (outcome.kind !== 'open') return;
   const anonymous = outcome.subscriber;
   t.cleanup(() => anonymous.close());
@@ -516,7 +464,7 @@ check('AUTH-3', 'a socket opened without credentials receives no event, even whe
     what: 'the logged-in subscription', notLive: 'notTested', because: 'no change could be observed (see EP-14)',
   });
   await provoke(t, writer, witness);
-  await anonymous.expectQuiet(isEventLike, t.cfg.quietWindowMs, { from: 0 }).catch(() => undefined);
+  await anonymous.expectQuiet(isEventLike, quietWindow(t.cfg), { from: 0 }).catch(() => undefined);
   const hit = anonymous.events.find((e) => isEventLike(e.data));
   ensure(!hit, `the socket opened without credentials received an event: ${brief(hit?.raw ?? '', 160)}`);
 }, WAITS);
@@ -525,11 +473,9 @@ check('AUTH-3', 'a socket opened without credentials receives no event, even whe
 
 check('EV-7', 'only InterfacesAdded and PropertiesChanged messages are pushed', async (t) => {
   const plans = profileAllows(t.cfg.profile, 'safe') ? await writePlans(t, 1) : [];
-  // Own traffic when events can be provoked; otherwise a passive {} subscription and what arrived so far.
-  if (plans.length > 0 && !(await singleRun(t)).notLive) {
-    const writer = new AttrWriter(t, plans[0]!);
-    const tap = await openLive(t, { paths: [writer.path] }, writer, { notLive: 'notTested', because: 'the subscription never went live (see EP-14)' });
-    await provoke(t, writer, tap);
+  // Own traffic when events can be provoked (the shared measurement made plenty); otherwise a
+  // passive {} subscription and what arrived so far.
+  if (plans.length > 0 && !(await eventMatrix(t)).notLive) {
     if (profileAllows(t.cfg.profile, 'destructive')) {
       // An object that appears and disappears: InterfacesRemoved is a D-Bus signal the spec does not push.
       const { added } = await uploadAndTrack(t, { tag: 'kinds' });
@@ -541,7 +487,7 @@ check('EV-7', 'only InterfacesAdded and PropertiesChanged messages are pushed', 
   } else {
     await subscribe(t, {}, 'the subscription with {}');
   }
-  await sleep(t.cfg.quietWindowMs);
+  await sleep(quietWindow(t.cfg));
   const all = everythingReceived();
   if (all.length === 0) {
     const why = !profileAllows(t.cfg.profile, 'safe') ? 'writes need the safe profile' : plans.length === 0 ? noWritableReason() : 'see EP-14';

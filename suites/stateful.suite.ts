@@ -7,7 +7,7 @@
  *   <what broke> — after N step(s): 1. …; 2. … — replay: --seed <S> BMC_FUZZ_PATH=<key>[/<REQ>]:<path>
  *
  * Replaying that sequence: the same command (target, --profile, --writable, --fault) with
- * `--only stateful --seed <S>` and BMC_FUZZ_PATH. Keys: stateful-views, stateful-credentials.
+ * `--only stateful --seed <S>` and BMC_FUZZ_PATH. Keys: stateful-values, stateful-versions, stateful-credentials.
  * Everything a sequence changes is put back at its end: written attributes, uploaded versions,
  * subscriptions and the sessions it logged in.
  */
@@ -53,4 +53,4 @@ check(CREDENTIAL_REQUIREMENTS, 'a logged-out, another session\'s, tampered or cl
   if (d.unwatchable) t.observe('whether a logged-out session\'s socket goes quiet is not judged', d.unwatchable, 'EP-2');
   const notes = new Notes();
   await runStateful(t, sessionsProperty(env, d, notes), notes);
-}, { timeoutMs: statefulCheckTimeoutMs(cfg, MAX_SESSION_COMMANDS * 8) });
+}, { timeoutMs: statefulCheckTimeoutMs(cfg, MAX_SESSION_COMMANDS * 10) });

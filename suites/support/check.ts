@@ -5,14 +5,17 @@
  * what lands in the task's meta.
  */
 import { test, inject, type TestContext } from 'vitest';
-import * as allure from 'allure-js-commons';
-import { isRequirementId, requirement } from '../../catalogue/requirements.js';
+import { isRequirementId } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
+import { sessionCounts, type SessionCounts } from '../../client/session-ledger.js';
 import type { Exchange as EvidenceEntry } from '../../client/evidence.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
 import { CheckFailure, NotJudged } from './assert.js';
+import { describeTest, exchangeSteps } from '../../report/allure-test.js';
+import { networkFaultNote, networkFaultReason } from '../../client/errors.js';
+import { abandonedBy } from '../../client/run-context.js';
 
 export interface Observation {
   requirement: string;
@@ -37,6 +40,10 @@ export interface CheckMeta {
    * stopped at another requirement's failure, or at a prerequisite another requirement owns.
    */
   unjudged?: string;
+  /** Why a change the check made could not be undone, when it could not. */
+  restoreFailure?: string;
+  /** Sessions the suites opened and closed so far (this thread's count, after this test). */
+  sessions?: SessionCounts;
   evidence?: EvidenceEntry[];
 }
 
@@ -122,9 +129,7 @@ async function runCheck(
     return requirement;
   };
   ctx.task.meta.bmc = meta;
-  for (const id of ids) await allure.label('requirement', id);
-  // Allure groups tests by the spec area of the first requirement they check.
-  await allure.label('suite', requirement(ids[0]!).area);
+  if (cfg.requestSteps) await describeTest(ids, cfg.profile);
 
   const notTested = (reason: string): never => {
     ctx.skip(reason);
@@ -159,31 +164,44 @@ async function runCheck(
   try {
     await body(t);
   } catch (err) {
+    const findingsBefore = meta.failures.length;
+    const abandoned = abandonedBy();
     // A NOT_TESTED after a recorded failure is still a failure.
     if (isSkip(err) && meta.failures.length === 0) throw err;
-    const prerequisite = prerequisiteOf(err, ids);
+    const exchanges = evidence.since(mark);
+    const unread = prerequisiteOf(err, ids);
+    // A prerequisite the network denied says so.
+    const prerequisite = unread === undefined ? undefined : `${unread}${networkFaultNote(exchanges)}`;
+    // The network under the interface (or the run, interrupted) stopped the test, not the target.
+    const cutShort = abandoned && !(err instanceof CheckFailure) ? `not judged: ${abandoned} while this test ran` : undefined;
+    const fault = networkFaultReason(err, exchanges) ?? cutShort;
     if (prerequisite !== undefined) {
       // Another requirement's deviation stands in the way: NOT_TESTED, naming it, never a FAIL.
       if (meta.failures.length === 0) notTested(prerequisite);
       meta.unjudged = prerequisite;
+    } else if (fault !== undefined) {
+      // NOT_TESTED naming the fault, never a FAIL: no statement of the spec was seen broken (the
+      // findings made before it stand).
+      meta.unjudged = fault;
     } else if (!isSkip(err)) {
       const requirement = err instanceof CheckFailure && err.requirement ? err.requirement : ids[0]!;
       meta.failures.push({ requirement, message: err instanceof Error ? err.message : String(err) });
       meta.unjudged = `not judged: the test stopped at a failure of ${requirement}`;
     }
     failed = true;
-    throw new CheckFailure(failureSummary(meta.failures));
+    // Allure: a finding about the target is a failed assertion; an error of the network or of the
+    // harness alone (no finding, no CheckFailure) is "broken".
+    const harnessError = findingsBefore === 0 && !(err instanceof CheckFailure);
+    throw harnessError ? new Error(failureSummary(meta.failures) || meta.unjudged, { cause: err }) : new CheckFailure(failureSummary(meta.failures));
   } finally {
     const cleanupError = await runCleanups(cleanups);
-    const exchanges = evidence.since(mark);
-    if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = exchanges.slice(-20);
-    if (exchanges.length > 0) {
-      await allure.attachment('exchanges.json', JSON.stringify(exchanges.slice(-10), bigintSafe, 2), 'application/json');
-    }
-    if (cleanupError && !failed) {
-      // A write we could not restore is a failure of the run, not something to hide.
-      meta.failures.push({ requirement: ids[0]!, message: `restoring the target after the test failed: ${cleanupError.message}` });
-    }
+    // Evidence is redacted as it is read: read only what a finding or the Allure steps show.
+    if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = evidence.since(mark, 20);
+    if (cfg.requestSteps) await exchangeSteps(evidence.since(mark));
+    // A write that could not be restored is a trace the run left, reported for the whole run
+    // (results.json "trace"), not a failure of the requirement this check judged.
+    if (cleanupError) meta.restoreFailure = cleanupError.message;
+    meta.sessions = sessionCounts();
   }
   if (meta.failures.length > 0) throw new CheckFailure(failureSummary(meta.failures));
 }

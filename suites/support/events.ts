@@ -9,7 +9,11 @@ import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../
 import { sameValue } from '../../client/values.js';
 import { fail, show } from './assert.js';
 import type { CheckContext } from './check.js';
+import { quietWindow, recordLatency } from './pace.js';
 import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from './writable.js';
+
+/** How far above its original value an integer attribute is written. */
+const INTEGER_STEPS = 4;
 
 /** Priming writes tried before a subscription is declared not live. */
 export const PRIME_ATTEMPTS = 3;
@@ -87,7 +91,7 @@ export interface Tap {
 }
 
 /** Opens a subscription on the shared session, sends the filter, and closes it after the test. */
-export async function subscribe(t: CheckContext, filter: unknown, what = 'the subscription'): Promise<Tap> {
+export async function subscribe(t: CheckContext, filter: unknown, what = 'the subscription', opts: { forSuite?: boolean } = {}): Promise<Tap> {
   let sub: EventSubscriber;
   try {
     sub = await EventSubscriber.open(t.client, filter);
@@ -95,8 +99,17 @@ export async function subscribe(t: CheckContext, filter: unknown, what = 'the su
     fail(`${what}: opening /subscribe with the filter ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   ledger.push(sub);
-  t.cleanup(() => sub.close());
+  // A subscription the suite's checks share stays open until the suite ends.
+  if (opts.forSuite) suiteScoped.push(sub);
+  else t.cleanup(() => sub.close());
   return { sub, filter, what };
+}
+
+const suiteScoped: EventSubscriber[] = [];
+
+/** Closes the subscriptions opened for the whole suite (its afterAll). */
+export async function closeSuiteSubscriptions(): Promise<void> {
+  await Promise.all(suiteScoped.splice(0).map((s) => s.close()));
 }
 
 // --- Writes ---------------------------------------------------------------------------------
@@ -121,11 +134,13 @@ export class AttrWriter {
   constructor(
     private readonly t: CheckContext,
     readonly plan: WritePlan,
+    opts: { restore?: boolean } = {},
   ) {
     this.path = plan.attr.path;
     this.name = plan.attr.name;
     this.current = plan.original;
-    restoreAfter(t, plan);
+    // A writer only asked which values it would write needs no restore.
+    if (opts.restore !== false) restoreAfter(t, plan);
   }
 
   get label(): string {
@@ -149,6 +164,16 @@ export class AttrWriter {
       for (;;) {
         const v = `${stem}-bmcc${++this.counter}`;
         if (v !== this.current) return v;
+      }
+    }
+    const o = this.plan.original;
+    const integer = (typeof o === 'number' && Number.isInteger(o) && o !== 0 && o !== 1) || typeof o === 'bigint';
+    if (integer && typeof this.plan.next === typeof o) {
+      // Small steps above the original (original+1 … +4), so several writes can all differ.
+      for (;;) {
+        const step = (this.counter++ % INTEGER_STEPS) + 1;
+        const v = typeof o === 'bigint' ? o + BigInt(step) : (o as number) + step;
+        if (!sameValue(v, this.current)) return v;
       }
     }
     return sameValue(this.current, this.plan.next) ? this.plan.original : this.plan.next;
@@ -242,26 +267,42 @@ export interface NotLive {
 /**
  * Nothing acknowledges the filter, so a subscription is live only once it delivered a change it
  * admits. Writes `writer`'s attribute until every tap received the change (at most PRIME_ATTEMPTS
- * writes, each waited for eventTimeoutMs). With `settle`, then waits quietWindowMs so that
+ * writes, each waited for eventTimeoutMs). With `settle`, then waits a quiet window so that
  * stragglers of the priming land before anything is measured.
  */
 export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter, opts: { settle?: boolean } = {}): Promise<NotLive | undefined> {
   const pending = new Set(taps.filter((x) => x.liveAt === undefined));
+  // Once a subscription of this write had the change, the event latency is known to be short.
+  let anyArrived = false;
   for (let attempt = 0; attempt < PRIME_ATTEMPTS && pending.size > 0; attempt++) {
     const marks = new Map([...pending].map((x) => [x, x.sub.mark()]));
     const w = await writer.write();
+    const waitMs = anyArrived ? Math.min(t.cfg.eventTimeoutMs, quietWindow(t.cfg)) : t.cfg.eventTimeoutMs;
+    // Once one subscription has the change, the others had it within the event latency too: they
+    // are waited for one quiet window more, not a whole event timeout.
+    const arrived = new AbortController();
+    let deadline: Promise<void> | undefined;
     await Promise.all(
       [...pending].map(async (x) => {
         try {
-          const ev = await x.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from: marks.get(x) });
+          const ev = await Promise.race([
+            x.sub.waitFor(writer.carrying(w.value), waitMs, { from: marks.get(x) }),
+            new Promise<never>((_, reject) => arrived.signal.addEventListener('abort', () => reject(new Error('others arrived')))),
+          ]);
+          recordLatency(ev.at - w.at);
           x.liveAt = ev.seq;
           pending.delete(x);
+          anyArrived = true;
+          deadline ??= sleep(quietWindow(t.cfg)).then(() => arrived.abort());
         } catch {
           // not yet: the next priming write tries again
         }
       }),
     );
     if ([...pending].some((x) => x.sub.closed)) break;
+    // Others had the change and these did not, twice: their filters exclude it (a lost event is
+    // retried once).
+    if (attempt >= 1 && (anyArrived || taps.some((x) => x.liveAt !== undefined && !pending.has(x)))) break;
   }
   if (pending.size > 0) {
     const reason = [...pending]
@@ -277,7 +318,7 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
     }
     return { reason };
   }
-  if (opts.settle) await sleep(t.cfg.quietWindowMs);
+  if (opts.settle) await sleep(quietWindow(t.cfg));
   return undefined;
 }
 
@@ -318,7 +359,9 @@ export async function provoke(
     const from = witness.sub.mark();
     const w = await writer.write();
     try {
-      return await witness.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from });
+      const ev = await witness.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from });
+      recordLatency(ev.at - w.at);
+      return ev;
     } catch {
       if (witness.sub.closed) break;
     }
@@ -331,7 +374,11 @@ export async function provoke(
 /** Waits for `count` matching events from `from` (bounded), then a quiet window for extras; returns all matches. */
 export async function collect(t: CheckContext, tap: Tap, pred: EventPredicate, count: number, from: number): Promise<ReceivedEvent[]> {
   await tap.sub.waitForCount(pred, count, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-  await sleep(t.cfg.quietWindowMs);
+  await sleep(quietWindow(t.cfg));
+  return matching(tap, pred, from);
+}
+
+function matching(tap: Tap, pred: EventPredicate, from: number): ReceivedEvent[] {
   return tap.sub.events.slice(from).filter((e) => {
     try {
       return pred(e.data);
@@ -341,10 +388,33 @@ export async function collect(t: CheckContext, tap: Tap, pred: EventPredicate, c
   });
 }
 
+/**
+ * `collect` for several subscriptions that watched the same writes: they all wait, but once one
+ * has received what it waited for, the others get one quiet window more, not a whole event
+ * timeout (the events left the target together); that window also catches extras for all.
+ */
+export async function collectTogether(t: CheckContext, watches: Array<{ tap: Tap; pred: EventPredicate; count: number; from: number }>): Promise<void> {
+  const stop = new AbortController();
+  let first: Promise<void> | undefined;
+  const waits = watches.map(async (w) => {
+    try {
+      await Promise.race([
+        w.tap.sub.waitForCount(w.pred, w.count, t.cfg.eventTimeoutMs, { from: w.from }),
+        new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(new Error('the others are in')))),
+      ]);
+      first ??= sleep(quietWindow(t.cfg)).then(() => stop.abort());
+    } catch {
+      // short of its count: judged by the checks
+    }
+  });
+  await Promise.all(waits);
+  await (first ?? sleep(quietWindow(t.cfg)));
+}
+
 /** Fails when any event matching `pred` arrived since `from`, or arrives within the quiet window. */
 export async function expectNone(t: CheckContext, tap: Tap, pred: EventPredicate, what: string, from = 0): Promise<void> {
   try {
-    await tap.sub.expectQuiet(pred, t.cfg.quietWindowMs, { from });
+    await tap.sub.expectQuiet(pred, quietWindow(t.cfg), { from });
   } catch {
     const hit = tap.sub.events.slice(from).find((e) => {
       try {

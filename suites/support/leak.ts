@@ -122,9 +122,13 @@ export function spellingsOf(path: string): Set<string> {
   return out;
 }
 
-/** True when `treePath` (lower-cased) is the request, as spelled by the server, or a prefix of it. */
+/**
+ * True when `treePath` (lower-cased) is the request, as spelled by the server, or a prefix of it:
+ * a server may cut the path where it stopped resolving it, inside an element too ("network^/x"
+ * answered with "network").
+ */
 function isEcho(treePath: string, spellings: ReadonlySet<string>): boolean {
-  for (const s of spellings) if (s === treePath || s.startsWith(`${treePath}/`)) return true;
+  for (const s of spellings) if (s.startsWith(treePath)) return true;
   return false;
 }
 

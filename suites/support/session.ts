@@ -25,6 +25,7 @@ export function clientOptions(cfg: RunConfig) {
     insecure: cfg.insecure,
     timeoutMs: cfg.timeoutMs,
     maxRequestsPerSecond: cfg.maxRequestsPerSecond,
+    connections: cfg.connections,
     evidence: sharedEvidence(),
   };
 }

@@ -31,6 +31,7 @@ describe('no leak: the request coming back', () => {
   test.each([
     ['the path as sent', `${SYSTEM}/attr/Nope`, `Attribute Nope not found on ${SYSTEM}/attr/Nope`],
     ['a prefix the server could resolve', `${SYSTEM}/attr/Nope`, `Path ${SYSTEM} has no attribute Nope`],
+    ['cut inside a path element', `${ROOT}/inventory^/system/x`, `path or object not found: ${ROOT}/inventory`],
     ['collapsed slashes', `${ROOT}//inventory///system/x`, `Path not found: ${SYSTEM}/x`],
     ['resolved dot segments', `${ROOT}/led/../inventory/./system/x`, `Path ${SYSTEM}/x not found`],
     ['dot segments kept', `${ROOT}/inventory/../inventory/system`, `Path ${ROOT}/inventory/../inventory/system not found`],

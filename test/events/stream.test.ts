@@ -122,8 +122,14 @@ describe('AttrWriter.nextValue', () => {
     expect(sequence(plan('State', 'Off', 'On', ['On']), 4)).toEqual(['On', 'Off', 'On', 'Off']);
   });
 
-  test('integers and 0/1 booleans alternate between the original and the planned value', () => {
-    expect(sequence(plan('PowerCap', 600, 601), 4)).toEqual([601, 600, 601, 600]);
+  test('integers step a little above the original, so a burst of writes can all differ', () => {
+    const s = sequence(plan('PowerCap', 600, 601), 6);
+    expect(s).toEqual([601, 602, 603, 604, 601, 602]);
+    expect(noRepeats(600, s)).toBe(true);
+    expect(sequence(plan('Big', 10n, 11n), 3)).toEqual([11n, 12n, 13n]);
+  });
+
+  test('0/1 and true/false alternate between the original and the planned value', () => {
     expect(sequence(plan('Asserted', 0, 1), 3)).toEqual([1, 0, 1]);
     expect(sequence(plan('Flag', false, true), 3)).toEqual([true, false, true]);
   });

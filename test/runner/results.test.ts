@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../catalogue/requirements.js';
-import { rollUp, summarize, type Results, type TestOutcome } from '../../runner/results.js';
-import { verdictChanges } from '../../runner/changes.js';
+import { rollUp, summarize, type TestOutcome } from '../../runner/results.js';
 
 const outcome = (verdict: TestOutcome['verdict'], requirements = ['EP-5'], reason?: string): TestOutcome => ({
   name: `[${requirements.join(' ')}] t`, file: 'suites/listings.suite.ts', requirements, verdict, reason,
@@ -35,25 +34,5 @@ describe('verdict roll-up', () => {
   test('summary counts verdicts', () => {
     const reqs = [rollUp(requirement('EP-5'), [outcome('PASS')], 'x'), rollUp(requirement('EP-6'), [], 'x')];
     expect(summarize(reqs)).toEqual({ PASS: 1, FAIL: 0, WARN: 0, NOT_TESTED: 1, XFAIL: 0, XPASS: 0 });
-  });
-});
-
-describe('changes since a baseline', () => {
-  const results = (verdicts: Record<string, TestOutcome['verdict']>): Results => ({
-    target: 't', namespace: 'n', profile: 'safe', startedAt: '', durationMs: 0, seed: 1,
-    summary: { PASS: 0, FAIL: 0, WARN: 0, NOT_TESTED: 0, XFAIL: 0, XPASS: 0 }, observations: [],
-    requirements: Object.entries(verdicts).map(([id, verdict]) => ({ id, verdict, level: 'MUST', section: '', title: '', tests: [] })),
-  });
-
-  test('names regressions, fixes and other changes; unchanged verdicts are not listed', () => {
-    const changes = verdictChanges(
-      results({ 'EP-1': 'PASS', 'EP-2': 'FAIL', 'EP-3': 'PASS', 'EP-4': 'PASS' }),
-      results({ 'EP-1': 'FAIL', 'EP-2': 'PASS', 'EP-3': 'WARN', 'EP-4': 'PASS' }),
-    );
-    expect(changes).toEqual([
-      { id: 'EP-1', from: 'PASS', to: 'FAIL', kind: 'regression' },
-      { id: 'EP-2', from: 'FAIL', to: 'PASS', kind: 'fix' },
-      { id: 'EP-3', from: 'PASS', to: 'WARN', kind: 'change' },
-    ]);
   });
 });

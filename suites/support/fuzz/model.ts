@@ -72,9 +72,8 @@ export function buildModel(
   if (nodes.includes(`${root}/software`)) {
     actions.push([`${root}/software`, 'DownloadViaTFTP', 2] as const, [`${root}/software`, 'Reset', 0] as const);
   }
-  for (const entry of descendants.filter((p) => /\/logging\/entry\/[^/]+$/.test(p)).slice(0, 20)) {
-    actions.push([entry, 'Delete', 0] as const);
-  }
+  // No Delete of the target's own instances: a lenient server might take even wrong arguments, and
+  // a run deletes only what it created itself.
   return {
     ns,
     root,

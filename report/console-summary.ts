@@ -1,5 +1,6 @@
-/** The console summary of a run: what failed, warned or was not tested, and why. */
-import type { Results, Verdict } from './results.js';
+/** The console summary of a run: what failed, warned or was not tested, and why; what changed since the baseline. */
+import type { Results, Verdict } from '../runner/results.js';
+import type { Trend } from './changes.js';
 
 const SHOWN: Verdict[] = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'NOT_TESTED'];
 
@@ -15,10 +16,18 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     }
   }
   for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
+  if (results.interrupted) lines.push(`interrupted by ${results.interrupted.signal} at ${results.interrupted.at}: the verdicts are what the run had; what it did not run is NOT_TESTED`);
   const s = results.summary;
   const expected = s.XFAIL + s.XPASS > 0 ? `, ${s.XFAIL} XFAIL, ${s.XPASS} XPASS` : '';
   lines.push(
     `requirements: ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED${expected} (${results.requirements.length} in all; ${(results.durationMs / 1000).toFixed(1)} s)`,
   );
   return lines;
+}
+
+export function formatTrend(trend: Trend | undefined): string[] {
+  if (!trend) return [];
+  if (trend.changes.length === 0) return [`no verdict changed since the baseline (${trend.source})`];
+  const label = { regression: '  (newly failing)', fix: '  (newly passing)', change: '' } as const;
+  return [`changed since the baseline (${trend.source}):`, ...trend.changes.map((c) => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}`)];
 }

@@ -1,0 +1,61 @@
+/**
+ * What each conformance test tells Allure while it runs (in the suites' worker): its requirements,
+ * area and profile as labels, a severity from the requirement level, a link to each catalogue
+ * entry, and every request it made as a step with the redacted request and response attached.
+ */
+import * as allure from 'allure-js-commons';
+import { requirement, type Level, type Requirement } from '../catalogue/requirements.js';
+import { exchangeText, type Exchange } from '../client/evidence.js';
+
+/** The worst a broken requirement of each level can be. */
+const SEVERITY: Record<Level, string> = { MUST: 'critical', SAFETY: 'normal', OBSERVE: 'trivial' };
+const LEVELS_BY_WEIGHT: readonly Level[] = ['MUST', 'SAFETY', 'OBSERVE'];
+/** Steps kept per test: as many exchanges as results.json keeps as evidence. */
+const STEPS_PER_TEST = 20;
+const STEP_URL_LIMIT = 160;
+
+/** The rendered report holds the catalogue (report/catalogue-html.ts), one anchor per requirement. */
+function catalogueLink(id: string): string {
+  return `catalogue.html#${id}`;
+}
+
+function severityOf(reqs: readonly Requirement[]): string {
+  const level = LEVELS_BY_WEIGHT.find((l) => reqs.some((r) => r.level === l)) ?? 'OBSERVE';
+  return SEVERITY[level];
+}
+
+export async function describeTest(ids: readonly string[], profile: string): Promise<void> {
+  const reqs = ids.map(requirement);
+  const area = reqs[0]!.area;
+  await allure.labels(
+    ...reqs.map((r) => ({ name: 'requirement', value: r.id })),
+    // Allure groups tests by the spec area of the first requirement they check (Suites and Behaviors).
+    { name: 'suite', value: area },
+    { name: 'area', value: area },
+    { name: 'feature', value: area },
+    ...reqs.map((r) => ({ name: 'story', value: `${r.id} ${r.title}` })),
+    { name: 'profile', value: profile },
+    { name: 'tag', value: `profile:${profile}` },
+    { name: 'severity', value: severityOf(reqs) },
+  );
+  await allure.links(...reqs.map((r) => ({ url: catalogueLink(r.id), name: `${r.id} in the catalogue`, type: 'tms' })));
+  await allure.description(reqs.map((r) => `**${r.id}** (${r.level}; spec: ${r.section}): ${r.title}`).join('\n\n'));
+}
+
+export async function exchangeSteps(exchanges: readonly Exchange[]): Promise<void> {
+  const shown = exchanges.slice(-STEPS_PER_TEST);
+  if (exchanges.length > shown.length) await allure.logStep(`${exchanges.length - shown.length} earlier requests of this test are not shown`);
+  for (const x of shown) {
+    const text = exchangeText(x);
+    await allure.step(stepName(x), async () => {
+      await allure.attachment('request', text.request, 'text/plain');
+      await allure.attachment('response', text.response, 'text/plain');
+    });
+  }
+}
+
+function stepName(x: Exchange): string {
+  const url = x.url.length > STEP_URL_LIMIT ? `${x.url.slice(0, STEP_URL_LIMIT)}…` : x.url;
+  const answer = x.error !== undefined ? `no response (${x.error.split('\n')[0]})` : (x.statusLine ?? String(x.status));
+  return `${x.method} ${url} → ${answer}`;
+}

@@ -1,0 +1,101 @@
+/**
+ * Leave no trace: an enumeration of the namespace before the suites and one after; what differs,
+ * apart from counters, clocks and readings that move by themselves, is what the run left behind.
+ */
+import type { BmcClient } from '../client/http.js';
+import { sameValue } from '../client/values.js';
+
+export interface Snapshot {
+  /** Path → attribute map, as `enumerate` of the namespace root answers. */
+  objects: Record<string, Record<string, unknown>>;
+}
+
+export interface TraceChange {
+  path: string;
+  attribute: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface TraceReport {
+  /** Attributes whose value the run left changed. */
+  changed: TraceChange[];
+  /** Objects that were not there before (a version left behind). */
+  added: string[];
+  /** Objects that were there before and are gone. */
+  removed: string[];
+  /** Attributes that moved by themselves between readings after the run, not counted. */
+  volatile: string[];
+}
+
+/** Names of attributes that move on their own: clocks, counters, timestamps. */
+const MOVING = /(Elapsed|Timestamp|Uptime|Time|Count|Counter|Seconds)$/;
+
+/** The enumeration of the namespace; undefined when the target does not answer it. */
+export async function takeSnapshot(client: BmcClient, ns: string, timeoutMs?: number): Promise<Snapshot | undefined> {
+  const res = await client.get(`/xyz/${ns}/enumerate`, timeoutMs === undefined ? {} : { timeoutMs }).catch(() => undefined);
+  const data = (res?.json as { data?: unknown } | undefined)?.data;
+  if (res?.status !== 200 || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  return { objects: data as Snapshot['objects'] };
+}
+
+/** Differences between two snapshots, before the moving attributes are set aside. */
+function differences(before: Snapshot, after: Snapshot): TraceReport {
+  const changed: TraceChange[] = [];
+  for (const [path, attrs] of Object.entries(after.objects)) {
+    const old = before.objects[path];
+    if (!old) continue;
+    for (const [attribute, value] of Object.entries(attrs)) {
+      if (MOVING.test(attribute) || !(attribute in old)) continue;
+      if (!sameValue(old[attribute], value)) changed.push({ path, attribute, before: old[attribute], after: value });
+    }
+  }
+  return {
+    changed,
+    added: Object.keys(after.objects).filter((p) => !before.objects[p]).sort(),
+    removed: Object.keys(before.objects).filter((p) => !after.objects[p]).sort(),
+    volatile: [],
+  };
+}
+
+/**
+ * What the run left behind. An attribute that differs is read twice more: one that keeps moving
+ * (a sensor reading) is volatile, not a trace of the run.
+ */
+export async function compareSnapshots(client: BmcClient, before: Snapshot, after: Snapshot, settleMs = 500): Promise<TraceReport> {
+  const report = differences(before, after);
+  if (report.changed.length === 0) return report;
+  const reread = async (): Promise<Map<string, Record<string, unknown>>> => {
+    const out = new Map<string, Record<string, unknown>>();
+    for (const path of new Set(report.changed.map((c) => c.path))) {
+      const res = await client.get(path).catch(() => undefined);
+      const data = (res?.json as { data?: unknown } | undefined)?.data;
+      if (res?.status === 200 && data && typeof data === 'object') out.set(path, data as Record<string, unknown>);
+    }
+    return out;
+  };
+  const first = await reread();
+  await new Promise((r) => setTimeout(r, settleMs));
+  const second = await reread();
+  const kept: TraceChange[] = [];
+  for (const c of report.changed) {
+    const a = first.get(c.path)?.[c.attribute];
+    const b = second.get(c.path)?.[c.attribute];
+    const moving = !sameValue(a, c.after) || !sameValue(a, b);
+    if (moving) report.volatile.push(`${c.path} ${c.attribute}`);
+    // Back where it was by now (a restore that landed late) is no trace either.
+    else if (!sameValue(b, c.before)) kept.push({ ...c, after: b });
+  }
+  report.changed = kept;
+  return report;
+}
+
+/** One line per trace, for the console and results.json. */
+export function describeTrace(t: TraceReport): string[] {
+  const show = (v: unknown) => (typeof v === 'bigint' ? v.toString() : JSON.stringify(v));
+  return [
+    ...t.changed.map((c) => `${c.path} ${c.attribute}: ${show(c.before)} before the run, ${show(c.after)} after`),
+    ...t.added.map((p) => `${p}: added by the run and still there`),
+    ...t.removed.map((p) => `${p}: there before the run, gone after`),
+  ];
+}

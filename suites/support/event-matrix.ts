@@ -1,0 +1,195 @@
+/**
+ * The events suite's shared measurement. Every subscription the filter checks need is opened at
+ * once, primed together, and watched through one interleaved write sequence of two objects and
+ * one quiet window; EP-14, EV-1, EV-2, EV-4 … EV-10 then each judge their part of what arrived.
+ * On a target whose events come seconds late, that is one wait where there were a dozen.
+ *
+ *   only      {paths: [A]}                         A's stream alone
+ *   all       {}                                   everything
+ *   onlyB     {paths: [B]}                         B's stream alone
+ *   both      {paths: [A, B]}                      both streams
+ *   byIface   {interfaces: [iA]}                   A's interface only
+ *   either    {paths: [A], interfaces: [iB]}       A by path, B by interface (ORed)
+ *   neither   {paths: [A], interfaces: [iA]}       A, never B
+ *
+ * The interfaces are learned from the priming events (the REST side never shows them).
+ */
+import type { ReceivedEvent } from '../../client/subscriber.js';
+import type { CheckContext } from './check.js';
+import { quietWindow } from './pace.js';
+import { noWritableReason, writePlans } from './writable.js';
+import { AttrWriter, collectTogether, onDistinctObjects, subscribe, tryGoLive, type NotLive, type Tap, type WriteRecord } from './events.js';
+
+export interface Matrix {
+  a: AttrWriter;
+  /** A writer on another object, when the profile names one. */
+  b?: AttrWriter;
+  /** The interfaces of A's and B's properties, when both are valid D-Bus names and differ. */
+  interfaces?: { a: string; b: string };
+  /** Interface names as the priming events gave them (for messages when no pair was found). */
+  seenInterfaces: { a?: unknown; b?: unknown };
+  only: Tap;
+  all: Tap;
+  onlyB?: Tap;
+  both?: Tap;
+  byIface?: Tap;
+  either?: Tap;
+  neither?: Tap;
+  /** Set when `only` never went live: EP-14's failure, and nothing to judge for the rest. */
+  notLive?: NotLive;
+  /** The measured writes, per writer, in order. */
+  written: Map<AttrWriter, WriteRecord[]>;
+  /** Each tap's mark before the measured writes, and after their events were collected. */
+  from: Map<Tap, number>;
+  until: Map<Tap, number>;
+  /** Taps the target had closed when the measurement ended (the run closes them all later). */
+  closedByTarget: Set<Tap>;
+  /** Seconds each phase took, for the record (EV-11). */
+  phases: Record<string, number>;
+}
+
+const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
+function usableInterface(iface: unknown): iface is string {
+  return typeof iface === 'string' && DBUS_INTERFACE.test(iface) && iface !== 'org.freedesktop.DBus.Properties';
+}
+
+/** The interface named by the event a tap went live with. */
+function primingInterface(tap: Tap): unknown {
+  return tap.liveAt === undefined ? undefined : (tap.sub.events[tap.liveAt]?.data as { interface?: unknown } | undefined)?.interface;
+}
+
+/** The matrix's subscriptions outlive the check that opens them: later checks read and reuse them. */
+const SUITE = { forSuite: true };
+
+let built: Promise<Matrix> | undefined;
+
+/** The measurement, made by whichever check asks first (the others read it). */
+export function eventMatrix(t: CheckContext): Promise<Matrix> {
+  built ??= measure(t);
+  return built;
+}
+
+async function measure(t: CheckContext): Promise<Matrix> {
+  const plans = onDistinctObjects(await writePlans(t));
+  if (plans.length === 0) t.notTested(noWritableReason());
+  const a = new AttrWriter(t, plans[0]!);
+  const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`, SUITE);
+  const all = await subscribe(t, {}, 'the subscription with {}', SUITE);
+  const m: Matrix = { a, only, all, seenInterfaces: {}, written: new Map(), from: new Map(), until: new Map(), closedByTarget: new Set(), phases: {} };
+  let lap = performance.now();
+  const phase = (name: string) => {
+    m.phases[name] = Math.round(performance.now() - lap) / 1000;
+    lap = performance.now();
+  };
+  // B: another object, preferably one whose property lives on another interface than A's, and
+  // that takes several values (the burst check can then use its subscription). The first
+  // candidate is primed together with A.
+  const candidates = plans.slice(1).map((p) => new AttrWriter(t, p));
+  candidates.sort((x, y) => Number(y.distinctValues(4).length === 4) - Number(x.distinctValues(4).length === 4));
+  const firstTap = candidates[0] && (await subscribe(t, { paths: [candidates[0].path] }, `the subscription to ${candidates[0].path}`, SUITE));
+  const [primedA] = await Promise.all([tryGoLive(t, [only, all], a), firstTap && tryGoLive(t, [firstTap], candidates[0]!)]);
+  m.notLive = primedA;
+  phase('priming A');
+  if (only.liveAt === undefined) return m;
+  m.notLive = undefined;
+  m.seenInterfaces.a = primingInterface(only);
+
+  for (const [i, c] of candidates.slice(0, 3).entries()) {
+    const tap = i === 0 ? firstTap! : await subscribe(t, { paths: [c.path] }, `the subscription to ${c.path}`, SUITE);
+    if (i > 0) await tryGoLive(t, [tap], c);
+    if (tap.liveAt === undefined) continue;
+    const iface = primingInterface(tap);
+    const distinct = usableInterface(iface) && usableInterface(m.seenInterfaces.a) && iface !== m.seenInterfaces.a;
+    if (!m.b || distinct) {
+      m.b = c;
+      m.onlyB = tap;
+      m.seenInterfaces.b = iface;
+    }
+    if (distinct) break;
+  }
+  phase('choosing B');
+  const late: Tap[] = [];
+  if (m.b) late.push((m.both = await subscribe(t, { paths: [a.path, m.b.path] }, 'the subscription to both paths', SUITE)));
+  const iA = m.seenInterfaces.a;
+  const iB = m.seenInterfaces.b;
+  if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
+    m.interfaces = { a: iA, b: iB };
+    late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`, SUITE)));
+    late.push((m.either = await subscribe(t, { paths: [a.path], interfaces: [iB] }, `the subscription to path ${a.path} or interface ${iB}`, SUITE)));
+    late.push((m.neither = await subscribe(t, { paths: [a.path], interfaces: [iA] }, `the subscription to path ${a.path} or interface ${iA}`, SUITE)));
+  }
+  // One priming write of A reaches every late subscription (A matches each by path or interface).
+  if (late.length > 0) await tryGoLive(t, late, a);
+  phase('priming the filter subscriptions');
+  // Stragglers of the priming land before anything is measured.
+  await new Promise((r) => setTimeout(r, quietWindow(t.cfg)));
+  phase('settling');
+
+  const taps = tapsOf(m);
+  for (const tap of taps) m.from.set(tap, tap.sub.mark());
+  const writers = m.b ? [a, m.b] : [a];
+  for (const w of writers) m.written.set(w, []);
+  for (let r = 0; r < t.cfg.eventWrites; r++) {
+    for (const w of writers) m.written.get(w)!.push(await w.write());
+  }
+  phase('writing');
+  // Every tap waits for what its filter admits at the same time: one quiet window for all. A tap
+  // that never went live waits for nothing (its check says why).
+  await collectTogether(t, taps.map((tap) => ({
+    tap,
+    pred: (d: unknown) => admitted(m, tap).some((w) => w.changed(d)),
+    count: tap.liveAt === undefined ? 0 : expectedCount(m, tap),
+    from: m.from.get(tap)!,
+  })));
+  phase('collecting');
+  for (const tap of taps) {
+    m.until.set(tap, tap.sub.mark());
+    if (tap.sub.closed) m.closedByTarget.add(tap);
+  }
+  return m;
+}
+
+/** Every open tap of the matrix. */
+export function tapsOf(m: Matrix): Tap[] {
+  return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither].filter((x): x is Tap => x !== undefined);
+}
+
+/** The writers whose changes a tap's filter admits, as the spec reads the filter. */
+export function admitted(m: Matrix, tap: Tap): AttrWriter[] {
+  const withB = (list: AttrWriter[]) => (m.b ? [...list, m.b] : list);
+  if (tap === m.onlyB) return m.b ? [m.b] : [];
+  if (tap === m.all || tap === m.both || tap === m.either) return withB([m.a]);
+  return [m.a];
+}
+
+function expectedCount(m: Matrix, tap: Tap): number {
+  return admitted(m, tap).reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0);
+}
+
+/** The measured events of `w` a tap received (the restores after the measurement are not). */
+export function measuredEvents(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent[] {
+  return tap.sub.events.slice(m.from.get(tap) ?? 0, m.until.get(tap)).filter((e) => {
+    try {
+      return w.changed(e.data);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The values written by `w` in the measured sequence. */
+export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
+  return (m.written.get(w) ?? []).map((r) => r.value);
+}
+
+/** Whether any event of `w` reached the tap up to the end of the measurement (priming included). */
+export function anyEventOf(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent | undefined {
+  return tap.sub.events.slice(0, m.until.get(tap)).find((e) => {
+    try {
+      return w.changed(e.data);
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * The pace of the target's events, learned from the events of the run itself: how long "no event
+ * arrives" must be watched for is half again the slowest event seen so far, never more than the
+ * configured quiet window and never less than a floor. A fast target's run is not slowed by the
+ * hardware defaults; a slow one's windows still cover its latency. The profile's expected latency
+ * is the estimate before the first event.
+ */
+import type { RunConfig } from '../../runner/config.js';
+
+/** No quiet window is shorter: scheduling noise on a busy machine alone can take this long. */
+const FLOOR_MS = 200;
+/** A window covers the slowest event seen one and a half times, plus this. */
+const MARGIN_MS = 250;
+
+let slowest: number | undefined;
+
+/** An event arrived `ms` after the write that caused it. */
+export function recordLatency(ms: number): void {
+  if (Number.isFinite(ms) && ms >= 0) slowest = Math.max(slowest ?? 0, ms);
+}
+
+/** The slowest event latency seen in this run, if any. */
+export function slowestLatency(): number | undefined {
+  return slowest;
+}
+
+/** How long to watch that no (wrong) event arrives. */
+export function quietWindow(cfg: Pick<RunConfig, 'quietWindowMs' | 'eventLatency'>): number {
+  const estimate = slowest ?? cfg.eventLatency.expectedMs;
+  if (estimate === undefined) return cfg.quietWindowMs;
+  const bound = Math.min(cfg.quietWindowMs, cfg.eventLatency.maxMs ?? cfg.quietWindowMs);
+  return Math.round(Math.min(cfg.quietWindowMs, Math.max(FLOOR_MS, Math.min(bound, 1.5 * estimate + MARGIN_MS))));
+}

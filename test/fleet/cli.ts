@@ -1,0 +1,49 @@
+/** The CLI from dist/, as a child process with the environment given: fleets spawn it themselves. */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../../runner/package-root.js';
+
+export const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  pid: number;
+}
+
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000, onStart?: (pid: number) => void): Promise<Ran> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '', ...env },
+    });
+    onStart?.(child.pid!);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started, pid: child.pid! });
+    });
+  });
+}
+
+/** At most `n` at once, results in order. */
+export async function pooled<T, R>(items: readonly T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,114 @@
+/** The fleet commands as a user meets them: one-sentence usage errors, and signals passed to the runs. */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { packageRoot } from '../../runner/package-root.js';
+import type { FleetMatrix } from '../../report/fleet-matrix.js';
+import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
+import { cli } from './cli.js';
+
+const PASSWORD = 'fleet-cmd-Secret-51c';
+const PROFILE = join(packageRoot(), 'profiles', 'simulator.json');
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bmc-fleet-cmd-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function expectSentence(stderr: string): void {
+  const lines = stderr.trim().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^[A-Z-].*[.!?]$/);
+}
+
+async function targetsFile(name: string, targets: unknown[]): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, JSON.stringify({ targets }));
+  return file;
+}
+
+// Each case is a CLI start that waits for nothing: side by side.
+describe.concurrent('usage errors: exit 2, one sentence, before any run', () => {
+  let ok: string;
+  beforeAll(async () => {
+    ok = await targetsFile('ok.json', [{ url: 'https://127.0.0.1:1', passwordEnv: 'X', targetProfile: PROFILE }]);
+  });
+
+  test('a password written into the targets file', async () => {
+    const file = await targetsFile('inline.json', [{ name: 'rack1', url: 'https://127.0.0.1:1', password: PASSWORD, passwordEnv: 'X', targetProfile: PROFILE }]);
+    const r = await cli(['run', '--targets', file, '--out', join(dir, 'inline')]);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr).toMatch(/^Target "rack1" in .* gives its password inline; .*"passwordEnv"\.$/m);
+    expect(r.stderr + r.stdout).not.toContain(PASSWORD);
+  });
+
+  test.each([
+    [['run', '--targets', 'T', '--password', 'x'], /^--password does not go with --targets/],
+    [['run', '--shard', '1/2'], /^--shard and --fleet-concurrency go with --targets FILE\.$/],
+    [['report', '--merge', 'nowhere'], /^There is no fleet\.json in .*nowhere; /],
+  ])('%j', async (args, message) => {
+    const r = await cli(args.map((a) => (a === 'T' ? ok : a)));
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr.trim()).toMatch(message);
+  });
+});
+
+describe('signals', () => {
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    // Every request waits 100 ms: the runs are still under way when the signal comes.
+    sim = await startSimulator({ log: () => {}, password: PASSWORD, faults: ['slow-requests'] });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  test('SIGTERM to the fleet reaches each run under way; the rest never start; the fleet reports them and exits 2', async () => {
+    const entry = (name: string) => ({ name, url: sim.url, passwordEnv: 'FLEET_SIG_PW', targetProfile: PROFILE, insecure: true });
+    const file = await targetsFile('slow.json', [entry('a'), entry('b'), entry('c')]);
+    const out = join(dir, 'slow');
+    let children: number[] = [];
+    const ran = await cli(['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'listings', '--out', out], { FLEET_SIG_PW: PASSWORD }, 30_000, (pid) => {
+      const poll = setInterval(() => {
+        children = childrenOf(pid);
+        if (children.length < 2) return;
+        clearInterval(poll);
+        process.kill(pid, 'SIGTERM');
+      }, 100);
+    });
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+    expect(children).toHaveLength(2);
+    for (const pid of children) expect(alive(pid), `run ${pid} outlived the fleet`).toBe(false);
+    expect(ran.stdout).toContain('interrupted (SIGTERM)');
+    const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
+    expect(fleet.targets.map((t) => [t.name, t.status, t.message])).toEqual([
+      ['a', 'interrupted', "stopped by the fleet's interruption (signal SIGTERM)"],
+      ['b', 'interrupted', "stopped by the fleet's interruption (signal SIGTERM)"],
+      ['c', 'interrupted', 'not started: the fleet was interrupted'],
+    ]);
+  }, 40_000);
+});
+
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,40 @@
+/** A conformance run against a simulator started as a target of its own (the hardware path). */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runConformance, type RunOptions, type RunOutcome } from '../../runner/run.js';
+import { startSimulator, type SimulatorOptions } from '../../simulator/index.js';
+
+export async function runAgainst(sim: SimulatorOptions, opts: Partial<RunOptions> = {}): Promise<RunOutcome> {
+  const target = await startSimulator({ log: () => {}, ...sim });
+  const out = await mkdtemp(join(tmpdir(), 'bmc-hardware-'));
+  try {
+    return await runConformance({
+      target: target.url,
+      user: 'root',
+      password: '0penBmc',
+      namespace: 'mgmt_project',
+      insecure: true,
+      out,
+      allowFactoryReset: false,
+      writable: [],
+      faults: [],
+      seed: 20261123,
+      // What a lab's profile for a fast target would set: the hardware defaults wait for seconds.
+      timeoutMs: 30_000,
+      eventTimeoutMs: 3_000,
+      quietWindowMs: 1_000,
+      fuzzRuns: 60,
+      lean: true,
+      print: () => {},
+      ...opts,
+    });
+  } finally {
+    await target.close();
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+export function notTested(outcome: RunOutcome): string[] {
+  return outcome.results.requirements.filter((r) => r.verdict === 'NOT_TESTED').map((r) => `${r.id}: ${r.reason ?? ''}`);
+}

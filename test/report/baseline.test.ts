@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { findBaseline, prepareRunDirectory } from '../../report/baseline.js';
+import { newlyFailing, newlyPassing, otherChanges, verdictChanges } from '../../report/changes.js';
+import { resultsWith, temporaryFolders } from './fixture.js';
+
+const folders = temporaryFolders();
+afterAll(() => folders.removeAll());
+
+describe('changes since a baseline', () => {
+  test('newly failing, newly passing and other changes; unchanged verdicts are not listed', () => {
+    const before = resultsWith({ 'EP-1': { verdict: 'PASS' }, 'EP-2': { verdict: 'FAIL' }, 'EP-3': { verdict: 'FAIL' }, 'EP-4': { verdict: 'NOT_TESTED' }, 'EP-5': { verdict: 'PASS' } });
+    const after = resultsWith({ 'EP-1': { verdict: 'FAIL' }, 'EP-2': { verdict: 'PASS' }, 'EP-3': { verdict: 'NOT_TESTED' }, 'EP-4': { verdict: 'PASS' }, 'EP-5': { verdict: 'WARN' } });
+    const changes = verdictChanges(before, after);
+    expect(changes).toEqual([
+      { id: 'EP-1', from: 'PASS', to: 'FAIL', kind: 'regression' },
+      { id: 'EP-2', from: 'FAIL', to: 'PASS', kind: 'fix' },
+      // A FAIL that is now not tested is no fix: nothing passed.
+      { id: 'EP-3', from: 'FAIL', to: 'NOT_TESTED', kind: 'change' },
+      { id: 'EP-4', from: 'NOT_TESTED', to: 'PASS', kind: 'fix' },
+      { id: 'EP-5', from: 'PASS', to: 'WARN', kind: 'change' },
+    ]);
+    const trend = { source: 's', previousStartedAt: 't', changes, explicit: false };
+    expect(newlyFailing(trend).map((c) => c.id)).toEqual(['EP-1']);
+    expect(newlyPassing(trend).map((c) => c.id)).toEqual(['EP-2', 'EP-4']);
+    expect(otherChanges(trend).map((c) => c.id)).toEqual(['EP-3', 'EP-5']);
+  });
+
+  test('a requirement only one run has is ABSENT in the other', () => {
+    const before = resultsWith();
+    const after = { ...before, requirements: before.requirements.filter((r) => r.id !== 'EP-1') };
+    expect(verdictChanges(before, after)).toEqual([{ id: 'EP-1', from: 'PASS', to: 'ABSENT', kind: 'change' }]);
+  });
+});
+
+describe('the kept run', () => {
+  async function runFolder(): Promise<string> {
+    const dir = await folders.make('bmc-baseline-');
+    await writeFile(join(dir, 'results.json'), JSON.stringify(resultsWith({ 'RULE-4': { verdict: 'PASS' } })));
+    for (const f of ['junit.xml', 'summary.html', 'summary.md', 'load.json', 'load.html']) await writeFile(join(dir, f), 'old');
+    await mkdir(join(dir, 'allure-report', 'history'), { recursive: true });
+    await mkdir(join(dir, 'allure-results'), { recursive: true });
+    return dir;
+  }
+
+  test('a new run keeps the results it replaces, clears their outputs and leaves the load run and the Allure history', async () => {
+    const dir = await runFolder();
+    await prepareRunDirectory(dir, ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results']);
+    expect(JSON.parse(await readFile(join(dir, 'previous', 'results.json'), 'utf8')).requirements).toHaveLength(resultsWith().requirements.length);
+    for (const gone of ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results']) expect(existsSync(join(dir, gone)), gone).toBe(false);
+    for (const kept of ['load.json', 'load.html', 'allure-report/history']) expect(existsSync(join(dir, kept)), kept).toBe(true);
+  });
+
+  test('is the baseline unless one is named; its Allure history is the folder\u2019s', async () => {
+    const dir = await runFolder();
+    await prepareRunDirectory(dir, ['results.json']);
+    const current = resultsWith({ 'RULE-4': { verdict: 'FAIL', reason: 'r' } });
+    const kept = await findBaseline(dir, current);
+    expect(kept?.trend).toMatchObject({ explicit: false, changes: [{ id: 'RULE-4', from: 'PASS', to: 'FAIL', kind: 'regression' }] });
+    expect(kept?.allureHistory).toBe(join(dir, 'allure-report', 'history'));
+
+    const other = await folders.make('bmc-baseline-named-');
+    await writeFile(join(other, 'results.json'), JSON.stringify(current));
+    const named = await findBaseline(dir, current, other);
+    expect(named?.trend).toMatchObject({ explicit: true, changes: [], source: join(other, 'results.json') });
+    expect(named?.allureHistory).toBeUndefined();
+    expect((await findBaseline(dir, current, join(other, 'results.json')))?.trend.explicit).toBe(true);
+  });
+
+  test('no kept run, no baseline; a named one that is not there is a usage error', async () => {
+    const dir = await folders.make('bmc-baseline-empty-');
+    expect(await findBaseline(dir, resultsWith())).toBeUndefined();
+    await expect(findBaseline(dir, resultsWith(), join(dir, 'nope'))).rejects.toThrow(/no earlier run/);
+    await writeFile(join(dir, 'broken.json'), '{"not":"results"}');
+    await expect(findBaseline(dir, resultsWith(), join(dir, 'broken.json'))).rejects.toThrow(/not a results.json/);
+  });
+});
