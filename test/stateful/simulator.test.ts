@@ -75,7 +75,7 @@ describe('stateful area on the simulator', () => {
     expect(Object.entries(verdicts(run)).filter(([id, v]) => v === 'FAIL' && id !== 'EP-2')).toEqual([]);
     const reason = run.results.requirements.find((r) => r.id === 'EP-2')!.reason!;
     const key = /BMC_FUZZ_PATH=(stateful-credentials\/EP-2:[\d:]+)/.exec(reason)?.[1];
-    expect(reason).toMatch(/^A's cookie after its logout is taken on HTTP .* — after \d step\(s\): 1\. log in as A; 2\. log in as B;/);
+    expect(reason).toMatch(/^A's cookie after its logout is taken on HTTP .* — after \d step\(s\): 1\. log in as A, sending session cookies the client made up \(\$CHOSEN_A\); 2\. log in as B;/);
     expect(key).toBeDefined();
     const [finding] = observation(run, 'stateful finding');
     const steps = (finding!.value as { steps: Array<{ step: string; curl: string[] }> }).steps;

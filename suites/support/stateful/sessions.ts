@@ -146,10 +146,13 @@ export class SessionsWorld extends World {
     return this.sessions.filter((s) => s.state === 'live');
   }
 
-  /** Logs in a new session (sending a cookie the client made up, with `chosen`). */
+  /**
+   * Logs in a new session, sending a cookie the client made up with `chosen`, and always for the
+   * first login of a sequence (so that every sequence tries a cookie chosen before login once).
+   */
   async login(chosen: boolean): Promise<Session> {
     const label = String.fromCharCode(65 + this.sessions.length);
-    const made = chosen ? this.d.shared.chosen(`$CHOSEN_${label}`) : undefined;
+    const made = chosen || this.sessions.length === 0 ? this.d.shared.chosen(`$CHOSEN_${label}`) : undefined;
     this.rec.begin(made ? `log in as ${label}, sending session cookies the client made up (${made.shown})` : `log in as ${label}`);
     if (made) this.rec.note(`${made.shown.slice(1)}='${made.header}' (made up by the client)`);
     const { user, password } = this.env;
