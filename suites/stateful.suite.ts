@@ -26,7 +26,7 @@ const cfg = runConfig();
 /** The model's discovery, shared by the two checks that change the tree (read once per run). */
 let discovery: ReturnType<typeof discoverViews> | undefined;
 
-check(VALUE_REQUIREMENTS, 'a PUT of an attribute or of its whole object shows the same on GET, attr, enumerate and every subscriber, with the property\'s interface', async (t) => {
+check(VALUE_REQUIREMENTS, 'a PUT of an attribute or of its whole object shows the same on GET, attr, the listings, list and enumerate up to the namespace root and every subscriber, with the property\'s interface', async (t) => {
   const env = statefulEnv(t);
   const d = await (discovery ??= discoverViews(env));
   if (!d) return t.notTested(noWritableReason());

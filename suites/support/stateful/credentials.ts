@@ -6,7 +6,6 @@
 import { randomInt } from 'node:crypto';
 import { SessionCookies, XSRF_COOKIE } from '../../../client/cookies.js';
 import type { BmcClient, BmcResponse } from '../../../client/http.js';
-import { corruptImage } from '../../../client/image.js';
 import { EventSubscriber } from '../../../client/subscriber.js';
 import { envelopeOf } from '../assert.js';
 

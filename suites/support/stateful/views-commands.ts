@@ -198,7 +198,7 @@ class Download extends StepCommand<ViewsWorld> {
 }
 
 /** Requirements the values check judges; each finding names one. */
-export const VALUE_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-7', 'EP-8', 'EP-9', 'EV-1', 'EV-2', 'EV-3', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8', 'EV-9'] as const;
+export const VALUE_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'EP-8', 'EP-9', 'EV-1', 'EV-2', 'EV-3', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8', 'EV-9'] as const;
 
 /** Requirements the versions check judges; each finding names one. */
 export const VERSION_REQUIREMENTS = [
