@@ -4,7 +4,7 @@ import { afterAll } from 'vitest';
 import { EventSubscriber } from '../client/subscriber.js';
 import { sameValue } from '../client/values.js';
 import { profileAllows } from '../runner/config.js';
-import { check, runConfig, type CheckContext } from './support/check.js';
+import { check, runConfig } from './support/check.js';
 import { describeResponse, ensure, expectOk, fail, notJudged, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
 import {
@@ -30,12 +30,10 @@ import {
   EVENT_KINDS,
   collect,
   everythingReceived,
-  expectNone,
   goLive,
   isEventLike,
   isInterfacesAdded,
   isPropertiesChanged,
-  onDistinctObjects,
   openLive,
   percentile,
   pingsSeen,
@@ -43,9 +41,7 @@ import {
   recent,
   subscribe,
   tryGoLive,
-  type NotLive,
   type Tap,
-  type WriteRecord,
 } from './support/events.js';
 
 const cfg = runConfig();
@@ -56,11 +52,6 @@ afterAll(closeSuiteSubscriptions);
 const WAITS = { timeoutMs: cfg.eventTimeoutMs * 24 + cfg.quietWindowMs * 8 + cfg.timeoutMs * 2 };
 /** Uploads answer slowly on hardware (the image manager is polled). */
 const UPLOADS = { timeoutMs: WAITS.timeoutMs + 4 * Math.max(cfg.eventTimeoutMs, 15_000) };
-
-/** Writes per measured sequence: ten on the simulator, fewer on hardware (a field BMC is slow and its flash is not ours to wear). */
-function sequenceLength(t: CheckContext): number {
-  return t.cfg.eventWrites;
-}
 
 check('EP-14', 'after login, /subscribe takes a filter and pushes the PropertiesChanged of each write', async (t) => {
   const m = await eventMatrix(t);
