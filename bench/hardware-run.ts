@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnListening, type SpawnedSimulator } from './spawned-simulator.js';
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
@@ -19,23 +20,8 @@ interface Timed {
 }
 
 /** `simulate` in a child process; resolves with its URL once it listens. */
-function simulate(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'simulate', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /^listening (\S+)/m.exec(buf);
-      if (m) resolve({ url: m[1]!, stop });
-    });
-    child.once('exit', (code) => reject(new Error(`simulate exited with code ${code} before listening.`)));
-  });
+function simulate(args: string[]): Promise<SpawnedSimulator> {
+  return spawnListening([CLI, 'simulate', ...args], 'simulate');
 }
 
 async function timedRun(url: string): Promise<Timed> {

@@ -8,8 +8,12 @@ export interface SpawnedSimulator {
 }
 
 export function spawnSimulator(faults: string[] = []): Promise<SpawnedSimulator> {
-  const script = fileURLToPath(new URL('./simulator-process.js', import.meta.url));
-  const child = spawn(process.execPath, [script, ...faults], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawnListening([fileURLToPath(new URL('./simulator-process.js', import.meta.url)), ...faults], 'The simulator process');
+}
+
+/** A Node child that prints "listening <url>" once it serves: `what` names it in the error if it never does. */
+export function spawnListening(args: string[], what: string): Promise<SpawnedSimulator> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -23,6 +27,6 @@ export function spawnSimulator(faults: string[] = []): Promise<SpawnedSimulator>
       const m = /^listening (\S+)/m.exec(buf);
       if (m) resolve({ url: m[1]!, stop });
     });
-    child.once('exit', (code) => reject(new Error(`The simulator process exited with code ${code} before listening.`)));
+    child.once('exit', (code) => reject(new Error(`${what} exited with code ${code} before listening.`)));
   });
 }

@@ -17,6 +17,7 @@ import type { Command } from 'commander';
 import type { BmcClient } from '../client/http.js';
 import { attachToAllure } from '../load/allure.js';
 import { compareToBaseline, readBaseline, type Change } from '../load/baseline.js';
+import { withUrlCredentials } from '../client/target-url.js';
 import { environment, publicUrl, type LoadDocument, type LoadSettings } from '../load/load-document.js';
 import { renderLoadHtml } from '../load/report-html.js';
 import { runLoad, type LoadOutcome, type RatePlan } from '../load/run-load.js';
@@ -83,6 +84,7 @@ const CAPACITY_P99_MS = 250;
 
 export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void> {
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
+  flags = withUrlCredentials(flags);
   if (flags.targetProfile) applyProfile(flags, await loadTargetProfile(flags.targetProfile), cmd);
   const scenarios = chooseScenarios(flags);
   const plan = ratePlanShape(flags);

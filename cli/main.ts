@@ -19,7 +19,7 @@ const program = new Command('bmc-conformance')
 
 function targetOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--target <url>', 'https URL of the BMC (default: the embedded simulator)').env('BMC_URL'))
+    .addOption(new Option('--target <url>', 'https URL of the BMC (default: the embedded simulator); credentials in it (https://user:pass@host) are used as --user/--password and never printed').env('BMC_URL'))
     .addOption(new Option('--user <name>', 'login user').env('BMC_USER').default('root'))
     .addOption(new Option('--password <password>', 'login password').env('BMC_PASSWORD').default('0penBmc'))
     .addOption(new Option('--namespace <ns>', 'vendor word in paths and interface names').env('BMC_NAMESPACE').default('mgmt_project'))

@@ -1,5 +1,6 @@
 /** `run`: options from commander → a conformance run; exit 0 (no FAIL), 1 (a FAIL), 2 (usage). */
 import type { TargetFlags } from './target-flags.js';
+import { withUrlCredentials } from '../client/target-url.js';
 import type { Area } from '../catalogue/requirements.js';
 import type { Profile, WritableAttribute } from '../runner/config.js';
 import { runConformance } from '../runner/run.js';
@@ -45,6 +46,7 @@ export interface RunFlags extends TargetFlags {
 export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): Promise<void> {
   if (fleetRequested(flags)) return fleetCommand(flags, cmd);
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
+  flags = withUrlCredentials(flags);
   const profile = flags.targetProfile ? await loadTargetProfile(flags.targetProfile) : undefined;
   // A namespace given on the command line (or in BMC_NAMESPACE) wins over the profile's.
   const namespace = cmd?.getOptionValueSource('namespace') === 'default' && profile?.namespace ? profile.namespace : flags.namespace;

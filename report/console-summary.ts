@@ -1,4 +1,5 @@
 /** The console summary of a run: what failed, warned or was not tested, and why; what changed since the baseline. */
+import { runNotices } from './run-notices.js';
 import type { Results, Verdict } from '../runner/results.js';
 import type { Trend } from './changes.js';
 
@@ -16,7 +17,7 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     }
   }
   for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
-  if (results.interrupted) lines.push(`interrupted by ${results.interrupted.signal} at ${results.interrupted.at}: the verdicts are what the run had; what it did not run is NOT_TESTED`);
+  lines.push(...runNotices(results));
   const s = results.summary;
   const expected = s.XFAIL + s.XPASS > 0 ? `, ${s.XFAIL} XFAIL, ${s.XPASS} XPASS` : '';
   lines.push(

@@ -1,7 +1,7 @@
 /** results.json: the verdict file every other output is rendered from. */
 import { readFile } from 'node:fs/promises';
 import type { Results } from '../runner/results.js';
-import { bigintSafe } from '../suites/support/check.js';
+import { bigintSafe } from '../client/results-types.js';
 import { UsageError } from '../runner/usage-error.js';
 import type { ReportOutput } from './output.js';
 

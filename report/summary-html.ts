@@ -11,6 +11,7 @@ import type { LoadRun } from './load-figures.js';
 import type { ReportContext, ReportOutput } from './output.js';
 import { catalogueVersion } from './tool-info.js';
 import { displayTarget } from './target.js';
+import { runNotices } from './run-notices.js';
 import { pageMarginStyle, STYLE } from './summary-style.js';
 
 export const SUMMARY_HTML = 'summary.html';
@@ -53,6 +54,7 @@ export function summaryPage(ctx: Pick<ReportContext, 'results' | 'trend' | 'tool
   <h1>Conformance report</h1>
   <p class="subtitle">Management REST interface of a baseboard management controller (the OpenBMC D-Bus REST dialect)</p>
   ${outcome(rows)}
+  ${runNotices(r).map((n) => html`<p class="notice">${n}</p>`)}
 </header>
 ${identity(ctx)}
 <section id="counts">

@@ -9,6 +9,7 @@ import { newlyFailing, newlyPassing, otherChanges, type VerdictChange } from './
 import type { ReportContext, ReportOutput } from './output.js';
 import { catalogueVersion } from './tool-info.js';
 import { displayTarget } from './target.js';
+import { runNotices } from './run-notices.js';
 
 export const SUMMARY_MD = 'summary.md';
 const REASON_LIMIT = 300;
@@ -38,6 +39,7 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
     `${identity ? `${md(identity)}; ` : ''}profile ${md(r.profile)}, namespace ${md(r.namespace)}, seed ${r.seed}, started ${md(r.startedAt)}; ` +
       `${ctx.tool.name} ${ctx.tool.version}, catalogue of ${catalogueVersion(ctx.tool)}.`,
   ];
+  for (const notice of runNotices(r)) lines.push('', `> **${md(notice)}**`);
   for (const verdict of ['FAIL', 'XPASS'] as Verdict[]) {
     const reqs = r.requirements.filter((x) => x.verdict === verdict);
     if (reqs.length === 0) continue;

@@ -11,6 +11,7 @@ a { color: #0969da; }
 .subtitle { margin: .2rem 0 1rem; color: #57606a; }
 .outcome { font-size: 1.15rem; font-weight: 600; padding: .6rem .9rem; border-radius: 6px; border-left: 6px solid; background: #f6f8fa; }
 .outcome.v-FAIL { border-color: var(--fail); } .outcome.v-PASS { border-color: var(--pass); }
+.notice { padding: .5rem .9rem; border-radius: 6px; border-left: 6px solid var(--warn); background: #fff8e1; }
 dl.identity { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1.2rem; margin: 0; }
 dl.identity dt { font-weight: 600; } dl.identity dd { margin: 0; overflow-wrap: anywhere; }
 .counts { display: flex; gap: .6rem; flex-wrap: wrap; }

@@ -1,6 +1,6 @@
 /** The per-requirement verdict file (results.json) and how test outcomes roll up into it. */
 import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
-import type { Observation } from '../suites/support/check.js';
+import type { Observation } from '../client/results-types.js';
 import type { Exchange as EvidenceEntry } from '../client/evidence.js';
 import type { Outage } from '../client/errors.js';
 

@@ -2,7 +2,7 @@
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SessionCounts } from '../client/session-ledger.js';
-import type { CheckMeta, Finding, Observation } from '../suites/support/check.js';
+import type { CheckMeta, Finding, Observation } from '../client/results-types.js';
 import type { RequirementVerdict, TestOutcome, Verdict } from './results.js';
 import { Progress } from './progress.js';
 

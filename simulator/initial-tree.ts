@@ -238,9 +238,9 @@ export function buildInitialTree(opts: TreeOptions): DbusObject[] {
   if (!faults.has('missing-top-level-led')) {
     obj('led/groups/enclosure_identify').addInterface(`${I}.Led.Group`, { Asserted: rw('b', false) });
     obj('led/groups/bmc_booted').addInterface(`${I}.Led.Group`, { Asserted: ro('b', true) });
-    const actions = ['Off', 'On', 'Blink'].map((a) => `${I}.Led.Physical.Action.${a}`);
+    const action = (a: string): string => `${I}.Led.Physical.Action.${a}`;
     obj('led/physical/identify').addInterface(`${I}.Led.Physical`, {
-      State: rw('s', actions[0], actions),
+      State: rw('s', action('Off'), ['Off', 'On', 'Blink'].map(action)),
       DutyOn: ro('y', 50),
       Color: ro('s', `${I}.Led.Physical.Palette.Blue`),
     });

@@ -160,11 +160,11 @@ export class ObjectTree {
     let hi = all.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (all[mid] < prefix) lo = mid + 1;
+      if (all[mid]! < prefix) lo = mid + 1; // lo <= mid < hi <= all.length
       else hi = mid;
     }
     let end = lo;
-    while (end < all.length && all[end].startsWith(prefix)) end++;
+    while (all[end]?.startsWith(prefix)) end++;
     return all.slice(lo, end);
   }
 

@@ -50,7 +50,8 @@ export async function discardBody(req: IncomingMessage): Promise<void> {
 function mediaType(req: IncomingMessage): string | undefined {
   const header = req.headers['content-type'];
   if (header === undefined) return undefined;
-  return header.split(';')[0].trim().toLowerCase();
+  const semicolon = header.indexOf(';');
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

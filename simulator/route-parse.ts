@@ -4,6 +4,7 @@
  * name a node exactly is simply not found.
  */
 import type { ObjectTree } from './model.js';
+import { match2 } from './tuples.js';
 
 export type Route =
   | { kind: 'login' }
@@ -51,11 +52,11 @@ export function parseRoute(url: string | undefined, tree: ObjectTree): Route {
   }
   // An existing node wins over a suffix reading (an object could be called "list").
   if (tree.hasNode(path)) return { kind: 'object', path };
-  let m = /^(.*)\/attr\/([^/]+)$/.exec(path);
-  if (m) return { kind: 'attr', path: base(m[1]), name: m[2] };
-  m = /^(.*)\/action\/([^/]+)$/.exec(path);
-  if (m) return { kind: 'action', path: base(m[1]), method: m[2] };
-  m = /^(.*)\/(list|enumerate)$/.exec(path);
-  if (m) return { kind: m[2] as 'list' | 'enumerate', path: base(m[1]) };
+  let m = match2(/^(.*)\/attr\/([^/]+)$/, path);
+  if (m) return { kind: 'attr', path: base(m[0]), name: m[1] };
+  m = match2(/^(.*)\/action\/([^/]+)$/, path);
+  if (m) return { kind: 'action', path: base(m[0]), method: m[1] };
+  m = match2(/^(.*)\/(list|enumerate)$/, path);
+  if (m) return { kind: m[1] as 'list' | 'enumerate', path: base(m[0]) };
   return { kind: 'object', path };
 }

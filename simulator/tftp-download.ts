@@ -16,7 +16,7 @@ export function parseTftpServer(server: string): { host: string; port: number } 
   let host = server;
   let portText: string | undefined;
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(server);
-  if (bracketed) {
+  if (bracketed?.[1] !== undefined) {
     host = bracketed[1];
     portText = bracketed[2];
   } else if (server.split(':').length === 2) {

@@ -7,6 +7,7 @@
  * - `b` is a JS boolean (shown on the wire as 0/1, see `toWire`);
  * - arrays are JS arrays, dicts (`a{..}`) are plain objects with string keys.
  */
+import { zip } from './tuples.js';
 
 export type DbusValue =
   | string
@@ -189,7 +190,7 @@ function wireNode(t: TypeNode, v: DbusValue): unknown {
       return out;
     }
     case 'struct':
-      return (v as DbusValue[]).map((item, i) => wireNode(t.fields[i], item));
+      return zip(t.fields, v as DbusValue[]).map(([f, item]) => wireNode(f, item));
   }
 }
 

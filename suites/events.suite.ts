@@ -1,13 +1,24 @@
 /** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll } from 'vitest';
-import { EventSubscriber, type ConnectOutcome, type ReceivedEvent } from '../client/subscriber.js';
+import { EventSubscriber } from '../client/subscriber.js';
 import { sameValue } from '../client/values.js';
 import { profileAllows } from '../runner/config.js';
-import { check, runConfig, type CheckContext } from './support/check.js';
+import { check, runConfig } from './support/check.js';
 import { describeResponse, ensure, expectOk, fail, notJudged, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
-import { anyEventOf, eventMatrix, measuredEvents, writtenValues, type Matrix } from './support/event-matrix.js';
+import {
+  anyEventOf,
+  eventMatrix,
+  liveMatrix,
+  measuredEvents,
+  requireEvents,
+  streamOf,
+  withB,
+  withInterfaces,
+  writtenValues,
+} from './support/event-matrix.js';
+import { describeOutcome, expectPropertiesChanged, interfaceProblem, involves, neverLive, streamProblems } from './support/event-findings.js';
 import { quietWindow } from './support/pace.js';
 import { uploadAndTrack } from './support/software.js';
 import { invalidateTreeCache } from './support/tree.js';
@@ -17,16 +28,12 @@ import {
   brief,
   closeSuiteSubscriptions,
   EVENT_KINDS,
-  analyseStream,
   collect,
   everythingReceived,
-  expectNone,
-  fewerObjectsReason,
   goLive,
   isEventLike,
   isInterfacesAdded,
   isPropertiesChanged,
-  onDistinctObjects,
   openLive,
   percentile,
   pingsSeen,
@@ -34,10 +41,7 @@ import {
   recent,
   subscribe,
   tryGoLive,
-  type NotLive,
-  type StreamAnalysis,
   type Tap,
-  type WriteRecord,
 } from './support/events.js';
 
 const cfg = runConfig();
@@ -48,93 +52,6 @@ afterAll(closeSuiteSubscriptions);
 const WAITS = { timeoutMs: cfg.eventTimeoutMs * 24 + cfg.quietWindowMs * 8 + cfg.timeoutMs * 2 };
 /** Uploads answer slowly on hardware (the image manager is polled). */
 const UPLOADS = { timeoutMs: WAITS.timeoutMs + 4 * Math.max(cfg.eventTimeoutMs, 15_000) };
-
-/** Writes per measured sequence: ten on the simulator, fewer on hardware (a field BMC is slow and its flash is not ours to wear). */
-function sequenceLength(t: CheckContext): number {
-  return t.cfg.eventWrites;
-}
-
-/** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
-const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-function interfaceProblem(iface: unknown): string | undefined {
-  if (typeof iface !== 'string' || iface === '') return `interface is ${show(iface)}, not a D-Bus interface name`;
-  if (iface === 'org.freedesktop.DBus.Properties') {
-    return 'interface is org.freedesktop.DBus.Properties, the interface of the signal itself, not the interface the changed property belongs to';
-  }
-  if (!DBUS_INTERFACE.test(iface) || iface.length > 255) return `interface ${show(iface)} is not a D-Bus interface name`;
-  return undefined;
-}
-
-/** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
-function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, writer: AttrWriter): void {
-  const what = `PropertiesChanged #${event.seq} ${brief(event.raw, 160)}`;
-  expectSchema(t, 'propertiesChanged', event.data, what);
-  ensure(isPropertiesChanged(event.data) && event.data.path === writer.path, `${what}: path is not ${writer.path}`);
-  const problem = interfaceProblem(event.data.interface);
-  ensure(!problem, `${what}: ${problem}`);
-  ensure(Object.hasOwn(event.data.properties, writer.name), `${what}: properties lack ${writer.name}`);
-  const value = writer.valueIn(event.data);
-  ensure(writer.wrote(value), `${what}: ${writer.name} is ${show(value)}, which was never written (written: ${show(writer.writes.map((w) => w.value))})`);
-}
-
-/** Which interfaces an event involves: that of a PropertiesChanged, the keys of an InterfacesAdded. */
-function involves(data: unknown, iface: string): boolean {
-  if (isPropertiesChanged(data)) return data.interface === iface;
-  if (isInterfacesAdded(data)) return typeof data.interfaces === 'object' && data.interfaces !== null && Object.hasOwn(data.interfaces, iface);
-  return false;
-}
-
-function streamProblems(a: StreamAnalysis, label: string): { missing?: string; extra?: string; order?: string } {
-  const out: { missing?: string; extra?: string; order?: string } = {};
-  const seen = `written ${show(a.expected, 400)}, received ${show(a.received, 400)}`;
-  if (a.missing.length > 0) out.missing = `${label}: ${a.missing.length} of ${a.expected.length} write(s) never produced an event (${show(a.missing)}); ${seen}`;
-  if (a.extra.length > 0) out.extra = `${label}: ${a.extra.length} event(s) more than writes, duplicated or never written (${show(a.extra)}); ${seen}`;
-  if (a.orderProblem) out.order = `${label}: ${a.orderProblem}; ${seen}`;
-  return out;
-}
-
-// --- The shared measurement: many subscriptions, one write sequence, one quiet window -------
-
-/** The measurement, or NOT_TESTED when no subscription delivers events at all (EP-14 is that FAIL). */
-async function liveMatrix(t: CheckContext): Promise<Matrix> {
-  const m = await eventMatrix(t);
-  if (m.notLive) t.notTested(m.notLive.notTested ?? `no event arrived, so there is nothing to judge (see EP-14): ${m.notLive.reason}`);
-  return m;
-}
-
-/** Every other check provokes events: when none flow at all, they are NOT_TESTED at once. */
-async function requireEvents(t: CheckContext): Promise<void> {
-  await liveMatrix(t);
-}
-
-/** The measurement with a second object, or NOT_TESTED. */
-async function withB(t: CheckContext): Promise<Matrix & { b: AttrWriter }> {
-  const m = await liveMatrix(t);
-  if (!m.b) t.notTested(fewerObjectsReason(1, 2));
-  return m as Matrix & { b: AttrWriter };
-}
-
-/** The measurement with two distinct interfaces, or NOT_TESTED. */
-async function withInterfaces(t: CheckContext): Promise<Matrix & { b: AttrWriter; interfaces: { a: string; b: string } }> {
-  const m = await withB(t);
-  if (!m.interfaces) {
-    t.notTested(`the events of the writable attributes do not name two distinct interfaces (${show(m.seenInterfaces.a)} for ${m.a.label}, ${show(m.seenInterfaces.b)} for ${m.b.label}; see EV-2): an interfaces filter cannot separate them`);
-  }
-  t.observe('interfaces used', { [m.a.label]: m.interfaces!.a, [m.b.label]: m.interfaces!.b }, 'EV-11');
-  return m as Matrix & { b: AttrWriter; interfaces: { a: string; b: string } };
-}
-
-/** How a writer's measured events on a tap compare with what it wrote. */
-function streamOf(m: Matrix, tap: Tap, w: AttrWriter): StreamAnalysis {
-  return analyseStream(writtenValues(m, w), measuredEvents(m, tap, w), (d) => w.valueIn(d));
-}
-
-/** A tap that never delivered the change it was primed with: why, as a sentence. */
-function neverLive(tap: Tap): string {
-  const close = tap.sub.closeInfo;
-  if (close) return `the target closed ${tap.what} (filter ${show(tap.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
-  return `${tap.what} (filter ${show(tap.filter)}) never delivered the change it admits; ${recent(tap.sub)}`;
-}
 
 check('EP-14', 'after login, /subscribe takes a filter and pushes the PropertiesChanged of each write', async (t) => {
   const m = await eventMatrix(t);
@@ -285,12 +202,6 @@ check(['EV-10', 'EV-8', 'EV-9', 'EV-4'], 'subscribers with different filters eac
   judge(m.onlyB!, [m.b], [m.a]);
   if (m.both!.liveAt !== undefined) judge(m.both!, [m.a, m.b], []);
 }, { profile: 'safe', ...WAITS });
-
-function describeOutcome(outcome: ConnectOutcome): string {
-  if (outcome.kind === 'refused') return `handshake refused (${outcome.status ?? 'no status'})`;
-  if (outcome.kind === 'closed') return `closed with code ${outcome.code}${outcome.reason ? ` "${outcome.reason}"` : ' and no reason'}`;
-  return 'no answer: the socket stayed open and silent';
-}
 
 check('EV-10', 'a malformed filter on another socket disturbs neither the other subscribers nor the service', async (t) => {
   const m = await liveMatrix(t);

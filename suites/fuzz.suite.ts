@@ -20,16 +20,12 @@
  */
 import { runConfig, check } from './support/check.js';
 import { ensure } from './support/assert.js';
-import {
-  anonymousProperty,
-  envelopeProperty,
-  loginProperty,
-  serverErrorProperty,
-  STABILITY_REQUIREMENTS,
-  stabilityProperty,
-  writeProperty,
-  writeTargets,
-} from './support/fuzz/properties.js';
+import { anonymousProperty } from './support/fuzz/properties/anonymous.js';
+import { envelopeProperty } from './support/fuzz/properties/envelope.js';
+import { loginProperty } from './support/fuzz/properties/login.js';
+import { serverErrorProperty } from './support/fuzz/properties/server-error.js';
+import { STABILITY_REQUIREMENTS, stabilityProperty } from './support/fuzz/properties/stability.js';
+import { writeProperty, writeTargets } from './support/fuzz/properties/write.js';
 import { fuzzCheckTimeoutMs, fuzzEnv, restoreWritablesAfter, runChecked } from './support/fuzz/suite.js';
 import { profileAllows } from '../runner/config.js';
 

@@ -1,4 +1,5 @@
 /** Objects and attributes: the objects the spec shows, GET of an object and of one attribute. */
+import { BmcClientError } from '../client/errors.js';
 import { compareValues, describeEncodings, sameValue } from '../client/values.js';
 import { check, type CheckContext } from './support/check.js';
 import { asObject, ensure, expectOk, notJudged, setDifference, show } from './support/assert.js';
@@ -51,11 +52,15 @@ check('EP-4', "GET {path}/attr/{name} answers with the bare value equal to the o
   if (encodings.length > 0) t.warn(`the same values are rendered differently by attr/{name} and the object map: ${[...new Set(encodings)].slice(0, 4).join('; ')}`);
 });
 
-/** Something the check can do without, when another requirement's deviation denies it. */
+/**
+ * Something the check can do without, when another requirement's deviation denies it; a network
+ * fault still stops the test (NOT_TESTED naming it), never reads as "absent".
+ */
 async function optional<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
     return await read();
-  } catch {
+  } catch (err) {
+    if (err instanceof BmcClientError) throw err;
     return undefined;
   }
 }

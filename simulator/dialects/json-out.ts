@@ -27,7 +27,7 @@ const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '
 export function asciiString(s: string): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
+    const ch = s.charAt(i);
     const code = s.charCodeAt(i);
     const short = SHORT[ch];
     if (short) out += short;

@@ -35,7 +35,10 @@ export function floatText(x: number, style: 'python' | 'nlohmann'): string {
   if (Number.isNaN(x)) return style === 'python' ? 'nan' : 'null';
   if (!Number.isFinite(x)) return style === 'python' ? (x > 0 ? 'inf' : '-inf') : 'null';
   const sign = x < 0 || Object.is(x, -0) ? '-' : '';
-  const [mant, expText] = Math.abs(x).toExponential().split('e');
+  const exponential = Math.abs(x).toExponential();
+  const at = exponential.indexOf('e');
+  const mant = exponential.slice(0, at);
+  const expText = exponential.slice(at + 1);
   const digits = mant.replace('.', '');
   const e = Number(expText);
   const maxFixed = style === 'python' ? 16 : 15;

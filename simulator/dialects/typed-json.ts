@@ -209,7 +209,7 @@ function readString(text: string, start: number, python: boolean): [string, numb
       continue;
     }
     const esc = text[i + 1];
-    if (esc === undefined) fail('Unterminated string starting at', begin);
+    if (esc === undefined) return fail('Unterminated string starting at', begin);
     if (esc !== 'u') {
       const plain = ESCAPES[esc];
       if (plain === undefined) fail('Invalid \\escape', i);
@@ -264,11 +264,11 @@ export function decodeUtf8(buf: Buffer): string | undefined {
 function utf8ErrorText(b: Buffer): string {
   const say = (start: number, end: number, reason: string): string =>
     end - start === 1
-      ? `'utf-8' codec can't decode byte 0x${b[start].toString(16).padStart(2, '0')} in position ${start}: ${reason}`
+      ? `'utf-8' codec can't decode byte 0x${b.readUInt8(start).toString(16).padStart(2, '0')} in position ${start}: ${reason}`
       : `'utf-8' codec can't decode bytes in position ${start}-${end - 1}: ${reason}`;
   let i = 0;
   while (i < b.length) {
-    const c = b[i];
+    const c = b.readUInt8(i);
     if (c < 0x80) {
       i++;
       continue;
@@ -287,9 +287,8 @@ function utf8ErrorText(b: Buffer): string {
       if (c === 0xf4) hi = 0x8f;
     } else return say(i, i + 1, 'invalid start byte');
     for (let k = 1; k <= need; k++) {
-      const next = i + k;
-      if (next >= b.length) return say(i, b.length, 'unexpected end of data');
-      const cc = b[next];
+      const cc = b[i + k];
+      if (cc === undefined) return say(i, b.length, 'unexpected end of data');
       const low = k === 1 ? lo : 0x80;
       const high = k === 1 ? hi : 0xbf;
       if (cc < low || cc > high) return say(i, i + k, 'invalid continuation byte');

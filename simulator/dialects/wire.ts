@@ -11,6 +11,7 @@
  * dialect serialiser (pretty-json.ts).
  */
 import { readProperty, type Property } from '../model.js';
+import { zip } from '../tuples.js';
 import { parseSignature, toWire, type DbusValue, type TypeNode } from '../types.js';
 
 /** A number that was a double (D-Bus `d`, or a JSON literal with a fraction or exponent). */
@@ -49,7 +50,7 @@ function render(t: TypeNode, v: DbusValue, bools: Booleans): unknown {
       return out;
     }
     case 'struct':
-      return (v as DbusValue[]).map((item, i) => render(t.fields[i], item, bools));
+      return zip(t.fields, v as DbusValue[]).map(([f, item]) => render(f, item, bools));
   }
 }
 

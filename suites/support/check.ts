@@ -8,50 +8,14 @@ import { test, inject, type TestContext } from 'vitest';
 import { isRequirementId } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
-import { sessionCounts, type SessionCounts } from '../../client/session-ledger.js';
-import type { Exchange as EvidenceEntry } from '../../client/evidence.js';
+import { sessionCounts } from '../../client/session-ledger.js';
+import type { CheckMeta, Finding } from '../../client/results-types.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
 import { CheckFailure, NotJudged } from './assert.js';
 import { describeTest, exchangeSteps } from '../../report/allure-test.js';
 import { networkFaultNote, networkFaultReason } from '../../client/errors.js';
 import { abandonedBy } from '../../client/run-context.js';
-
-export interface Observation {
-  requirement: string;
-  key: string;
-  value: unknown;
-}
-
-/** A failure or a warning, and the one requirement it is about. */
-export interface Finding {
-  requirement: string;
-  message: string;
-}
-
-export interface CheckMeta {
-  requirements: string[];
-  /** Failures, each attributed to the requirement it breaks. */
-  failures: Finding[];
-  warnings: Finding[];
-  observations: Observation[];
-  /**
-   * Why the requirements without a failure of their own were not judged to the end: the test
-   * stopped at another requirement's failure, or at a prerequisite another requirement owns.
-   */
-  unjudged?: string;
-  /** Why a change the check made could not be undone, when it could not. */
-  restoreFailure?: string;
-  /** Sessions the suites opened and closed so far (this thread's count, after this test). */
-  sessions?: SessionCounts;
-  evidence?: EvidenceEntry[];
-}
-
-declare module 'vitest' {
-  interface TaskMeta {
-    bmc?: CheckMeta;
-  }
-}
 
 export interface CheckContext {
   cfg: RunConfig;
@@ -238,8 +202,4 @@ async function runCleanups(cleanups: Array<() => Promise<unknown> | unknown>): P
 /** vitest's ctx.skip() throws an error with this code; it is a NOT_TESTED, not a failure. */
 function isSkip(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'VITEST_PENDING';
-}
-
-export function bigintSafe(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? value.toString() : value;
 }

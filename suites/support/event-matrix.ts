@@ -15,10 +15,23 @@
  * The interfaces are learned from the priming events (the REST side never shows them).
  */
 import type { ReceivedEvent } from '../../client/subscriber.js';
+import { show } from './assert.js';
 import type { CheckContext } from './check.js';
 import { quietWindow } from './pace.js';
 import { noWritableReason, writePlans } from './writable.js';
-import { AttrWriter, collectTogether, onDistinctObjects, subscribe, tryGoLive, type NotLive, type Tap, type WriteRecord } from './events.js';
+import {
+  AttrWriter,
+  analyseStream,
+  collectTogether,
+  fewerObjectsReason,
+  onDistinctObjects,
+  subscribe,
+  tryGoLive,
+  type NotLive,
+  type StreamAnalysis,
+  type Tap,
+  type WriteRecord,
+} from './events.js';
 
 export interface Matrix {
   a: AttrWriter;
@@ -192,4 +205,40 @@ export function anyEventOf(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent | 
       return false;
     }
   });
+}
+
+// --- What the checks take from the measurement ---------------------------------------------
+
+/** The measurement, or NOT_TESTED when no subscription delivers events at all (EP-14 is that FAIL). */
+export async function liveMatrix(t: CheckContext): Promise<Matrix> {
+  const m = await eventMatrix(t);
+  if (m.notLive) t.notTested(m.notLive.notTested ?? `no event arrived, so there is nothing to judge (see EP-14): ${m.notLive.reason}`);
+  return m;
+}
+
+/** Every other check provokes events: when none flow at all, they are NOT_TESTED at once. */
+export async function requireEvents(t: CheckContext): Promise<void> {
+  await liveMatrix(t);
+}
+
+/** The measurement with a second object, or NOT_TESTED. */
+export async function withB(t: CheckContext): Promise<Matrix & { b: AttrWriter }> {
+  const m = await liveMatrix(t);
+  if (!m.b) t.notTested(fewerObjectsReason(1, 2));
+  return m as Matrix & { b: AttrWriter };
+}
+
+/** The measurement with two distinct interfaces, or NOT_TESTED. */
+export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: AttrWriter; interfaces: { a: string; b: string } }> {
+  const m = await withB(t);
+  if (!m.interfaces) {
+    t.notTested(`the events of the writable attributes do not name two distinct interfaces (${show(m.seenInterfaces.a)} for ${m.a.label}, ${show(m.seenInterfaces.b)} for ${m.b.label}; see EV-2): an interfaces filter cannot separate them`);
+  }
+  t.observe('interfaces used', { [m.a.label]: m.interfaces!.a, [m.b.label]: m.interfaces!.b }, 'EV-11');
+  return m as Matrix & { b: AttrWriter; interfaces: { a: string; b: string } };
+}
+
+/** How a writer's measured events on a tap compare with what it wrote. */
+export function streamOf(m: Matrix, tap: Tap, w: AttrWriter): StreamAnalysis {
+  return analyseStream(writtenValues(m, w), measuredEvents(m, tap, w), (d) => w.valueIn(d));
 }

@@ -5,34 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/index.js';
-import { packageRoot } from '../../runner/package-root.js';
+import { CLI, cli } from '../support/cli.js';
 
-const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
 const PASSWORD = 'cli-Secret-9f3a';
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function cli(args: string[], timeoutMs = 60_000): Promise<Ran> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
 
 /** One plain sentence on stderr. */
 function expectSentence(stderr: string): void {

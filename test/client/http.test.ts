@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, assert, describe, expect, test } from 'vitest';
 import { BmcClient, retryDelayMs, type ClientOptions } from '../../client/http.js';
 import { InvalidRequestError, LoginRefusedError, TargetTimeoutError } from '../../client/errors.js';
 import { EvidenceLog } from '../../client/evidence.js';
@@ -220,7 +220,9 @@ describe('request format', () => {
     await c.upload(Buffer.from([0, 1, 2, 255]));
     await c.upload(Buffer.from('img'), 'my image.tar');
     await c.get('/xyz/a');
-    const [put, post, putImage, get] = s.requests as SeenRequest[];
+    expect(s.requests).toHaveLength(4);
+    const [put, post, putImage, get] = s.requests;
+    assert(put && post && putImage && get);
     expect(put.headers['content-type']).toBe('application/json');
     expect(put.headers.accept).toBe('application/json');
     expect(put.body.toString()).toBe('{"data":"v"}');

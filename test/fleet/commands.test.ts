@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../runner/package-root.js';
 import type { FleetMatrix } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
-import { cli } from './cli.js';
+import { cli } from '../support/cli.js';
 
 const PASSWORD = 'fleet-cmd-Secret-51c';
 const PROFILE = join(packageRoot(), 'profiles', 'simulator.json');

@@ -14,7 +14,7 @@ import { packageRoot } from '../../runner/package-root.js';
 import type { Results } from '../../runner/results.js';
 import type { FleetMatrix, FleetTarget } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/index.js';
-import { cli, pooled, type Ran } from './cli.js';
+import { cli, pooled, type Ran } from '../support/cli.js';
 
 /** The same lean configuration for the single runs and the fleet, so the comparison is fair. */
 const LEAN = ['--only', 'envelope,listings', '--seed', '20261123'];

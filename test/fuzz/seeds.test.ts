@@ -6,15 +6,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FuzzProperty } from '../../suites/support/fuzz/runner.js';
 import { searchProperty } from '../../suites/support/fuzz/runner.js';
-import {
-  anonymousProperty,
-  envelopeProperty,
-  loginProperty,
-  serverErrorProperty,
-  stabilityProperty,
-  writeProperty,
-  writeTargets,
-} from '../../suites/support/fuzz/properties.js';
+import { anonymousProperty } from '../../suites/support/fuzz/properties/anonymous.js';
+import { envelopeProperty } from '../../suites/support/fuzz/properties/envelope.js';
+import { loginProperty } from '../../suites/support/fuzz/properties/login.js';
+import { serverErrorProperty } from '../../suites/support/fuzz/properties/server-error.js';
+import { stabilityProperty } from '../../suites/support/fuzz/properties/stability.js';
+import { writeProperty, writeTargets } from '../../suites/support/fuzz/properties/write.js';
 import type { SimulatorOptions } from '../../simulator/index.js';
 import { BMCWEB, PHOSPHOR_REST, type Expected } from '../dialects/tables.js';
 import { fuzzTarget, type FuzzTarget } from './target.js';

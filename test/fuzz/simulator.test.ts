@@ -5,17 +5,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
-import {
-  anonymousProperty,
-  envelopeProperty,
-  compareRoutes,
-  envelopeVerdict,
-  loginProperty,
-  serverErrorProperty,
-  stabilityProperty,
-  writeProperty,
-  writeTargets,
-} from '../../suites/support/fuzz/properties.js';
+import { anonymousProperty } from '../../suites/support/fuzz/properties/anonymous.js';
+import { envelopeProperty, envelopeVerdict } from '../../suites/support/fuzz/properties/envelope.js';
+import { loginProperty } from '../../suites/support/fuzz/properties/login.js';
+import { serverErrorProperty } from '../../suites/support/fuzz/properties/server-error.js';
+import { compareRoutes, stabilityProperty } from '../../suites/support/fuzz/properties/stability.js';
+import { writeProperty, writeTargets } from '../../suites/support/fuzz/properties/write.js';
 import { failureMessage, runProperty, type FuzzProperty } from '../../suites/support/fuzz/runner.js';
 import { fuzzTarget, type FuzzTarget } from './target.js';
 import { NS, WHO } from './fixture.js';

@@ -2,7 +2,7 @@
 import { BmcClient } from '../../client/http.js';
 import { simulatorTargetProfile, startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/index.js';
 import { buildModel } from '../../suites/support/fuzz/model.js';
-import type { FuzzEnv } from '../../suites/support/fuzz/properties.js';
+import type { FuzzEnv } from '../../suites/support/fuzz/properties/common.js';
 import { FuzzStats } from '../../suites/support/fuzz/send.js';
 import { enumerate, list } from '../../suites/support/tree.js';
 import { NS, ROOT, WHO } from './fixture.js';

@@ -141,3 +141,31 @@ describe('summary.md', () => {
     expect(await readFile(stepSummary, 'utf8')).toBe(`earlier step\n${markdown}`);
   });
 });
+
+describe('an interrupted run, or one the target went away during', () => {
+  const stopped = {
+    ...resultsWith({ 'EP-5': { verdict: 'NOT_TESTED', reason: 'not run: the run was interrupted' } }),
+    interrupted: { signal: 'SIGINT', at: '2026-01-02T03:05:00.000Z' },
+    downtime: [
+      { from: '2026-01-02T03:04:30.000Z', durationMs: 41_000, cause: 'connection refused', back: true },
+      { from: '2026-01-02T03:04:50.000Z', durationMs: 300_000, cause: 'connection timed out', back: false },
+    ],
+  };
+
+  test('summary.html and summary.md say so above the counts', () => {
+    const page = summaryPage(context(stopped));
+    const text = summaryMarkdown(context(stopped));
+    for (const out of [page, text]) {
+      expect(out).toMatch(/Interrupted by SIGINT at 2026-01-02T03:05:00.000Z/);
+      expect(out).toMatch(/unreachable from \d\d:\d\d:\d\d for 41 s \(connection refused\); the run waited for it and went on/);
+      expect(out).toMatch(/unreachable since \d\d:\d\d:\d\d \(waited 300 s\) \(connection timed out\); the run stopped waiting for it/);
+    }
+    expect(page.indexOf('Interrupted by')).toBeLessThan(page.indexOf('id="counts"'));
+    expect(text.indexOf('Interrupted by')).toBeLessThan(text.indexOf('### Changes'));
+  });
+
+  test('an ordinary run has no such notice', () => {
+    expect(summaryPage(context(results))).not.toContain('class="notice"');
+    expect(summaryMarkdown(context(results))).not.toMatch(/Interrupted|unreachable/);
+  });
+});

@@ -132,7 +132,8 @@ describe('a target that goes away', () => {
     const stopListening = onClientEvent((e) => void (e.type === 'outage' && reported.push(e)));
     const restarting = proxy.restart(2);
     // Two requests meet the outage together: one wait, one report.
-    const [err, other] = await Promise.all([0, 1].map(() => c.get(OBJECT).then(() => new Error('answered'), (e: Error) => e)));
+    const attempt = (): Promise<Error> => c.get(OBJECT).then(() => new Error('answered'), (e: Error) => e);
+    const [err, other] = await Promise.all([attempt(), attempt()]);
     await restarting;
     stopListening();
     expect(err).toBeInstanceOf(TargetDownError);

@@ -126,7 +126,7 @@ describe('requests without a session', () => {
     for (const [method, path] of [
       ['POST', '/upload/image'],
       ['PUT', '/upload/image/unauth.tar'],
-    ]) {
+    ] as const) {
       const r = await call(sim.url, method, path, { raw: image, contentType: 'application/octet-stream' });
       expect(r.status).toBe(401);
       expectEnvelope(r);

@@ -1,5 +1,5 @@
 /** The bmcweb dialect behaves as bmcweb's D-Bus REST API (openbmc_dbus_rest.hpp and friends) does. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { buildImageTarball } from '../../simulator/image-archive.js';
 import { call, I, openSocket, rawHttps, ROOT, sleep, subscribe, type CallOptions, type Reply } from './helpers.js';
@@ -22,8 +22,10 @@ async function bmcwebLogin(base: string): Promise<BmcwebLogin> {
   const r = await call(base, 'POST', '/login', { json: { username: 'root', password: '0penBmc' } });
   if (r.status !== 200) throw new Error(`login failed: ${r.status}`);
   const setCookie = r.headers['set-cookie'] as string[];
-  const pairs = setCookie.map((c) => c.split(';')[0]);
-  return { token: r.body.token, cookie: pairs.join('; '), xsrf: pairs[0].split('=')[1], setCookie };
+  const pairs = setCookie.map((c) => c.replace(/;.*/s, ''));
+  const xsrf = pairs[0]?.split('=')[1];
+  assert(xsrf !== undefined, `no cookie value first in ${setCookie.join(', ')}`);
+  return { token: r.body.token, cookie: pairs.join('; '), xsrf, setCookie };
 }
 
 let sim: RunningSimulator;

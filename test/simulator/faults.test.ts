@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { failableRequirements, isRequirementId } from '../../catalogue/requirements.js';
 import { FAULTS, startSimulator, startTftpServer, type RunningSimulator, type TftpServerHandle } from '../../simulator/index.js';
 import { listFaultsText } from '../../simulator/main.js';
@@ -391,6 +391,7 @@ describe('fault catalogue', () => {
 describe.each(FAULTS.map((f) => [f.name, f.requirement]))('fault %s (%s)', (name) => {
   it('changes behaviour, and a clean simulator does not show it', async () => {
     const probe = probes[name];
+    assert(probe, `no probe for ${name}`);
     const faulty = await startSimulator({ faults: [name], transitionDelayMs: 10, log: () => {} });
     const clean = await startSimulator({ transitionDelayMs: 10 });
     try {

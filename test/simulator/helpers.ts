@@ -69,7 +69,7 @@ export async function login(base: string, user = 'root', password = '0penBmc'): 
   const setCookie = r.headers['set-cookie'];
   const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
   if (!first) throw new Error('no cookie');
-  return first.split(';')[0];
+  return first.replace(/;.*/s, '');
 }
 
 export function sessionFor(sim: RunningSimulator, cookie: string): Session {

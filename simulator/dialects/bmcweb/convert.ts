@@ -14,15 +14,18 @@ import { JsonFloat, JsonObject, type TypedJson } from '../typed-json.js';
 
 export type Converted = { value: DbusValue } | { error: 'type' | 'range' };
 
-const RANGES: Record<string, [bigint, bigint]> = {
-  y: [0n, 255n],
-  q: [0n, 65535n],
-  u: [0n, 4294967295n],
-  t: [0n, 2n ** 64n - 1n],
+/** The unsigned codes and their maxima (the minimum is 0). */
+const UNSIGNED_MAX: Record<string, bigint> = {
+  y: 255n,
+  q: 65535n,
+  u: 4294967295n,
+  t: 2n ** 64n - 1n,
+};
+/** The range-checked signed codes ('x' wraps instead). */
+const SIGNED_RANGES: Record<string, [bigint, bigint]> = {
   n: [-32768n, 32767n],
   i: [-2147483648n, 2147483647n],
 };
-const UNSIGNED = new Set(['y', 'q', 'u', 't']);
 
 class Refused extends Error {
   constructor(readonly kind: 'type' | 'range') {
@@ -66,15 +69,16 @@ function convert(t: TypeNode, j: TypedJson): DbusValue {
     throw new Refused('type');
   }
   if (typeof j !== 'bigint') throw new Refused('type');
-  if (UNSIGNED.has(code)) {
+  const max = UNSIGNED_MAX[code];
+  if (max !== undefined) {
     if (j < 0n) throw new Refused('type');
-    if (j > RANGES[code][1]) throw new Refused('range');
+    if (j > max) throw new Refused('range');
     return code === 't' ? j : Number(j);
   }
   // Signed: an unsigned above INT64_MAX is static_cast to a negative int64.
   const signed = BigInt.asIntN(64, j);
   if (code === 'x') return signed;
-  const range = RANGES[code];
+  const range = SIGNED_RANGES[code];
   if (!range) throw new Refused('type');
   if (signed < range[0] || signed > range[1]) throw new Refused('range');
   return Number(signed);

@@ -408,8 +408,9 @@ export class BmcwebServer {
     if (!found) return error(404, METHOD_NOT_FOUND_DESC, '404 Not Found');
     const args: DbusValue[] = [];
     for (const [i, sig] of found.method.args.entries()) {
-      if (i >= data.length) return error(400, 'Invalid method args', '400 Bad Request');
-      const c = convertJsonToDbus(sig, data[i]);
+      const arg = data[i];
+      if (arg === undefined) return error(400, 'Invalid method args', '400 Bad Request');
+      const c = convertJsonToDbus(sig, arg);
       if ('error' in c) return error(400, 'Invalid method arg type', '400 Bad Request');
       args.push(c.value);
     }

@@ -10,15 +10,19 @@
  * 403 "Failed to convert ..."; an enumeration string the service refuses is a D-Bus error: 500 on
  * the first attempt, 403 after a conversion.
  */
+import { zip } from '../../tuples.js';
 import { parseSignature, type DbusValue } from '../../types.js';
 import { pyStr } from '../py.js';
 import { JsonFloat, JsonObject, PyException, type TypedJson } from '../typed-json.js';
+
+/** The Int32 dbus-python marshals a Python int as. */
+const INT32: [bigint, bigint] = [-2147483648n, 2147483647n];
 
 const INT_RANGES: Record<string, [bigint, bigint]> = {
   y: [0n, 255n],
   n: [-32768n, 32767n],
   q: [0n, 65535n],
-  i: [-2147483648n, 2147483647n],
+  i: INT32,
   u: [0n, 4294967295n],
   x: [-(2n ** 63n), 2n ** 63n - 1n],
   t: [0n, 2n ** 64n - 1n],
@@ -32,7 +36,7 @@ export function guessSignature(v: TypedJson | undefined): string {
   if (typeof v === 'boolean') return 'b';
   if (typeof v === 'string') return 's';
   if (typeof v === 'bigint') {
-    if (v < INT_RANGES.i[0] || v > INT_RANGES.i[1]) throw new PyException('OverflowError', 'Value out of range for Int32');
+    if (v < INT32[0] || v > INT32[1]) throw new PyException('OverflowError', 'Value out of range for Int32');
     return 'i';
   }
   if (v instanceof JsonFloat) return 'd';
@@ -176,7 +180,7 @@ export function coerceArgs(iface: string, method: string, signatures: readonly s
     return { crash: e as PyException };
   }
   if (guessed.join('') === signatures.join('')) {
-    return { args: given.map((v, i) => asIs(signatures[i], v)), converted: false };
+    return { args: zip(signatures, given).map(([sig, v]) => asIs(sig, v)), converted: false };
   }
   const invalidArgs =
     `org.freedesktop.DBus.Error.InvalidArgs: Invalid arguments '${guessed.join('')}' to call ${iface}.${method}(), ` +
@@ -184,8 +188,8 @@ export function coerceArgs(iface: string, method: string, signatures: readonly s
   if (signatures.length === 0) return { status: 400, description: `Failed to get method signature: ${invalidArgs}` };
   if (signatures.length !== given.length) return { status: 400, description: 'Invalid number of args' };
   try {
-    const args = signatures.map((sig, i) => {
-      const c = convertType(sig, given[i]);
+    const args = zip(signatures, given).map(([sig, v]) => {
+      const c = convertType(sig, v);
       if (c === undefined) throw new ConvertError();
       return c;
     });

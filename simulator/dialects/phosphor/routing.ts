@@ -6,6 +6,7 @@
  *    '/' itself becomes '//'. Dot segments are kept as they are.
  * 3. Static rules win, then the dynamic rules in install order; '<path:path>' is `.+?`.
  */
+import { match2 } from '../../tuples.js';
 import { PyException } from '../typed-json.js';
 
 export type HandlerName =
@@ -83,7 +84,7 @@ export function decodePath(raw: string): string {
     } else if (c < 0x100) {
       bytes.push(c);
     } else {
-      bytes.push(...Buffer.from(raw[i], 'utf8'));
+      bytes.push(...Buffer.from(raw.charAt(i), 'utf8'));
     }
   }
   try {
@@ -122,18 +123,20 @@ export function matchRoute(path: string, namespace: string): Match {
     case '/console0':
       return { handler: 'console', path };
   }
-  let m: RegExpExecArray | null;
+  const group = (re: RegExp): string | undefined => re.exec(path)?.[1];
+  let m: string | undefined;
+  let m2: [string, string] | undefined;
   if (WEB_FILE.test(path)) return { handler: 'web', path };
-  if ((m = /^(.+?)\/$/.exec(path))) return { handler: 'directory', path: m[1] };
-  if ((m = /^(.+?)\/list$/.exec(path))) return { handler: 'listNames', path: m[1] };
-  if ((m = /^(.+?)\/enumerate$/.exec(path))) return { handler: 'list', path: m[1] };
-  if ((m = /^(.+?)\/action\/([^/]+)$/.exec(path))) return { handler: 'method', path: m[1], name: m[2] };
-  if ((m = /^(.+?)\/attr\/([^/]+)$/.exec(path))) return { handler: 'property', path: m[1], name: m[2] };
-  if ((m = /^(.+?)\/schema$/.exec(path))) return { handler: 'schema', path: m[1] };
-  if ((m = /^\/upload\/image\/([^/]+)$/.exec(path))) return { handler: 'imagePut', path, name: m[1] };
-  if ((m = /^\/download\/dump\/([^/]+)$/.exec(path))) return { handler: 'dump', path, name: m[1] };
-  const certs = new RegExp(`^/xyz/${namespace}/certs/([^/]+)/([^/]+)$`).exec(path);
-  if (certs) return { handler: 'certificate', path, name: certs[1], name2: certs[2] };
+  if ((m = group(/^(.+?)\/$/)) !== undefined) return { handler: 'directory', path: m };
+  if ((m = group(/^(.+?)\/list$/)) !== undefined) return { handler: 'listNames', path: m };
+  if ((m = group(/^(.+?)\/enumerate$/)) !== undefined) return { handler: 'list', path: m };
+  if ((m2 = match2(/^(.+?)\/action\/([^/]+)$/, path))) return { handler: 'method', path: m2[0], name: m2[1] };
+  if ((m2 = match2(/^(.+?)\/attr\/([^/]+)$/, path))) return { handler: 'property', path: m2[0], name: m2[1] };
+  if ((m = group(/^(.+?)\/schema$/)) !== undefined) return { handler: 'schema', path: m };
+  if ((m = group(/^\/upload\/image\/([^/]+)$/)) !== undefined) return { handler: 'imagePut', path, name: m };
+  if ((m = group(/^\/download\/dump\/([^/]+)$/)) !== undefined) return { handler: 'dump', path, name: m };
+  const certs = match2(new RegExp(`^/xyz/${namespace}/certs/([^/]+)/([^/]+)$`), path);
+  if (certs) return { handler: 'certificate', path, name: certs[0], name2: certs[1] };
   return { handler: 'instance', path };
 }
 

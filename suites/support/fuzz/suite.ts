@@ -8,7 +8,7 @@ import { envelopeOf, fail } from '../assert.js';
 import type { CheckContext } from '../check.js';
 import { restoreValue } from '../writable.js';
 import { loadModel } from './model.js';
-import type { FuzzEnv } from './properties.js';
+import type { FuzzEnv } from './properties/common.js';
 import { REPLAY_VARIABLE } from './repro.js';
 import { failureMessage, searchProperty, type FuzzProperty, type FuzzReport } from './runner.js';
 import { FuzzStats } from './send.js';

@@ -1,4 +1,4 @@
-/** The CLI from dist/, as a child process with the environment given: fleets spawn it themselves. */
+/** The CLI from dist/, as a child process with the environment given (fleets spawn it themselves). */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../../runner/package-root.js';

@@ -1,0 +1,31 @@
+/**
+ * Credentials written into a target URL (https://user:secret@bmc): taken out of it, like curl does,
+ * so that the URL printed, recorded in results and sent on the wire never carries them.
+ */
+export interface SplitTarget {
+  url: string;
+  user?: string;
+  password?: string;
+}
+
+export function splitCredentials(target: string): SplitTarget {
+  let u: URL;
+  try {
+    u = new URL(target);
+  } catch {
+    return { url: target };
+  }
+  if (!u.username && !u.password) return { url: target };
+  const user = u.username ? decodeURIComponent(u.username) : undefined;
+  const password = u.password ? decodeURIComponent(u.password) : undefined;
+  u.username = '';
+  u.password = '';
+  return { url: u.href.replace(/\/+$/, ''), ...(user !== undefined && { user }), ...(password !== undefined && { password }) };
+}
+
+/** The flags of a command that talks to one target, with URL credentials moved into user and password. */
+export function withUrlCredentials<T extends { target?: string; user: string; password: string }>(flags: T): T {
+  if (!flags.target) return flags;
+  const split = splitCredentials(flags.target);
+  return { ...flags, target: split.url, user: split.user ?? flags.user, password: split.password ?? flags.password };
+}

@@ -1,0 +1,87 @@
+/**
+ * The folder-level import rule of the repository, and a checker for it. The graph runs downward:
+ * cli → runner → client / catalogue / schemas; the suites sit on top of the runner's config (the
+ * runner starts them by file, never by import); simulator and load stand apart.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import ts from 'typescript';
+
+/** Top-level folder → the top-level folders its files may not import. Folders not named are free. */
+export const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
+  runner: ['suites', 'cli'],
+  report: ['suites', 'cli'],
+  load: ['suites', 'cli'],
+  client: ['suites', 'cli', 'runner', 'report', 'load', 'simulator'],
+  catalogue: ['suites', 'cli', 'runner', 'report', 'load', 'simulator'],
+  schemas: ['suites', 'cli', 'runner', 'report', 'load', 'simulator'],
+  simulator: ['suites', 'cli', 'runner', 'load', 'report'],
+};
+
+/** A source file, by its path from the repository root (with `/`), and its text. */
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
+export interface Violation {
+  from: string;
+  to: string;
+  /** Human-readable: `runner/results.ts → suites/support/check.ts (runner/ may not import suites/)`. */
+  message: string;
+}
+
+const topFolder = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : '.');
+
+/**
+ * The relative imports of a file (static imports and re-exports, `import()` expressions and
+ * `import("…")` types), each resolved to a path from the repository root, `.js` read as `.ts`.
+ */
+export function relativeImports(file: SourceFile): string[] {
+  const { importedFiles } = ts.preProcessFile(file.text, true, true);
+  return importedFiles
+    .map((f) => f.fileName)
+    .filter((spec) => spec.startsWith('./') || spec.startsWith('../'))
+    .map((spec) => posix.normalize(posix.join(posix.dirname(file.path), spec)).replace(/\.js$/, '.ts'));
+}
+
+/** Every import of the files that breaks the rule. */
+export function importViolations(files: readonly SourceFile[], forbidden: Readonly<Record<string, readonly string[]>> = FORBIDDEN): Violation[] {
+  const out: Violation[] = [];
+  for (const file of files) {
+    const from = topFolder(file.path);
+    const banned = forbidden[from] ?? [];
+    for (const target of relativeImports(file)) {
+      const to = topFolder(target);
+      if (to !== from && banned.includes(to)) {
+        out.push({ from: file.path, to: target, message: `${file.path} → ${target} (${from}/ may not import ${to}/)` });
+      }
+    }
+  }
+  return out;
+}
+
+const SKIP = new Set(['node_modules', 'dist', 'reports', 'allure-results', '.git']);
+
+/** The repository's non-test TypeScript files (no `*.test.ts`, no `.d.ts`). */
+export function sourceFiles(root: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || SKIP.has(entry.name)) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')) {
+        out.push({ path: relative(root, full).split(sep).join('/'), text: readFileSync(full, 'utf8') });
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** The repository root, from this file (test/layout/ in the sources, dist/test/layout/ when built). */
+export function repositoryRoot(here: string): string {
+  const up = join(dirname(here), '..', '..');
+  return up.endsWith(`${sep}dist`) ? dirname(up) : up;
+}
