@@ -209,3 +209,24 @@ export function isRequirementId(id: string): boolean {
 export function failableRequirements(): Requirement[] {
   return REQUIREMENTS.filter((r) => r.level !== 'OBSERVE');
 }
+
+/**
+ * Requirements a suite judges besides those of its own area (test/runner/traceability.test.ts keeps
+ * this true). A run without one of these areas has not seen every test of them.
+ */
+export const JUDGED_ELSEWHERE: Readonly<Partial<Record<Area, readonly string[]>>> = {
+  actions: ['ERR-5'],
+  errors: ['AUTH-4'],
+  events: ['AUTH-3'],
+  fuzz: ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4', 'AUTH-1', 'AUTH-4', 'AUTH-5', 'ERR-5', 'WR-1', 'EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'EP-8'],
+  stateful: [
+    'EP-2', 'EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'EP-8', 'EP-9', 'EP-11', 'EP-12', 'EP-13', 'RULE-7', 'ERR-3', 'ACT-1', 'AUTH-1', 'AUTH-2', 'AUTH-3',
+    'EV-1', 'EV-2', 'EV-3', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8', 'EV-9',
+  ],
+};
+
+/** Every area with a test of the requirement: its own, then those that judge it besides. */
+export function areasJudging(id: string): Area[] {
+  const others = AREAS.filter((a) => JUDGED_ELSEWHERE[a]?.includes(id));
+  return [requirement(id).area, ...others.filter((a) => a !== requirement(id).area)];
+}

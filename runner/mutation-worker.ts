@@ -8,10 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runConformance } from './run.js';
 import type { Verdict } from './results.js';
+import type { Area } from '../catalogue/requirements.js';
 
 export interface WorkerJob {
   /** Faults of one run; none for the clean simulator. */
   faults: string[];
+  /** The areas to run; all when absent. */
+  only?: Area[];
   seed: number;
   fuzzRuns: number;
   eventTimeoutMs: number;
@@ -43,6 +46,7 @@ async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
       allowFactoryReset: true,
       writable: [],
       faults: job.faults,
+      ...(job.only && { only: job.only }),
       seed: job.seed,
       fuzzRuns: job.fuzzRuns,
       statefulRuns: STATEFUL_RUNS,

@@ -1,6 +1,7 @@
 /**
  * Mutation self-test of the suites. For each simulator fault, a whole conformance run (every
- * area) against a simulator with that fault must
+ * area; the stateful area only for its own faults and the clean simulator) against a simulator
+ * with that fault must
  *
  * - FAIL the requirement the fault breaks (WARN for faults that only deviate from an example):
  *   recall, the share of faults killed;
@@ -12,7 +13,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { failableRequirements } from '../catalogue/requirements.js';
+import { AREAS, failableRequirements } from '../catalogue/requirements.js';
 import { FAULTS, type FaultInfo } from '../simulator/faults.js';
 import type { WorkerAnswer, WorkerJob } from './mutation-worker.js';
 import { packageRoot } from './package-root.js';
@@ -125,7 +126,12 @@ export async function runMutation(opts: MutationOptions = {}): Promise<MutationR
   const outcomes = new Map<string, FaultOutcome>();
   let clean: MutationReport['clean'] = { fails: [], warns: [], exitCode: -1, seconds: 0 };
   // The clean run first in the queue: it is the baseline the others are read against.
-  const jobs: WorkerJob[] = [{ faults: [], seed, ...RUN_SETTINGS }, ...chosen.map((f) => ({ faults: [f.name], seed, ...RUN_SETTINGS }))];
+  // The stateful area, the costliest per run, runs for its own faults and the clean simulator.
+  const withoutStateful = AREAS.filter((a) => a !== 'stateful');
+  const jobs: WorkerJob[] = [
+    { faults: [], seed, ...RUN_SETTINGS },
+    ...chosen.map((f) => ({ faults: [f.name], seed, ...RUN_SETTINGS, ...(!f.stateful && { only: withoutStateful }) })),
+  ];
   await runJobs(jobs, opts.concurrency ?? 2, (answer) => {
     if (answer.faults.length === 0) {
       const entries = Object.entries(answer.verdicts ?? {});

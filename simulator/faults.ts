@@ -21,6 +21,11 @@ export interface FaultInfo {
    * only shows; PASS for field behaviour the spec leaves open (no requirement may FAIL at all).
    */
   verdict?: 'FAIL' | 'WARN' | 'PASS';
+  /**
+   * The stateful area catches it: the mutation self-test runs that area (the costliest per run) for
+   * these faults and the clean simulator only.
+   */
+  stateful?: true;
 }
 
 export const FAULTS: readonly FaultInfo[] = [
@@ -118,19 +123,19 @@ export const FAULTS: readonly FaultInfo[] = [
   { name: 'crash-on-unicode-path', requirement: 'ERR-5', description: 'a path with a non-ASCII character answers 500' },
   { name: 'malformed-json-500', requirement: 'ERR-5', description: 'a malformed JSON body answers 500' },
   // Stateful: one view or channel disagrees with the others, or a credential is checked in part
-  { name: 'object-put-silent', requirement: 'EV-8', description: 'a PUT of a whole object changes its values but pushes no PropertiesChanged' },
-  { name: 'delete-lingers-in-list', requirement: 'EP-6', description: 'a deleted instance stays named by {ancestor}/list (GET, the listing and enumerate forget it)' },
-  { name: 'upload-named-id-of-name', requirement: 'EP-13', description: 'PUT /upload/image/{remote_name} answers an id made from the file name, not the id of the version that appeared' },
-  { name: 'reupload-refused', requirement: 'RULE-7', description: 'an upload of a version that was deleted answers 400 "already exists" and registers nothing' },
-  { name: 'interfaces-filter-skips-added', requirement: 'EV-5', description: 'an interfaces filter admits PropertiesChanged but never InterfacesAdded' },
-  { name: 'session-prefix-match', requirement: 'AUTH-1', description: 'a session cookie is accepted when its first half names a live session (truncated, extended or altered)' },
-  { name: 'subscribe-session-prefix-match', requirement: 'AUTH-3', description: 'the WebSocket handshake accepts a session cookie whose first half names a live session' },
-  { name: 'session-fixation', requirement: 'AUTH-1', description: 'a login adopts the session id the client sent in its Cookie header' },
-  { name: 'logout-keeps-socket', requirement: 'EP-2', description: "logout ends the session for HTTP, but its event sockets stay open and keep receiving" },
-  { name: 'delete-lingers-in-root-enumerate', requirement: 'EP-7', description: 'a deleted instance stays mapped by the enumerate of the namespace root (every other view forgets it)' },
-  { name: 'session-id-reused', requirement: 'EP-2', description: 'a login is issued the id of the session that ended last: a logged-out cookie works again' },
-  { name: 'logout-ends-newest-session', requirement: 'EP-2', description: "logout ends the most recent session instead of the caller's" },
+  { name: 'object-put-silent', requirement: 'EV-8', description: 'a PUT of a whole object changes its values but pushes no PropertiesChanged', stateful: true },
+  { name: 'delete-lingers-in-list', requirement: 'EP-6', description: 'a deleted instance stays named by {ancestor}/list (GET, the listing and enumerate forget it)', stateful: true },
+  { name: 'upload-named-id-of-name', requirement: 'EP-13', description: 'PUT /upload/image/{remote_name} answers an id made from the file name, not the id of the version that appeared', stateful: true },
+  { name: 'reupload-refused', requirement: 'RULE-7', description: 'an upload of a version that was deleted answers 400 "already exists" and registers nothing', stateful: true },
+  { name: 'interfaces-filter-skips-added', requirement: 'EV-5', description: 'an interfaces filter admits PropertiesChanged but never InterfacesAdded', stateful: true },
+  { name: 'session-prefix-match', requirement: 'AUTH-1', description: 'a session cookie is accepted when its first half names a live session (truncated, extended or altered)', stateful: true },
+  { name: 'subscribe-session-prefix-match', requirement: 'AUTH-3', description: 'the WebSocket handshake accepts a session cookie whose first half names a live session', stateful: true },
+  { name: 'session-fixation', requirement: 'AUTH-1', description: 'a login adopts the session id the client sent in its Cookie header', stateful: true },
+  { name: 'delete-lingers-in-root-enumerate', requirement: 'EP-7', description: 'a deleted instance stays mapped by the enumerate of the namespace root (every other view forgets it)', stateful: true },
+  { name: 'session-id-reused', requirement: 'EP-2', description: 'a login is issued the id of the session that ended last: a logged-out cookie works again', stateful: true },
+  { name: 'logout-ends-newest-session', requirement: 'EP-2', description: "logout ends the most recent session instead of the caller's", stateful: true },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
+  { name: 'logout-keeps-socket', requirement: 'EP-2', verdict: 'PASS', description: 'logout ends the session for HTTP, but its event sockets stay open and keep receiving (as on both field servers)', stateful: true },
   { name: 'lenient-utf8', requirement: 'ERR-6', verdict: 'PASS', description: 'a JSON body that is not valid UTF-8 is decoded with U+FFFD in place of bad bytes and taken' },
 ];
 

@@ -2,18 +2,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AREAS, REQUIREMENTS, isRequirementId } from '../../catalogue/requirements.js';
+import { AREAS, JUDGED_ELSEWHERE, REQUIREMENTS, isRequirementId, requirement } from '../../catalogue/requirements.js';
+import { STABILITY_REQUIREMENTS } from '../../suites/support/fuzz/properties/stability.js';
+import { CREDENTIAL_REQUIREMENTS } from '../../suites/support/stateful/sessions-commands.js';
+import { VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../suites/support/stateful/views-commands.js';
 import { FAULTS } from '../../simulator/faults.js';
 import { packageRoot } from '../../runner/package-root.js';
 
 const suitesDir = join(packageRoot(), 'suites');
 const suiteFiles = readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts'));
 
-/** The IDs named by each check(...) call of a suite file: a string or an array literal. */
+/** The ID lists suites name by constant. */
+const NAMED_LISTS: Record<string, readonly string[]> = { STABILITY_REQUIREMENTS, CREDENTIAL_REQUIREMENTS, VALUE_REQUIREMENTS, VERSION_REQUIREMENTS };
+
+/** The IDs named by each check(...) call of a suite file: a string, an array literal or a named list. */
 function checkIds(source: string): string[][] {
   const calls: string[][] = [];
-  const re = /\bcheck\(\s*(\[[^\]]*\]|'[^']*')/g;
-  for (const m of source.matchAll(re)) calls.push([...m[1]!.matchAll(/'([^']+)'/g)].map((x) => x[1]!));
+  const re = /\bcheck\(\s*(\[[^\]]*\]|'[^']*'|[A-Z][A-Z_]+\b)/g;
+  for (const m of source.matchAll(re)) {
+    const list = NAMED_LISTS[m[1]!];
+    if (/^[A-Z_]+$/.test(m[1]!) && !list) throw new Error(`a check names the unknown list ${m[1]}: add it to NAMED_LISTS`);
+    calls.push(list ? [...list] : [...m[1]!.matchAll(/'([^']+)'/g)].map((x) => x[1]!));
+  }
   return calls;
 }
 
@@ -40,6 +50,17 @@ describe('requirement catalogue', () => {
       expect(c.ids.length, `a check in ${c.file} names no requirement`).toBeGreaterThan(0);
       for (const id of c.ids) expect(isRequirementId(id), `${c.file} names unknown ${id}`).toBe(true);
     }
+  });
+
+  test('the catalogue knows every area that judges a requirement besides its own (no XPASS from a run without it)', () => {
+    const elsewhere: Record<string, string[]> = {};
+    for (const c of checks) {
+      const area = c.file.replace('.suite.ts', '');
+      for (const id of c.ids) if (requirement(id).area !== area) (elsewhere[area] ??= []).push(id);
+    }
+    const sorted = (m: Partial<Record<string, readonly string[]>>): Record<string, string[]> =>
+      Object.fromEntries(Object.entries(m).map(([a, ids]): [string, string[]] => [a, [...new Set(ids)].sort()]));
+    expect(sorted(JUDGED_ELSEWHERE)).toEqual(sorted(elsewhere));
   });
 
   test('every requirement has at least one test', () => {

@@ -119,6 +119,7 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
   }
   const found = reports.some((r) => r.violation instanceof StatefulViolation);
   if (!found && aborted.length === reports.length) t.notTested(`no sequence completed: ${aborted[0]!.abort ?? ''}`);
+  for (const [key, value] of notes.observed) t.observe(key, value, 'EP-2');
   if (notes.unjudged.size > 0) t.observe('sequences not judged to their end', [...notes.unjudged].slice(0, 5));
   if (!found && notes.unjudgedSequences >= notes.sequences && notes.sequences > 0) t.notTested([...notes.unjudged][0]!);
   const last = reports.at(-1)!;

@@ -53,6 +53,8 @@ export class Notes {
   unjudgedSequences = 0;
   commands = 0;
   requests = 0;
+  /** What the spec leaves open, as the target showed it: recorded, never failed (key → what was seen). */
+  readonly observed = new Map<string, string>();
 }
 
 export interface RequestOptions {
