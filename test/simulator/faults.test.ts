@@ -39,10 +39,19 @@ const upload = (s: Session, version: string, name?: string) =>
 /** Collects the events a subscription receives while `act` runs. */
 async function eventsDuring(s: Session, filter: unknown, act: () => Promise<unknown>, settleMs = 150): Promise<any[]> {
   const sub = await subscribe(s.sim.url, s.cookie, filter);
+  // A witness that takes every event: on a busy machine, judge once the change was signalled at all.
+  const witness = await subscribe(s.sim.url, s.cookie, {});
   await act();
+  await witness.waitFor(1, 2_000).catch(() => undefined);
   await sleep(settleMs);
   sub.close();
+  witness.close();
   return sub.messages;
+}
+
+/** The cookie with its last character changed (never to itself: the id is random). */
+function altered(cookie: string): string {
+  return `${cookie.slice(0, -1)}${cookie.endsWith('0') ? '1' : '0'}`;
 }
 
 /**
@@ -310,11 +319,11 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
   },
   'session-prefix-match': async (sim) => {
     const s = await session(sim);
-    return (await call(sim.url, 'GET', `${ROOT}/`, { cookie: `${s.cookie.slice(0, -1)}0` })).status === 200;
+    return (await call(sim.url, 'GET', `${ROOT}/`, { cookie: altered(s.cookie) })).status === 200;
   },
   'subscribe-session-prefix-match': async (sim) => {
     const s = await session(sim);
-    const ws = openSocket(sim.url, `${s.cookie.slice(0, -1)}0`);
+    const ws = openSocket(sim.url, altered(s.cookie));
     return new Promise<boolean>((resolve) => {
       ws.on('open', () => {
         ws.terminate();
@@ -333,10 +342,13 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
     const a = await session(sim);
     const b = await session(sim);
     const sub = await subscribe(sim.url, a.cookie, {});
+    const witness = await subscribe(sim.url, b.cookie, {});
     await a.post('/logout', []);
     await b.put(`${SYSTEM}/attr/AssetTag`, 'AFTER');
+    await witness.waitFor(1, 2_000).catch(() => undefined);
     await sleep(100);
     sub.close();
+    witness.close();
     return sub.messages.length > 0;
   },
   'delete-lingers-in-root-enumerate': async (sim) => {
