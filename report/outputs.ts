@@ -75,3 +75,4 @@ export async function reportContext(req: ReportRequest): Promise<ReportContext> 
 export function cookieSecrets(session: SerializedCookies | undefined): string[] {
   return (session?.cookies ?? []).map((c) => c.value ?? '').filter((v) => v.length >= SECRET_COOKIE_MIN_LENGTH);
 }
+

@@ -41,85 +41,55 @@ export function summaryPage(ctx: Pick<ReportContext, 'results' | 'trend' | 'tool
   const rows = r.requirements as Row[];
   const target = displayTarget(r.target);
   const page = html`<!DOCTYPE html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>Conformance of ${target} — ${r.startedAt}</title>
-        <style>
-          ${new Html(STYLE)}${new Html(pageMarginStyle(`Conformance of ${target}, ${r.startedAt}`))}
-        </style>
-      </head>
-      <body>
-        <header>
-          <h1>Conformance report</h1>
-          <p class="subtitle">Management REST interface of a baseboard management controller (the OpenBMC D-Bus REST dialect)</p>
-          ${outcome(rows)} ${runNotices(r).map((n) => html`<p class="notice">${n}</p>`)}
-        </header>
-        ${identity(ctx)}
-        <section id="counts">
-          <h2>Verdicts</h2>
-          <div class="counts">
-            ${VERDICTS.map((v) => html`<div class="count v-${v}"><span class="n">${r.summary[v] ?? 0}</span><span class="label">${v}</span></div>`)}
-          </div>
-          <dl class="legend">
-            ${VERDICTS.map(
-              (v) =>
-                html`<dt>${v}</dt>
-                  <dd>${VERDICT_MEANING[v]}</dd>`,
-            )}
-          </dl>
-        </section>
-        ${trendSection(ctx.trend)}
-        <section id="requirements">
-          <h2>Requirements</h2>
-          <table class="requirements">
-            <colgroup>
-              <col class="c-id" />
-              <col class="c-level" />
-              <col class="c-title" />
-              <col class="c-verdict" />
-              <col class="c-reason" />
-              <col class="c-evidence" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th>ID</th>
-                <th>Level</th>
-                <th>Requirement</th>
-                <th>Verdict</th>
-                <th>Reason</th>
-                <th>Evidence</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows.map(requirementRow)}
-            </tbody>
-          </table>
-        </section>
-        ${deviations(rows, r.expectations)} ${observations(r.observations)} ${ctx.load ? loadSection(ctx.load) : ''} ${signatures()}
-        <section id="evidence" class="annex">
-          <h2>Annex: evidence</h2>
-          <p>
-            Each requirement's tests with their verdicts and reasons; for a test that failed or warned, its last ${EXCHANGES_PER_TEST}
-            requests and responses, redacted (results.json and the Allure report keep up to 20).
-          </p>
-          ${rows.filter((x) => x.tests.length > 0).map(evidence)}
-        </section>
-        <footer>${ctx.tool.name} ${ctx.tool.version} · catalogue of ${catalogueVersion(ctx.tool)} · started ${r.startedAt}</footer>
-      </body>
-    </html> `;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Conformance of ${target} — ${r.startedAt}</title>
+<style>${new Html(STYLE)}${new Html(pageMarginStyle(`Conformance of ${target}, ${r.startedAt}`))}</style>
+</head>
+<body>
+<header>
+  <h1>Conformance report</h1>
+  <p class="subtitle">Management REST interface of a baseboard management controller (the OpenBMC D-Bus REST dialect)</p>
+  ${outcome(rows)}
+  ${runNotices(r).map((n) => html`<p class="notice">${n}</p>`)}
+</header>
+${identity(ctx)}
+<section id="counts">
+  <h2>Verdicts</h2>
+  <div class="counts">${VERDICTS.map((v) => html`<div class="count v-${v}"><span class="n">${r.summary[v] ?? 0}</span><span class="label">${v}</span></div>`)}</div>
+  <dl class="legend">${VERDICTS.map((v) => html`<dt>${v}</dt><dd>${VERDICT_MEANING[v]}</dd>`)}</dl>
+</section>
+${trendSection(ctx.trend)}
+<section id="requirements">
+  <h2>Requirements</h2>
+  <table class="requirements">
+    <colgroup><col class="c-id"><col class="c-level"><col class="c-title"><col class="c-verdict"><col class="c-reason"><col class="c-evidence"></colgroup>
+    <thead><tr><th>ID</th><th>Level</th><th>Requirement</th><th>Verdict</th><th>Reason</th><th>Evidence</th></tr></thead>
+    <tbody>${rows.map(requirementRow)}</tbody>
+  </table>
+</section>
+${deviations(rows, r.expectations)}
+${observations(r.observations)}
+${ctx.load ? loadSection(ctx.load) : ''}
+${signatures()}
+<section id="evidence" class="annex">
+  <h2>Annex: evidence</h2>
+  <p>Each requirement's tests with their verdicts and reasons; for a test that failed or warned, its last ${EXCHANGES_PER_TEST} requests and responses, redacted (results.json and the Allure report keep up to 20).</p>
+  ${rows.filter((x) => x.tests.length > 0).map(evidence)}
+</section>
+<footer>${ctx.tool.name} ${ctx.tool.version} · catalogue of ${catalogueVersion(ctx.tool)} · started ${r.startedAt}</footer>
+</body>
+</html>
+`;
   return page.text;
 }
 
 function outcome(rows: Row[]): Html {
   const failing = rows.filter((x) => x.verdict === 'FAIL');
-  if (failing.length > 0)
-    return html`<p class="outcome v-FAIL">
-      Does not conform: ${failing.length === 1 ? '1 requirement fails' : `${failing.length} requirements fail`}
-      (${failing.map((x) => x.id).join(', ')}).
-    </p>`;
+  if (failing.length > 0) return html`<p class="outcome v-FAIL">Does not conform: ${failing.length === 1 ? '1 requirement fails' : `${failing.length} requirements fail`} (${failing.map((x) => x.id).join(', ')}).</p>`;
   const untested = rows.filter((x) => x.verdict === 'NOT_TESTED').length;
   return html`<p class="outcome v-PASS">No requirement fails${untested > 0 ? html`; ${untested} not tested` : ''}.</p>`;
 }
@@ -142,43 +112,18 @@ function identity(ctx: Pick<ReportContext, 'results' | 'tool' | 'trend'>): Html 
     ['Catalogue', catalogueVersion(ctx.tool)],
     ['Baseline', ctx.trend && `${ctx.trend.previousStartedAt} (${ctx.trend.source})`],
   ];
-  return html`<section id="identity">
-    <h2>Target and run</h2>
-    <dl class="identity">
-      ${entries
-        .filter(([, v]) => v !== undefined && v !== '')
-        .map(
-          ([k, v]) =>
-            html`<dt>${k}</dt>
-              <dd>${v}</dd>`,
-        )}
-    </dl>
-  </section>`;
+  return html`<section id="identity"><h2>Target and run</h2><dl class="identity">${entries
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl></section>`;
 }
 
 function trendSection(trend: Trend | undefined): Html {
-  if (!trend)
-    return html`<section id="changes">
-      <h2>Changes since the baseline</h2>
-      <p>No baseline: no earlier run is kept in this folder and none was named.</p>
-    </section>`;
-  if (trend.changes.length === 0)
-    return html`<section id="changes">
-      <h2>Changes since the baseline</h2>
-      <p>No verdict changed since the run of ${trend.previousStartedAt}.</p>
-    </section>`;
+  if (!trend) return html`<section id="changes"><h2>Changes since the baseline</h2><p>No baseline: no earlier run is kept in this folder and none was named.</p></section>`;
+  if (trend.changes.length === 0) return html`<section id="changes"><h2>Changes since the baseline</h2><p>No verdict changed since the run of ${trend.previousStartedAt}.</p></section>`;
   const list = (title: string, changes: VerdictChange[]): Html | '' =>
-    changes.length === 0
-      ? ''
-      : html`<h3>${title}</h3>
-          <ul class="changes">
-            ${changes.map((c) => html`<li><a href="#${c.id}">${c.id}</a>: ${c.from} → <span class="badge v-${c.to}">${c.to}</span></li>`)}
-          </ul>`;
-  return html`<section id="changes">
-    <h2>Changes since the baseline</h2>
-    <p>Compared with the run of ${trend.previousStartedAt}.</p>
-    ${list('Newly failing', newlyFailing(trend))}${list('Newly passing', newlyPassing(trend))}${list('Other changes', otherChanges(trend))}
-  </section>`;
+    changes.length === 0 ? '' : html`<h3>${title}</h3><ul class="changes">${changes.map((c) => html`<li><a href="#${c.id}">${c.id}</a>: ${c.from} → <span class="badge v-${c.to}">${c.to}</span></li>`)}</ul>`;
+  return html`<section id="changes"><h2>Changes since the baseline</h2><p>Compared with the run of ${trend.previousStartedAt}.</p>
+  ${list('Newly failing', newlyFailing(trend))}${list('Newly passing', newlyPassing(trend))}${list('Other changes', otherChanges(trend))}</section>`;
 }
 
 function requirementRow(row: Row): Html {
@@ -186,14 +131,9 @@ function requirementRow(row: Row): Html {
   return html`<tr id="${row.id}" class="row-${row.verdict}">
     <td class="id">${row.id}</td>
     <td>${row.level}</td>
-    <td>
-      ${row.title}
-      <div class="section">spec: ${row.section}</div>
-    </td>
+    <td>${row.title}<div class="section">spec: ${row.section}</div></td>
     <td><span class="badge v-${row.verdict}">${row.verdict}</span></td>
-    <td class="reason">
-      ${row.reason ?? ''}${row.expected !== undefined ? html`<div class="expected">expected: ${row.expected}</div>` : ''}
-    </td>
+    <td class="reason">${row.reason ?? ''}${row.expected !== undefined ? html`<div class="expected">expected: ${row.expected}</div>` : ''}</td>
     <td>${tests > 0 ? html`<a href="#evidence-${row.id}">${tests} test${tests === 1 ? '' : 's'}</a>` : '—'}</td>
   </tr>`;
 }
@@ -201,39 +141,10 @@ function requirementRow(row: Row): Html {
 function deviations(rows: Row[], expectations: { file: string; platform?: string } | undefined): Html {
   const listed = rows.filter((x) => x.expected !== undefined);
   if (!expectations && listed.length === 0) return html``;
-  return html`<section id="deviations">
-    <h2>Expected deviations</h2>
-    <p>
-      Known deviations of the platform${expectations?.platform ? html` ${expectations.platform}` : ''}, recorded in
-      ${expectations?.file ?? 'the expectations file'}. An expected failure (XFAIL) does not fail the run; one that no longer fails (XPASS)
-      asks for the file to be updated.
-    </p>
-    ${
-      listed.length === 0
-        ? html`<p>The file lists none of the requirements of this run.</p>`
-        : html`<table>
-            <thead>
-              <tr>
-                <th>ID</th>
-                <th>Verdict</th>
-                <th>Why it is expected</th>
-                <th>What the run found</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${listed.map(
-                (x) =>
-                  html`<tr>
-                    <td class="id"><a href="#${x.id}">${x.id}</a></td>
-                    <td><span class="badge v-${x.verdict}">${x.verdict}</span></td>
-                    <td>${x.expected}</td>
-                    <td class="reason">${x.reason ?? ''}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }
-  </section>`;
+  return html`<section id="deviations"><h2>Expected deviations</h2>
+  <p>Known deviations of the platform${expectations?.platform ? html` ${expectations.platform}` : ''}, recorded in ${expectations?.file ?? 'the expectations file'}. An expected failure (XFAIL) does not fail the run; one that no longer fails (XPASS) asks for the file to be updated.</p>
+  ${listed.length === 0 ? html`<p>The file lists none of the requirements of this run.</p>` : html`<table><thead><tr><th>ID</th><th>Verdict</th><th>Why it is expected</th><th>What the run found</th></tr></thead>
+  <tbody>${listed.map((x) => html`<tr><td class="id"><a href="#${x.id}">${x.id}</a></td><td><span class="badge v-${x.verdict}">${x.verdict}</span></td><td>${x.expected}</td><td class="reason">${x.reason ?? ''}</td></tr>`)}</tbody></table>`}</section>`;
 }
 
 function observations(recorded: Array<{ requirement: string; key: string; value: unknown; test: string }>): Html {
@@ -241,29 +152,10 @@ function observations(recorded: Array<{ requirement: string; key: string; value:
   // In catalogue order, so that the observations of one requirement stand together.
   const order = new Map(REQUIREMENTS.map((r, i) => [r.id, i]));
   const list = [...recorded].sort((a, b) => (order.get(a.requirement) ?? order.size) - (order.get(b.requirement) ?? order.size));
-  return html`<section id="observations">
-    <h2>Observations</h2>
-    <p>What the spec leaves open, as this target answers it (never a failure).</p>
-    <table>
-      <thead>
-        <tr>
-          <th>Requirement</th>
-          <th>Observed</th>
-          <th>Value</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${list.map(
-          (o) =>
-            html`<tr>
-              <td class="id"><a href="#${o.requirement}">${o.requirement}</a></td>
-              <td>${o.key}</td>
-              <td class="value">${valueText(o.value)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </section>`;
+  return html`<section id="observations"><h2>Observations</h2>
+  <p>What the spec leaves open, as this target answers it (never a failure).</p>
+  <table><thead><tr><th>Requirement</th><th>Observed</th><th>Value</th></tr></thead>
+  <tbody>${list.map((o) => html`<tr><td class="id"><a href="#${o.requirement}">${o.requirement}</a></td><td>${o.key}</td><td class="value">${valueText(o.value)}</td></tr>`)}</tbody></table></section>`;
 }
 
 function valueText(value: unknown): string {
@@ -278,91 +170,27 @@ function valueText(value: unknown): string {
 function loadSection(load: LoadRun): Html {
   const fmt = (n: number | undefined, digits = 0): string => (n === undefined ? '—' : n.toFixed(digits));
   const max = Math.max(1, ...load.scenarios.map((s) => s.requestsPerSecond ?? 0));
-  return html`<section id="load">
-    <h2>Load</h2>
-    <p>
-      From the load run beside this one
-      (${load.file}${load.startedAt ? html`, ${load.startedAt}` : ''}).${load.problem ? html` ${load.problem}.` : ''}
-    </p>
-    ${
-      load.scenarios.length > 0
-        ? html`<table>
-            <thead>
-              <tr>
-                <th>Scenario</th>
-                <th class="num">Requests</th>
-                <th class="num">Requests/s</th>
-                <th class="num">p50 ms</th>
-                <th class="num">p99 ms</th>
-                <th class="bars">Throughput</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${load.scenarios.map(
-                (s) =>
-                  html`<tr>
-                    <td>${s.name}</td>
-                    <td class="num">${fmt(s.requests)}</td>
-                    <td class="num">${fmt(s.requestsPerSecond)}</td>
-                    <td class="num">${fmt(s.p50Ms, 1)}</td>
-                    <td class="num">${fmt(s.p99Ms, 1)}</td>
-                    <td class="bars">
-                      <svg width="160" height="12" role="img" aria-label="${fmt(s.requestsPerSecond)} requests per second">
-                        <rect width="${((160 * (s.requestsPerSecond ?? 0)) / max).toFixed(1)}" height="12" class="bar"></rect>
-                      </svg>
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-        : ''
-    }
-    ${load.charts.length > 0 ? html`<p>Charts: ${load.charts.map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c}">${c}</a>`)}</p>` : ''}
-  </section>`;
+  return html`<section id="load"><h2>Load</h2>
+  <p>From the load run beside this one (${load.file}${load.startedAt ? html`, ${load.startedAt}` : ''}).${load.problem ? html` ${load.problem}.` : ''}</p>
+  ${load.scenarios.length > 0 ? html`<table><thead><tr><th>Scenario</th><th class="num">Requests</th><th class="num">Requests/s</th><th class="num">p50 ms</th><th class="num">p99 ms</th><th class="bars">Throughput</th></tr></thead>
+  <tbody>${load.scenarios.map((s) => html`<tr><td>${s.name}</td><td class="num">${fmt(s.requests)}</td><td class="num">${fmt(s.requestsPerSecond)}</td><td class="num">${fmt(s.p50Ms, 1)}</td><td class="num">${fmt(s.p99Ms, 1)}</td>
+  <td class="bars"><svg width="160" height="12" role="img" aria-label="${fmt(s.requestsPerSecond)} requests per second"><rect width="${((160 * (s.requestsPerSecond ?? 0)) / max).toFixed(1)}" height="12" class="bar"></rect></svg></td></tr>`)}</tbody></table>` : ''}
+  ${load.charts.length > 0 ? html`<p>Charts: ${load.charts.map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c}">${c}</a>`)}</p>` : ''}</section>`;
 }
 
 function signatures(): Html {
-  return html`<section id="signatures">
-    <h2>Sign-off</h2>
-    <table class="signatures">
-      <tr>
-        <th>Tested by</th>
-        <td></td>
-        <th>Date</th>
-        <td></td>
-      </tr>
-      <tr>
-        <th>Reviewed by</th>
-        <td></td>
-        <th>Signature</th>
-        <td></td>
-      </tr>
-    </table>
-  </section>`;
+  return html`<section id="signatures"><h2>Sign-off</h2>
+  <table class="signatures"><tr><th>Tested by</th><td></td><th>Date</th><td></td></tr><tr><th>Reviewed by</th><td></td><th>Signature</th><td></td></tr></table></section>`;
 }
 
 function evidence(row: Row): Html {
   return html`<article id="evidence-${row.id}" class="evidence">
-    <h3><a href="#${row.id}">${row.id}</a> <span class="badge v-${row.verdict}">${row.verdict}</span> ${row.title}</h3>
-    ${row.tests.map(
-      (t) =>
-        html`<div class="test">
-          <p><span class="badge v-${t.verdict}">${t.verdict}</span> ${t.name}</p>
-          ${t.reason ? html`<p class="reason">${t.reason}</p>` : ''}
-          ${(t.evidence ?? []).slice(-EXCHANGES_PER_TEST).map((x) => {
-            const text = exchangeText(x);
-            return html`<div class="exchange">
-              <figure>
-                <figcaption>Request</figcaption>
-                <pre>${text.request}</pre>
-              </figure>
-              <figure>
-                <figcaption>Response</figcaption>
-                <pre>${text.response}</pre>
-              </figure>
-            </div>`;
-          })}
-        </div>`,
-    )}
-  </article>`;
+  <h3><a href="#${row.id}">${row.id}</a> <span class="badge v-${row.verdict}">${row.verdict}</span> ${row.title}</h3>
+  ${row.tests.map((t) => html`<div class="test"><p><span class="badge v-${t.verdict}">${t.verdict}</span> ${t.name}</p>
+    ${t.reason ? html`<p class="reason">${t.reason}</p>` : ''}
+    ${(t.evidence ?? []).slice(-EXCHANGES_PER_TEST).map((x) => {
+      const text = exchangeText(x);
+      return html`<div class="exchange"><figure><figcaption>Request</figcaption><pre>${text.request}</pre></figure><figure><figcaption>Response</figcaption><pre>${text.response}</pre></figure></div>`;
+    })}</div>`)}
+</article>`;
 }
