@@ -49,11 +49,25 @@ async function getObjectRatio(): Promise<void> {
   const bare = await bareServer(sample.text);
   try {
     const run = (baseUrl: string, headers: Record<string, string>) =>
-      closedLoop({ baseUrl, insecure: true, headers: () => headers, source: fixedSource({ method: 'GET', path }), connections: CONNECTIONS, durationS: DURATION_S, maxRequests: 10_000_000, timeoutMs: 30_000, abortErrorRate: 1 });
+      closedLoop({
+        baseUrl,
+        insecure: true,
+        headers: () => headers,
+        source: fixedSource({ method: 'GET', path }),
+        connections: CONNECTIONS,
+        durationS: DURATION_S,
+        maxRequests: 10_000_000,
+        timeoutMs: 30_000,
+        abortErrorRate: 1,
+      });
     const simFigures = await run(sim.url, { accept: 'application/json', cookie: client.cookieHeader() });
     const bareFigures = await run(bare.url, { accept: 'application/json' });
-    console.log(`GET object: simulator ${simFigures.requestsPerSecond.toFixed(0)} req/s (p50 ${simFigures.latency.p50} ms, non-2xx ${simFigures.non2xx}), bare node:https ${bareFigures.requestsPerSecond.toFixed(0)} req/s`);
-    console.log(`GET object ratio simulator/bare: ${(simFigures.requestsPerSecond / bareFigures.requestsPerSecond).toFixed(2)} (target >= 0.6; ${CONNECTIONS} connections, ${DURATION_S} s each)`);
+    console.log(
+      `GET object: simulator ${simFigures.requestsPerSecond.toFixed(0)} req/s (p50 ${simFigures.latency.p50} ms, non-2xx ${simFigures.non2xx}), bare node:https ${bareFigures.requestsPerSecond.toFixed(0)} req/s`,
+    );
+    console.log(
+      `GET object ratio simulator/bare: ${(simFigures.requestsPerSecond / bareFigures.requestsPerSecond).toFixed(2)} (target >= 0.6; ${CONNECTIONS} connections, ${DURATION_S} s each)`,
+    );
   } finally {
     await client.close();
     await Promise.all([sim.close(), bare.close()]);
@@ -76,7 +90,9 @@ async function enumerateLatency(): Promise<void> {
       size = res.text.length;
     }
     times.sort((a, b) => a - b);
-    console.log(`enumerate /xyz/${NS} with --objects 10000: median ${percentile(times, 50).toFixed(1)} ms, p90 ${percentile(times, 90).toFixed(1)} ms over 15 requests (${(size / 1e6).toFixed(1)} MB body; simulator start ${startMs.toFixed(0)} ms)`);
+    console.log(
+      `enumerate /xyz/${NS} with --objects 10000: median ${percentile(times, 50).toFixed(1)} ms, p90 ${percentile(times, 90).toFixed(1)} ms over 15 requests (${(size / 1e6).toFixed(1)} MB body; simulator start ${startMs.toFixed(0)} ms)`,
+    );
   } finally {
     await client.close();
     await sim.close();
@@ -87,7 +103,9 @@ async function fuzzThroughput(): Promise<void> {
   const sim = await startSimulator({ namespace: NS });
   try {
     const r = await measureFuzzThroughput(sim.url, { namespace: NS });
-    console.log(`fuzzing: ${r.requests} generated requests in ${r.seconds.toFixed(2)} s = ${r.perSecond.toFixed(0)} requests/s (target >= 1000)`);
+    console.log(
+      `fuzzing: ${r.requests} generated requests in ${r.seconds.toFixed(2)} s = ${r.perSecond.toFixed(0)} requests/s (target >= 1000)`,
+    );
     for (const f of r.failures) console.log(`  fuzzing found on the clean simulator: ${f}`);
   } finally {
     await sim.close();

@@ -82,7 +82,8 @@ export async function measureFuzzThroughput(url: string, opts: FuzzThroughputOpt
     const worker = async () => {
       for (let p = queue.shift(); p; p = queue.shift()) {
         const report = await runProperty(p, { numRuns: runs, runSeed: seed, timeLimitMs: 120_000 });
-        if (report.failed) failures.push(`${p.key}: ${report.violation ? `${report.violation.requirement} ${report.violation.problem}` : report.abort}`);
+        if (report.failed)
+          failures.push(`${p.key}: ${report.violation ? `${report.violation.requirement} ${report.violation.problem}` : report.abort}`);
       }
     };
     await Promise.all(Array.from({ length: opts.concurrency ?? 2 }, worker));

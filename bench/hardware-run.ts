@@ -29,7 +29,9 @@ async function timedRun(url: string): Promise<Timed> {
   const started = performance.now();
   try {
     const exitCode = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'run', '--target', url, '--insecure', '--profile', 'destructive', '--out', out], { stdio: 'ignore' });
+      const child = spawn(process.execPath, [CLI, 'run', '--target', url, '--insecure', '--profile', 'destructive', '--out', out], {
+        stdio: 'ignore',
+      });
       child.once('exit', (code) => resolve(code ?? 1));
     });
     const seconds = (performance.now() - started) / 1000;
@@ -43,7 +45,10 @@ async function timedRun(url: string): Promise<Timed> {
 
 export async function hardwareRuns(): Promise<void> {
   const figures: Array<[string, Timed]> = [];
-  for (const [name, args] of [['plain simulator', []], ['phosphor-rest dialect', ['--dialect', 'phosphor-rest']]] as const) {
+  for (const [name, args] of [
+    ['plain simulator', []],
+    ['phosphor-rest dialect', ['--dialect', 'phosphor-rest']],
+  ] as const) {
     const sim = await simulate([...args]);
     try {
       figures.push([name, await timedRun(sim.url)]);
@@ -52,9 +57,13 @@ export async function hardwareRuns(): Promise<void> {
     }
   }
   for (const [name, f] of figures) {
-    console.log(`destructive run at hardware defaults against the ${name}: ${f.seconds.toFixed(1)} s wall (exit ${f.exitCode}; ${f.summary})`);
+    console.log(
+      `destructive run at hardware defaults against the ${name}: ${f.seconds.toFixed(1)} s wall (exit ${f.exitCode}; ${f.summary})`,
+    );
   }
   const [, plain] = figures[0]!;
   const [, phosphor] = figures[1]!;
-  console.log(`destructive run, phosphor-rest dialect / plain simulator: ${(phosphor.seconds / plain.seconds).toFixed(2)} (target for the dialect run: <= 90 s)`);
+  console.log(
+    `destructive run, phosphor-rest dialect / plain simulator: ${(phosphor.seconds / plain.seconds).toFixed(2)} (target for the dialect run: <= 90 s)`,
+  );
 }

@@ -33,7 +33,18 @@ async function withTarget<T>(faults: string[], fn: (url: string, client: BmcClie
 }
 
 function engine(url: string, client: BmcClient, over: Partial<EngineOptions>): EngineOptions {
-  return { baseUrl: url, insecure: true, headers: sessionHeaders(client, NS), source: fixedSource({ method: 'GET', path: PATH }), connections: 10, durationS: 5, maxRequests: 10_000_000, timeoutMs: 30_000, abortErrorRate: 0.1, ...over };
+  return {
+    baseUrl: url,
+    insecure: true,
+    headers: sessionHeaders(client, NS),
+    source: fixedSource({ method: 'GET', path: PATH }),
+    connections: 10,
+    durationS: 5,
+    maxRequests: 10_000_000,
+    timeoutMs: 30_000,
+    abortErrorRate: 0.1,
+    ...over,
+  };
 }
 
 /** wrk from Debian, installed when missing and possible (root); undefined when it cannot be had. */
@@ -59,16 +70,32 @@ function ensureWrk(): string | undefined {
 export async function loadVsWrk(connections: number, durationS: number, rounds = 5): Promise<void> {
   const wrk = ensureWrk();
   await withTarget([], async (url, client) => {
-    const ours = async (s: number): Promise<number> => (await closedLoop(engine(url, client, { connections, durationS: s }))).requestsPerSecond;
+    const ours = async (s: number): Promise<number> =>
+      (await closedLoop(engine(url, client, { connections, durationS: s }))).requestsPerSecond;
     const theirs = (s: number): number => {
-      const out = execFileSync(wrk!, ['-t1', `-c${connections}`, `-d${s}s`, '-H', `Cookie: ${client.cookieHeader(PATH)}`, '-H', 'Accept: application/json', `${url}${PATH}`], { encoding: 'utf8' });
+      const out = execFileSync(
+        wrk!,
+        [
+          '-t1',
+          `-c${connections}`,
+          `-d${s}s`,
+          '-H',
+          `Cookie: ${client.cookieHeader(PATH)}`,
+          '-H',
+          'Accept: application/json',
+          `${url}${PATH}`,
+        ],
+        { encoding: 'utf8' },
+      );
       if (/Non-2xx or 3xx responses/.test(out)) throw new Error(`wrk got non-2xx answers: ${out}`);
       return Number(/Requests\/sec:\s*([\d.]+)/.exec(out)?.[1]);
     };
     // JIT warm-up of the runner (its first seconds cost half as much again per request) and of the target.
     await ours(3);
     if (!wrk) {
-      console.log(`load runner, GET object, ${connections} connections, ${durationS} s: ${(await ours(durationS)).toFixed(0)} req/s (no wrk to compare with)`);
+      console.log(
+        `load runner, GET object, ${connections} connections, ${durationS} s: ${(await ours(durationS)).toFixed(0)} req/s (no wrk to compare with)`,
+      );
       return;
     }
     theirs(2);
@@ -86,8 +113,12 @@ export async function loadVsWrk(connections: number, durationS: number, rounds =
     }
     const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const show = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
-    console.log(`GET object, ${connections} connections, ${durationS} s, ${rounds} alternating rounds (load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores): load runner ${show(a)} req/s; wrk (1 thread) ${show(b)} req/s`);
-    console.log(`load runner / wrk, medians: ${median(a).toFixed(0)} / ${median(b).toFixed(0)} = ${(median(a) / median(b)).toFixed(2)} (target >= 0.8)`);
+    console.log(
+      `GET object, ${connections} connections, ${durationS} s, ${rounds} alternating rounds (load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores): load runner ${show(a)} req/s; wrk (1 thread) ${show(b)} req/s`,
+    );
+    console.log(
+      `load runner / wrk, medians: ${median(a).toFixed(0)} / ${median(b).toFixed(0)} = ${(median(a) / median(b)).toFixed(2)} (target >= 0.8)`,
+    );
   });
 }
 
@@ -95,9 +126,20 @@ export async function eventDelivery(subscribers: number, durationS: number): Pro
   await withTarget([], async (_url, client) => {
     const { cycles } = await prepareWrites(client, simulatorTargetProfile(NS).writable);
     try {
-      const r = await runEventScenario({ client, cycles, subscribers, writeRate: 20, durationS, maxWrites: 10_000, eventTimeoutMs: 5_000, abortErrorRate: 0.1 });
+      const r = await runEventScenario({
+        client,
+        cycles,
+        subscribers,
+        writeRate: 20,
+        durationS,
+        maxWrites: 10_000,
+        eventTimeoutMs: 5_000,
+        abortErrorRate: 0.1,
+      });
       const e = r.events;
-      console.log(`event delivery (write sent -> event received), ${subscribers} subscribers, ${e.writes} writes at 20/s: p50 ${e.latency.p50.toFixed(2)} ms, p99 ${e.latency.p99.toFixed(2)} ms, max ${e.latency.max.toFixed(2)} ms; ${e.delivered}/${e.expected} delivered, ${e.lost} lost, ${e.duplicated} duplicated`);
+      console.log(
+        `event delivery (write sent -> event received), ${subscribers} subscribers, ${e.writes} writes at 20/s: p50 ${e.latency.p50.toFixed(2)} ms, p99 ${e.latency.p99.toFixed(2)} ms, max ${e.latency.max.toFixed(2)} ms; ${e.delivered}/${e.expected} delivered, ${e.lost} lost, ${e.duplicated} duplicated`,
+      );
     } finally {
       await restoreOriginals(client, cycles);
     }
@@ -108,11 +150,18 @@ export async function capacityAnswers(stepS: number): Promise<void> {
   const answers: number[] = [];
   for (const faults of [[], ['slow-serial']]) {
     const found = await withTarget(faults, (url, client) =>
-      findCapacity((rate) => openLoop(engine(url, client, { connections: 32, durationS: stepS }), [{ rate, durationS: stepS }]), { ...CAPACITY_DEFAULTS, startRate: 50, maxRate: 20_000, p99BoundMs: 250 }),
+      findCapacity((rate) => openLoop(engine(url, client, { connections: 32, durationS: stepS }), [{ rate, durationS: stepS }]), {
+        ...CAPACITY_DEFAULTS,
+        startRate: 50,
+        maxRate: 20_000,
+        p99BoundMs: 250,
+      }),
     );
     answers.push(found.sustainableRps);
     const climb = found.steps.map((s) => `${s.rate}${s.sustained ? '' : '✗'}`).join(' ');
-    console.log(`capacity search, GET object, simulator${faults.length ? ` with --fault ${faults.join(',')}` : ''}: ${found.sustainableRps} requests/s sustained (p99 <= 250 ms, limited by ${found.limitedBy}; steps ${climb})`);
+    console.log(
+      `capacity search, GET object, simulator${faults.length ? ` with --fault ${faults.join(',')}` : ''}: ${found.sustainableRps} requests/s sustained (p99 <= 250 ms, limited by ${found.limitedBy}; steps ${climb})`,
+    );
   }
   console.log(`capacity with slow-serial / without: ${(answers[1]! / answers[0]!).toFixed(3)} (the fault must give the lower answer)`);
 }

@@ -32,17 +32,31 @@ const DEFAULT_OUT = 'reports/fleet';
 const FLEET_ONLY = ['--targets', '--fleet-concurrency', '--shard', '--out'];
 /** Per target (from the targets file) or embedded-simulator only: refused beside --targets. */
 const PER_TARGET: Array<[keyof RunFlags, string]> = [
-  ['target', '--target'], ['user', '--user'], ['password', '--password'], ['targetProfile', '--target-profile'],
-  ['expectations', '--expectations'], ['updateExpectations', '--update-expectations'], ['fault', '--fault'],
-  ['dialect', '--dialect'], ['eventLatency', '--event-latency'], ['uploadFailDelay', '--upload-fail-delay'],
+  ['target', '--target'],
+  ['user', '--user'],
+  ['password', '--password'],
+  ['targetProfile', '--target-profile'],
+  ['expectations', '--expectations'],
+  ['updateExpectations', '--update-expectations'],
+  ['fault', '--fault'],
+  ['dialect', '--dialect'],
+  ['eventLatency', '--event-latency'],
+  ['uploadFailDelay', '--upload-fail-delay'],
 ];
 
 export function fleetOptions(cmd: Command): Command {
   return cmd
-    .option('--targets <file>', 'run a fleet: every target of FILE (schemas/targets.schema.json) as its own run into --out DIR/<name>/ (default DIR reports/fleet); passwords come from the environment variables the file names')
+    .option(
+      '--targets <file>',
+      'run a fleet: every target of FILE (schemas/targets.schema.json) as its own run into --out DIR/<name>/ (default DIR reports/fleet); passwords come from the environment variables the file names',
+    )
     .option('--fleet-concurrency <n>', `with --targets: how many targets run at once (default ${DEFAULT_CONCURRENCY})`, parse.positiveInt)
-    .addOption(new Option('--shard <i/n>', 'with --targets: only the i-th of n parts of the list, the same part on every machine (a CI matrix)'))
-    .addHelpText('after', `
+    .addOption(
+      new Option('--shard <i/n>', 'with --targets: only the i-th of n parts of the list, the same part on every machine (a CI matrix)'),
+    )
+    .addHelpText(
+      'after',
+      `
 Fleets:
   run --targets lab.json --shard 2/4 --only auth,objects --out fleet-2
     runs the second quarter of the targets of lab.json, each a run of its own with the other
@@ -51,19 +65,22 @@ Fleets:
   report --merge fleet-1 fleet-2 fleet-3 fleet-4 --out fleet [--previous last-fleet]
     joins the shards into one fleet report.
   A fleet exits 0 when every target passed, 1 when a target FAILed, 2 when a target could not
-  be run to a verdict.`);
+  be run to a verdict.`,
+    );
 }
 
 /** True for a fleet run; the fleet's flags without --targets are a usage error. */
 export function fleetRequested(flags: FleetFlags): boolean {
   if (flags.targets !== undefined) return true;
-  if (flags.shard !== undefined || flags.fleetConcurrency !== undefined) throw new UsageError('--shard and --fleet-concurrency go with --targets FILE.');
+  if (flags.shard !== undefined || flags.fleetConcurrency !== undefined)
+    throw new UsageError('--shard and --fleet-concurrency go with --targets FILE.');
   return false;
 }
 
 export async function fleetCommand(flags: RunFlags & FleetFlags, cmd?: Command, argv: readonly string[] = process.argv): Promise<void> {
   for (const [key, flag] of PER_TARGET) {
-    if (cmd?.getOptionValueSource(key) === 'cli') throw new UsageError(`${flag} does not go with --targets: each target's entry in the targets file says it.`);
+    if (cmd?.getOptionValueSource(key) === 'cli')
+      throw new UsageError(`${flag} does not go with --targets: each target's entry in the targets file says it.`);
   }
   const concurrency = flags.fleetConcurrency ?? DEFAULT_CONCURRENCY;
   if (concurrency < 1) throw new UsageError('--fleet-concurrency takes a whole number of at least 1.');
@@ -76,13 +93,16 @@ export async function fleetCommand(flags: RunFlags & FleetFlags, cmd?: Command, 
   const startedAt = new Date();
   const print = (line: string): void => void process.stdout.write(`${line}\n`);
   const secrets = all.map((e) => process.env[e.passwordEnv] ?? '').filter((s) => s !== '');
-  print(`bmc-conformance fleet: ${entries.length} of the ${all.length} targets of ${file}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}, at most ${concurrency} at once, into ${out}`);
+  print(
+    `bmc-conformance fleet: ${entries.length} of the ${all.length} targets of ${file}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}, at most ${concurrency} at once, into ${out}`,
+  );
 
   const targets = new Map<string, FleetTarget>();
   const jobs: Array<ChildJob & { entry: FleetEntry }> = [];
   for (const entry of entries) {
     const password = process.env[entry.passwordEnv];
-    if (password === undefined || password === '') targets.set(entry.name, notRun(entry, `the environment variable ${entry.passwordEnv} that holds its password is not set`));
+    if (password === undefined || password === '')
+      targets.set(entry.name, notRun(entry, `the environment variable ${entry.passwordEnv} that holds its password is not set`));
     else jobs.push({ name: entry.name, entry, args: childArgs(entry, forwarded, out), env: childEnv(entry, all, password) });
   }
   let done = 0;
@@ -108,7 +128,8 @@ export async function fleetCommand(flags: RunFlags & FleetFlags, cmd?: Command, 
     targets: entries.map((e) => targets.get(e.name)!),
   };
   await writeFleetReport(out, matrix, secrets);
-  for (const line of ['', ...fleetTable(matrix.targets), '', `${fleetHeadline(matrix)}`, `fleet: ${join(out, 'summary.html')}`]) print(line);
+  for (const line of ['', ...fleetTable(matrix.targets), '', `${fleetHeadline(matrix)}`, `fleet: ${join(out, 'summary.html')}`])
+    print(line);
   process.exitCode = fleetExitCode(matrix);
 }
 
@@ -133,9 +154,12 @@ function childArgs(entry: FleetEntry, forwarded: readonly string[], out: string)
   return [
     'run',
     ...forwarded,
-    '--target', entry.url,
-    '--target-profile', entry.targetProfile,
-    '--out', join(out, entry.name),
+    '--target',
+    entry.url,
+    '--target-profile',
+    entry.targetProfile,
+    '--out',
+    join(out, entry.name),
     ...(entry.insecure ? ['--insecure'] : []),
     ...(entry.namespace ? ['--namespace', entry.namespace] : []),
   ];

@@ -77,8 +77,34 @@ function applyProfile(flags: LoadFlags, p: TargetProfile, cmd: Command | undefin
 
 /** Gentle on a real BMC (a small ARM computer), generous on the embedded simulator. */
 const DEFAULTS = {
-  target: { connections: 2, durationS: 5, maxConnections: 16, requestsPerSecondCap: 1_000, timeoutMs: 120_000, eventTimeoutMs: 10_000, subscribers: 5, maxSubscribers: 64, maxSessions: 32, eventWriteRate: 2, startRate: 5, maxRate: 100 },
-  embedded: { connections: 10, durationS: 3, maxConnections: 256, requestsPerSecondCap: 50_000, timeoutMs: 15_000, eventTimeoutMs: 3_000, subscribers: 20, maxSubscribers: 256, maxSessions: 64, eventWriteRate: 20, startRate: 50, maxRate: 20_000 },
+  target: {
+    connections: 2,
+    durationS: 5,
+    maxConnections: 16,
+    requestsPerSecondCap: 1_000,
+    timeoutMs: 120_000,
+    eventTimeoutMs: 10_000,
+    subscribers: 5,
+    maxSubscribers: 64,
+    maxSessions: 32,
+    eventWriteRate: 2,
+    startRate: 5,
+    maxRate: 100,
+  },
+  embedded: {
+    connections: 10,
+    durationS: 3,
+    maxConnections: 256,
+    requestsPerSecondCap: 50_000,
+    timeoutMs: 15_000,
+    eventTimeoutMs: 3_000,
+    subscribers: 20,
+    maxSubscribers: 256,
+    maxSessions: 64,
+    eventWriteRate: 20,
+    startRate: 50,
+    maxRate: 20_000,
+  },
 };
 const CAPACITY_P99_MS = 250;
 
@@ -90,13 +116,15 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
   const plan = ratePlanShape(flags);
   const rules = await thresholdRules(flags);
   const baseline = flags.baseline ? { file: resolve(flags.baseline), results: await readBaseline(flags.baseline) } : undefined;
-  if (flags.target && flags.fault.length > 0) throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
+  if (flags.target && flags.fault.length > 0)
+    throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
 
   const onSimulator = !flags.target;
   const d = onSimulator ? DEFAULTS.embedded : DEFAULTS.target;
   const profile: Profile = flags.profile ?? (onSimulator ? 'destructive' : 'safe');
   for (const s of scenarios) {
-    if (!profileAllows(profile, s.profile)) throw new UsageError(`The scenario ${s.name} needs --profile ${s.profile} (or above); the profile is ${profile}.`);
+    if (!profileAllows(profile, s.profile))
+      throw new UsageError(`The scenario ${s.name} needs --profile ${s.profile} (or above); the profile is ${profile}.`);
   }
   const notes: string[] = [];
   const maxConnections = flags.maxConnections ?? d.maxConnections;
@@ -110,7 +138,12 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
   const eventTimeoutMs = flags.eventTimeout ?? d.eventTimeoutMs;
   const ratePlan: RatePlan =
     plan === 'capacity'
-      ? { kind: 'capacity', startRate: flags.rate ?? d.startRate, maxRate: flags.maxRate ?? d.maxRate, p99BoundMs: flags.capacityP99 ?? CAPACITY_P99_MS }
+      ? {
+          kind: 'capacity',
+          startRate: flags.rate ?? d.startRate,
+          maxRate: flags.maxRate ?? d.maxRate,
+          p99BoundMs: flags.capacityP99 ?? CAPACITY_P99_MS,
+        }
       : plan === 'ramp'
         ? { kind: 'ramp', ...flags.ramp! }
         : plan === 'open'
@@ -122,7 +155,13 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
   const embedded = onSimulator ? await startEmbedded(flags) : undefined;
   try {
     const target = embedded?.url ?? flags.target!.replace(/\/+$/, '');
-    const { client } = await preflight({ target, user: flags.user, password: flags.password, insecure: flags.insecure || Boolean(embedded), timeoutMs });
+    const { client } = await preflight({
+      target,
+      user: flags.user,
+      password: flags.password,
+      insecure: flags.insecure || Boolean(embedded),
+      timeoutMs,
+    });
     const interrupt = new AbortController();
     const onSigint = (): void => {
       process.stdout.write('\ninterrupted: stopping, then restoring what was written\n');
@@ -134,16 +173,21 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
     const writable = flags.writable.length > 0 ? flags.writable : (embedded?.writable ?? []);
     try {
       await checkPaths(client, scenarios, flags.mix ?? DEFAULT_MIX, flags.namespace);
-      const needWrites = scenarios.some((s) => s.kind === 'write-mix' || s.kind === 'events') || (plan === 'capacity' && profileAllows(profile, 'safe'));
+      const needWrites =
+        scenarios.some((s) => s.kind === 'write-mix' || s.kind === 'events') || (plan === 'capacity' && profileAllows(profile, 'safe'));
       const resolved = needWrites ? await resolveWritables(client, writable, flags.namespace) : { writable, unmatched: [] };
       for (const w of resolved.unmatched) notes.push(`not written: ${w} matches nothing on this target`);
       const prepared = needWrites ? await prepareWrites(client, resolved.writable) : { cycles: [], skipped: [] };
       for (const s of prepared.skipped) notes.push(`not written: ${s}`);
       const writing = scenarios.filter((s) => s.kind === 'write-mix' || s.kind === 'events');
       if (writing.length > 0 && prepared.cycles.length === 0) {
-        throw new UsageError(`The scenario ${writing[0]!.name} needs an attribute it can write: name one with --writable PATH:ATTR[=V1|V2]${prepared.skipped.length ? ` (${prepared.skipped.join('; ')})` : ''}.`);
+        throw new UsageError(
+          `The scenario ${writing[0]!.name} needs an attribute it can write: name one with --writable PATH:ATTR[=V1|V2]${prepared.skipped.length ? ` (${prepared.skipped.join('; ')})` : ''}.`,
+        );
       }
-      process.stdout.write(`bmc-conformance load: ${publicUrl(target)}${embedded ? ' (embedded simulator)' : ''}, ${describePlan(ratePlan, connections)}, ${durationS} s per scenario${windowS ? ` in ${windowS} s windows` : ''}, at most ${maxRequests} requests each\n${TABLE_HEAD}\n`);
+      process.stdout.write(
+        `bmc-conformance load: ${publicUrl(target)}${embedded ? ' (embedded simulator)' : ''}, ${describePlan(ratePlan, connections)}, ${durationS} s per scenario${windowS ? ` in ${windowS} s windows` : ''}, at most ${maxRequests} requests each\n${TABLE_HEAD}\n`,
+      );
       outcome = await runLoad({
         client,
         baseUrl: target,
@@ -186,9 +230,15 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
     const changes: Change[] = baseline ? compareToBaseline(outcome.results, baseline.results, flags.tolerance) : [];
     const failures = [
       ...thresholds.filter((t) => !t.pass).map(describeMiss),
-      ...changes.filter((c) => c.regression).map((c) => `${c.scenario}: ${c.metric} regressed against the baseline (${c.baseline} -> ${c.current})`),
-      ...outcome.restores.filter((r) => !r.restored).map((r) => `${r.path} ${r.name} was not restored to ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`),
-      ...outcome.results.flatMap((r) => (r.uploads?.leftOver ?? []).map((v) => `${r.scenario}: the uploaded version ${v} could not be deleted`)),
+      ...changes
+        .filter((c) => c.regression)
+        .map((c) => `${c.scenario}: ${c.metric} regressed against the baseline (${c.baseline} -> ${c.current})`),
+      ...outcome.restores
+        .filter((r) => !r.restored)
+        .map((r) => `${r.path} ${r.name} was not restored to ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`),
+      ...outcome.results.flatMap((r) =>
+        (r.uploads?.leftOver ?? []).map((v) => `${r.scenario}: the uploaded version ${v} could not be deleted`),
+      ),
       ...outcome.results.filter((r) => r.stoppedBy === 'error-rate').map((r) => `${r.scenario}: ${r.stopNote}`),
       ...(interrupt.signal.aborted ? ['the run was interrupted'] : []),
     ];
@@ -204,7 +254,9 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
       abortErrorRatePct: flags.abortErrorRate,
       ...(ratePlan.kind === 'open' && { rate: ratePlan.rate }),
       ...(ratePlan.kind === 'ramp' && { ramp: `${ratePlan.from}:${ratePlan.to}:${ratePlan.steps}` }),
-      ...(ratePlan.kind === 'capacity' && { capacity: { startRate: ratePlan.startRate, maxRate: ratePlan.maxRate, p99BoundMs: ratePlan.p99BoundMs } }),
+      ...(ratePlan.kind === 'capacity' && {
+        capacity: { startRate: ratePlan.startRate, maxRate: ratePlan.maxRate, p99BoundMs: ratePlan.p99BoundMs },
+      }),
       ...(flags.soak && { soakS: flags.soak, windowS }),
       ...(scenarios.some((s) => s.kind === 'events') && { subscribers }),
       ...(scenarios.some((s) => s.kind === 'read-mix') && { mix: { ...(flags.mix ?? DEFAULT_MIX) } }),
@@ -221,7 +273,10 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
       environment: env,
       settings,
       results: outcome.results,
-      capacity: { ...(outcome.sessions && { sessions: outcome.sessions }), ...(outcome.subscribers && { subscribers: outcome.subscribers }) },
+      capacity: {
+        ...(outcome.sessions && { sessions: outcome.sessions }),
+        ...(outcome.subscribers && { subscribers: outcome.subscribers }),
+      },
       thresholds,
       ...(baseline && { baseline: { file: baseline.file, tolerancePct: flags.tolerance, changes } }),
       restores: outcome.restores,
@@ -246,19 +301,27 @@ async function writeOutputs(out: string, doc: LoadDocument): Promise<void> {
   const attached = await attachToAllure(dir, doc, { json, html });
   for (const line of closingLines(doc)) process.stdout.write(`${line}\n`);
   process.stdout.write(`results: ${json}\nreport:  ${html}\n`);
-  if (attached > 0) process.stdout.write(`allure:  ${attached} load test(s) added to ${join(dir, 'allure-results')} (render with "bmc-conformance report --in ${out}")\n`);
+  if (attached > 0)
+    process.stdout.write(
+      `allure:  ${attached} load test(s) added to ${join(dir, 'allure-results')} (render with "bmc-conformance report --in ${out}")\n`,
+    );
 }
 
 function chooseScenarios(flags: LoadFlags): Scenario[] {
   const names = flags.scenario ?? (flags.soak ? ['read-mix'] : DEFAULT_SCENARIOS);
   const scenarios = names.map((n) => scenarioByName(n)!);
   const rateModes = [flags.rate !== undefined && !flags.findCapacity, flags.ramp !== undefined, flags.findCapacity].filter(Boolean).length;
-  if (rateModes > 1) throw new UsageError('Choose one of --rate, --ramp and --find-capacity (--rate with --find-capacity sets where the search starts).');
-  if (flags.soak && (flags.ramp || flags.findCapacity)) throw new UsageError('--soak runs at a fixed load: use it with --connections or --rate, not --ramp or --find-capacity.');
+  if (rateModes > 1)
+    throw new UsageError('Choose one of --rate, --ramp and --find-capacity (--rate with --find-capacity sets where the search starts).');
+  if (flags.soak && (flags.ramp || flags.findCapacity))
+    throw new UsageError('--soak runs at a fixed load: use it with --connections or --rate, not --ramp or --find-capacity.');
   if (flags.window && !flags.soak) throw new UsageError('--window needs --soak.');
-  if (flags.soak && flags.window && flags.soak < 2 * flags.window) throw new UsageError('--soak must last at least two --window lengths, so a first and a last window exist.');
-  if (flags.mix && !names.includes('read-mix')) throw new UsageError('--mix sets the weights of the read-mix scenario; add --scenario read-mix.');
-  if ((flags.ramp || flags.findCapacity) && !scenarios.some(isHttpScenario)) throw new UsageError('--ramp and --find-capacity need an HTTP scenario (not only events or upload).');
+  if (flags.soak && flags.window && flags.soak < 2 * flags.window)
+    throw new UsageError('--soak must last at least two --window lengths, so a first and a last window exist.');
+  if (flags.mix && !names.includes('read-mix'))
+    throw new UsageError('--mix sets the weights of the read-mix scenario; add --scenario read-mix.');
+  if ((flags.ramp || flags.findCapacity) && !scenarios.some(isHttpScenario))
+    throw new UsageError('--ramp and --find-capacity need an HTTP scenario (not only events or upload).');
   return scenarios;
 }
 
@@ -269,7 +332,12 @@ function ratePlanShape(flags: LoadFlags): RatePlan['kind'] {
 }
 
 async function thresholdRules(flags: LoadFlags): Promise<Rule[]> {
-  const rules = flags.thresholds ? await loadThresholds(flags.thresholds, SCENARIOS.map((s) => s.name)) : [];
+  const rules = flags.thresholds
+    ? await loadThresholds(
+        flags.thresholds,
+        SCENARIOS.map((s) => s.name),
+      )
+    : [];
   if (flags.minRps !== undefined) rules.push(parseRule('*', `rps >= ${flags.minRps}`));
   if (flags.maxP99 !== undefined) rules.push(parseRule('*', `p99 <= ${flags.maxP99}ms`));
   return rules;
@@ -277,10 +345,19 @@ async function thresholdRules(flags: LoadFlags): Promise<Rule[]> {
 
 async function startEmbedded(flags: LoadFlags): Promise<EmbeddedTarget> {
   try {
-    return await startEmbeddedTarget({ namespace: flags.namespace, user: flags.user, password: flags.password, faults: flags.fault, tftp: false });
+    return await startEmbeddedTarget({
+      namespace: flags.namespace,
+      user: flags.user,
+      password: flags.password,
+      faults: flags.fault,
+      tftp: false,
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (/unknown fault/.test(message)) throw new UsageError(`Unknown fault ${flags.fault.join(', ')}; see simulate --list-faults (and slow-requests, slow-serial, slow-stalls, slow-leak).`);
+    if (/unknown fault/.test(message))
+      throw new UsageError(
+        `Unknown fault ${flags.fault.join(', ')}; see simulate --list-faults (and slow-requests, slow-serial, slow-stalls, slow-leak).`,
+      );
     throw err;
   }
 }
@@ -321,9 +398,15 @@ function describePlan(p: RatePlan, connections: number): string {
 // --- Option parsers (each rejects a bad value with one plain sentence) ---------------------------
 
 export function parseScenarios(value: string): string[] {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !scenarioByName(n));
-  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`unknown scenario ${unknown.join(', ') || '(none)'}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+  if (unknown.length > 0 || names.length === 0)
+    throw new InvalidArgumentError(
+      `unknown scenario ${unknown.join(', ') || '(none)'}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`,
+    );
   return names;
 }
 
@@ -335,7 +418,8 @@ export function parseRate(value: string): number {
 
 export function parseRamp(value: string): Ramp {
   const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?):(\d+)$/.exec(value);
-  if (!m || Number(m[1]) <= 0 || Number(m[2]) <= 0 || Number(m[3]) < 2) throw new InvalidArgumentError('expected FROM:TO:STEPS, e.g. 5:50:10 (rates above 0, at least 2 steps).');
+  if (!m || Number(m[1]) <= 0 || Number(m[2]) <= 0 || Number(m[3]) < 2)
+    throw new InvalidArgumentError('expected FROM:TO:STEPS, e.g. 5:50:10 (rates above 0, at least 2 steps).');
   return { from: Number(m[1]), to: Number(m[2]), steps: Number(m[3]) };
 }
 
@@ -359,7 +443,12 @@ export function parseMix(value: string): Record<string, number> {
   for (const part of value.split(',')) {
     const m = /^\s*([a-z-]+)\s*=\s*(\d+)\s*$/.exec(part);
     const s = m ? scenarioByName(m[1]!) : undefined;
-    if (!m || !s || s.kind !== 'read') throw new InvalidArgumentError(`expected READ-SCENARIO=WEIGHT,… with read scenarios (${SCENARIOS.filter((x) => x.kind === 'read').map((x) => x.name).join(', ')}).`);
+    if (!m || !s || s.kind !== 'read')
+      throw new InvalidArgumentError(
+        `expected READ-SCENARIO=WEIGHT,… with read scenarios (${SCENARIOS.filter((x) => x.kind === 'read')
+          .map((x) => x.name)
+          .join(', ')}).`,
+      );
     mix[m[1]!] = Number(m[2]);
   }
   if (!Object.values(mix).some((w) => w > 0)) throw new InvalidArgumentError('expected at least one weight above 0.');

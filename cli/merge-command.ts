@@ -26,7 +26,10 @@ const DEFAULT_OUT = 'reports/fleet';
 
 export function mergeOptions(cmd: Command): Command {
   return cmd
-    .option('--merge <dirs...>', 'join fleet folders (the shards of run --targets, or earlier merges) into one fleet report in --out; with --previous DIR, an earlier merged fleet, the changes per target and requirement')
+    .option(
+      '--merge <dirs...>',
+      'join fleet folders (the shards of run --targets, or earlier merges) into one fleet report in --out; with --previous DIR, an earlier merged fleet, the changes per target and requirement',
+    )
     .option('--out <dir>', `with --merge: where the fleet report goes (default ${DEFAULT_OUT})`);
 }
 
@@ -45,14 +48,18 @@ export async function mergeCommand(flags: MergeFlags): Promise<void> {
     matrix.changes = fleetChanges(await readFleet(prevDir), matrix, join(prevDir, FLEET_FILE));
   }
   await writeFleetReport(out, matrix, [process.env.BMC_PASSWORD ?? '']);
-  print(`merged ${dirs.length} fleet folder${dirs.length === 1 ? '' : 's'} (shards ${matrix.shards.map((s) => `${s.index}/${s.count}`).join(', ')}): ${fleetHeadline(matrix)}`);
+  print(
+    `merged ${dirs.length} fleet folder${dirs.length === 1 ? '' : 's'} (shards ${matrix.shards.map((s) => `${s.index}/${s.count}`).join(', ')}): ${fleetHeadline(matrix)}`,
+  );
   for (const id of requirementIds(matrix)) {
     const r = requirementAcross(matrix, id);
     if (r.counts.FAIL > 0) print(`  ${id.padEnd(8)} ${acrossSentence(r)}`);
   }
   if (matrix.changes) {
     const c = matrix.changes;
-    print(`since the fleet run of ${c.previousStartedAt}: ${fleetNewlyFailing(c).length} newly failing, ${fleetNewlyPassing(c).length} newly passing (target × requirement)`);
+    print(
+      `since the fleet run of ${c.previousStartedAt}: ${fleetNewlyFailing(c).length} newly failing, ${fleetNewlyPassing(c).length} newly passing (target × requirement)`,
+    );
     for (const x of fleetNewlyFailing(c)) print(`  ${x.target} ${x.id} ${x.from} -> ${x.to}  (newly failing)`);
   }
   print(`fleet: ${join(out, 'summary.html')}`);
@@ -98,7 +105,10 @@ function warnings(fleets: FleetMatrix[]): string[] {
   for (const count of new Set(shards.map((s) => s.count))) {
     const have = new Set(shards.filter((s) => s.count === count).map((s) => s.index));
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i));
-    if (missing.length > 0) out.push(`shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} not among the folders merged: the fleet report lacks their targets`);
+    if (missing.length > 0)
+      out.push(
+        `shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} not among the folders merged: the fleet report lacks their targets`,
+      );
   }
   const catalogues = new Set(fleets.map((f) => catalogueVersion(f.tool)));
   if (catalogues.size > 1) out.push(`the folders were judged by different catalogues (${[...catalogues].join('; ')})`);

@@ -23,7 +23,10 @@ export function profile(value: string): Profile {
 }
 
 export function areaList(value: string): Area[] {
-  const areas = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const areas = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const bad = areas.filter((a) => !(AREAS as readonly string[]).includes(a));
   if (bad.length > 0 || areas.length === 0) {
     throw new InvalidArgumentError(`unknown area ${bad.join(', ') || '(none)'}; areas are ${AREAS.join(', ')}.`);
@@ -32,7 +35,10 @@ export function areaList(value: string): Area[] {
 }
 
 export function requirementList(value: string): string[] {
-  const ids = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const ids = value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const bad = ids.filter((id) => !isRequirementId(id));
   if (bad.length > 0 || ids.length === 0) throw new InvalidArgumentError(`unknown requirement ${bad.join(', ') || '(none)'}.`);
   return ids;

@@ -21,7 +21,7 @@ export interface ReportFlags {
 
 export async function reportCommand(flags: ReportFlags & MergeFlags): Promise<void> {
   if (flags.merge) return mergeCommand(flags);
-  if (flags.out !== undefined) throw new UsageError('--out goes with --merge; a run\'s reports are rendered into its --in folder.');
+  if (flags.out !== undefined) throw new UsageError("--out goes with --merge; a run's reports are rendered into its --in folder.");
   const dir = resolve(flags.in);
   const results = await readResults(join(dir, RESULTS_FILE));
   const named = flags.previous ?? flags.baseline;

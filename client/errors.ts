@@ -70,7 +70,9 @@ export class TargetDownError extends UnreachableError {
   constructor(readonly outage: Outage) {
     const seen = `${outageText(outage)} (${outage.cause})`;
     super(
-      outage.back ? `The target was unreachable ${seen}; it answers again, but this request got no answer.` : `The target has been unreachable ${seen}; the run no longer waits for it.`,
+      outage.back
+        ? `The target was unreachable ${seen}; it answers again, but this request got no answer.`
+        : `The target has been unreachable ${seen}; the run no longer waits for it.`,
       outage.cause,
       { fault: `target unreachable ${seen}` },
     );
@@ -200,10 +202,16 @@ export function classifyNetworkError(err: unknown, baseUrl: string, ctx: Request
     if (reason) return new TlsError(`TLS handshake with ${origin} failed: ${reason}.`, { cause: err, fault: 'TLS handshake failed' });
   }
   if (/before secure TLS connection was established/i.test(text)) {
-    return new TlsError(`TLS handshake with ${origin} failed: the target closed the connection during the handshake.`, { cause: err, fault: 'TLS handshake refused' });
+    return new TlsError(`TLS handshake with ${origin} failed: the target closed the connection during the handshake.`, {
+      cause: err,
+      fault: 'TLS handshake refused',
+    });
   }
   if (/wrong version number|packet length too long|http request/i.test(text)) {
-    return new TlsError(`TLS handshake with ${origin} failed: ${TLS_REASONS.ERR_SSL_WRONG_VERSION_NUMBER}.`, { cause: err, fault: 'TLS handshake failed' });
+    return new TlsError(`TLS handshake with ${origin} failed: ${TLS_REASONS.ERR_SSL_WRONG_VERSION_NUMBER}.`, {
+      cause: err,
+      fault: 'TLS handshake failed',
+    });
   }
   if (found.codes.includes('EPROTO') || /ssl|tls/i.test(found.codes.join(' '))) {
     const detail = found.messages[0]?.replace(/\.$/, '') ?? 'protocol error';
@@ -211,7 +219,8 @@ export function classifyNetworkError(err: unknown, baseUrl: string, ctx: Request
   }
   for (const code of found.codes) {
     const reason = UNREACHABLE_REASONS[code];
-    if (reason) return new UnreachableError(`Cannot reach ${origin}: ${reason}.`, reason, { cause: err, fault: `target unreachable (${reason})` });
+    if (reason)
+      return new UnreachableError(`Cannot reach ${origin}: ${reason}.`, reason, { cause: err, fault: `target unreachable (${reason})` });
   }
   if (found.codes.some((c) => TIMEOUT_CODES.has(c)) || isAbortTimeout(err)) {
     const limit = ctx.timeoutMs !== undefined ? ` within ${formatLimit(ctx.timeoutMs)}` : ' in time';
@@ -227,7 +236,10 @@ export function classifyNetworkError(err: unknown, baseUrl: string, ctx: Request
     );
   }
   if (found.codes.includes('ECONNRESET')) {
-    return new ConnectionLostError(`The target reset the connection before ${describeRequest(ctx)} got an answer.`, { cause: err, fault: 'connection reset' });
+    return new ConnectionLostError(`The target reset the connection before ${describeRequest(ctx)} got an answer.`, {
+      cause: err,
+      fault: 'connection reset',
+    });
   }
   if (lost) {
     return new ConnectionLostError(

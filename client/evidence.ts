@@ -28,14 +28,7 @@ const DEFAULT_CAPACITY = 200;
 export const REDACTED = '<redacted>';
 const MASK = '***';
 
-const SECRET_HEADERS = new Set([
-  'cookie',
-  'set-cookie',
-  'x-auth-token',
-  'x-xsrf-token',
-  'authorization',
-  'sec-websocket-protocol',
-]);
+const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'x-auth-token', 'x-xsrf-token', 'authorization', 'sec-websocket-protocol']);
 
 /** Replaces every occurrence of each secret (raw, JSON-escaped and URL-encoded) with `***`. */
 export function redactText(text: string, secrets: readonly string[]): string {
@@ -269,15 +262,17 @@ export interface ExchangeText {
 export function exchangeText(x: Exchange): ExchangeText {
   const request = [`${x.method} ${x.url}`, ...headerLines(x.requestHeaders), ...bodyLines(x.requestBody)];
   const timing = `(${x.durationMs} ms, sent ${x.at})`;
-  const response = x.error !== undefined
-    ? [`no response ${timing}: ${x.error}`]
-    : [`HTTP ${x.statusLine ?? x.status ?? '?'} ${timing}`, ...headerLines(x.responseHeaders ?? {}), ...bodyLines(x.responseBody)];
+  const response =
+    x.error !== undefined
+      ? [`no response ${timing}: ${x.error}`]
+      : [`HTTP ${x.statusLine ?? x.status ?? '?'} ${timing}`, ...headerLines(x.responseHeaders ?? {}), ...bodyLines(x.responseBody)];
   return { request: request.join('\n'), response: response.join('\n') };
 }
 
 function headerLines(headers: Record<string, string | string[] | undefined>): string[] {
   return Object.entries(headers).flatMap(([name, value]) =>
-    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+    value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`),
+  );
 }
 
 function bodyLines(body: string | undefined): string[] {

@@ -26,7 +26,15 @@ import { RateLimiter } from './rate.js';
 import { Reachability } from './reachability.js';
 import { clientDefaults, emitClientEvent, interruptSignal } from './run-context.js';
 import { sessionClosed, sessionOpened } from './session-ledger.js';
-import { ExchangeFailed, ExchangeTimeout, ExchangeTooLarge, exchange, requestTarget, type Progress, type RawResponse } from './transport.js';
+import {
+  ExchangeFailed,
+  ExchangeTimeout,
+  ExchangeTooLarge,
+  exchange,
+  requestTarget,
+  type Progress,
+  type RawResponse,
+} from './transport.js';
 
 export type { SerializedCookies } from './cookies.js';
 
@@ -433,7 +441,10 @@ export class BmcClient {
   private async answers(): Promise<boolean> {
     const timeoutMs = Math.min(PROBE_TIMEOUT_MS, this.timeoutMs());
     const flags = { sendCredentials: false, storeCookies: false, record: false };
-    return this.sendOnce('GET', '/', { timeoutMs }, flags).then((res) => res.status < 500, () => false);
+    return this.sendOnce('GET', '/', { timeoutMs }, flags).then(
+      (res) => res.status < 500,
+      () => false,
+    );
   }
 
   private async sendOnce(method: string, path: string, opts: RequestOptions, flags: SendFlags): Promise<BmcResponse> {
@@ -451,7 +462,16 @@ export class BmcClient {
     const sent = { at: at.toISOString(), method, url: target, requestHeaders: headers, requestBody: bodyToText(body) };
     const evidence = flags.record === false ? undefined : this.evidence;
     try {
-      raw = await exchange(this.agent, { origin: this.origin, path: target, method, headers, body, timeoutMs, maxResponseBytes: this.maxResponseBytes(), signal });
+      raw = await exchange(this.agent, {
+        origin: this.origin,
+        path: target,
+        method,
+        headers,
+        body,
+        timeoutMs,
+        maxResponseBytes: this.maxResponseBytes(),
+        signal,
+      });
     } catch (err) {
       const error = exchangeError(err, this.baseUrl, { method, path, timeoutMs });
       evidence?.record({ ...sent, durationMs: performance.now() - start, error: error.message });
@@ -495,10 +515,13 @@ function exchangeError(err: unknown, baseUrl: string, ctx: { method: string; pat
   if (err instanceof ExchangeTimeout) return timeoutError(err, what);
   if (err instanceof ExchangeTooLarge) {
     const size = err.progress.announced !== undefined ? `it announced ${formatBytes(err.progress.announced)}` : 'it was longer';
-    return new ResponseTooLargeError(`The answer to ${what} was cut off at the ${formatBytes(err.limit)} cap (--max-response-bytes): ${size}.`, {
-      cause: err,
-      fault: 'answer over the size cap',
-    });
+    return new ResponseTooLargeError(
+      `The answer to ${what} was cut off at the ${formatBytes(err.limit)} cap (--max-response-bytes): ${size}.`,
+      {
+        cause: err,
+        fault: 'answer over the size cap',
+      },
+    );
   }
   if (err instanceof InterruptedError) return err;
   if (err instanceof ExchangeFailed) return classifyNetworkError(err.cause, baseUrl, { ...ctx, progress: err.progress });
@@ -509,7 +532,8 @@ function exchangeError(err: unknown, baseUrl: string, ctx: { method: string; pat
 function timeoutError(err: ExchangeTimeout, what: string): TargetTimeoutError {
   const limit = formatLimit(err.timeoutMs);
   const p: Progress = err.progress;
-  if (!p.answered) return new TargetTimeoutError(`The target did not answer ${what} within ${limit}.`, { cause: err, fault: 'no answer in time' });
+  if (!p.answered)
+    return new TargetTimeoutError(`The target did not answer ${what} within ${limit}.`, { cause: err, fault: 'no answer in time' });
   // Quiet for half the limit, and far longer than any wait between its pieces so far: it stopped.
   // Otherwise bytes were still coming, only too slowly.
   if (p.quietMs >= Math.max(err.timeoutMs / 2, 2 * p.longestGapMs)) {

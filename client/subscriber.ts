@@ -20,9 +20,7 @@ export interface ReceivedEvent {
 }
 
 export type ConnectOutcome =
-  | { kind: 'open'; subscriber: EventSubscriber }
-  | { kind: 'refused'; status?: number }
-  | { kind: 'closed'; code: number; reason: string };
+  { kind: 'open'; subscriber: EventSubscriber } | { kind: 'refused'; status?: number } | { kind: 'closed'; code: number; reason: string };
 
 export interface OpenOptions {
   /** Send this exact text instead of the serialised filter. */
@@ -140,19 +138,17 @@ export class EventSubscriber {
   }
 
   /** The first `count` matching events at or after `from` (default 0). */
-  async waitForCount(
-    pred: EventPredicate,
-    count: number,
-    timeoutMs: number,
-    opts: { from?: number } = {},
-  ): Promise<ReceivedEvent[]> {
+  async waitForCount(pred: EventPredicate, count: number, timeoutMs: number, opts: { from?: number } = {}): Promise<ReceivedEvent[]> {
     const from = opts.from ?? 0;
     const matches = (): ReceivedEvent[] => this.events.slice(from).filter((e) => safeMatch(pred, e.data));
     const done = await this.waitUntil(() => matches().length >= count || this.closed, timeoutMs);
     const found = matches();
     if (found.length >= count) return found.slice(0, count);
     const wanted = count === 1 ? 'a matching event' : `${count} matching events (got ${found.length})`;
-    const why = done && this.closeState ? `the event socket closed (code ${this.closeState.code}) before ${wanted} arrived` : `${wanted} did not arrive within ${formatLimit(timeoutMs)}`;
+    const why =
+      done && this.closeState
+        ? `the event socket closed (code ${this.closeState.code}) before ${wanted} arrived`
+        : `${wanted} did not arrive within ${formatLimit(timeoutMs)}`;
     throw new TargetTimeoutError(`On /subscribe ${why}; ${this.describeSince(from)}.`);
   }
 
@@ -289,7 +285,9 @@ function handshake(client: BmcClient, opts: OpenOptions, filterText: string): Pr
       done(() => {
         const timedOut = /opening handshake has timed out/i.test(err.message);
         const error = timedOut
-          ? new TargetTimeoutError(`The target did not complete the WebSocket handshake on ${url} within ${formatLimit(timeoutMs)}.`, { cause: err })
+          ? new TargetTimeoutError(`The target did not complete the WebSocket handshake on ${url} within ${formatLimit(timeoutMs)}.`, {
+              cause: err,
+            })
           : /^(Unexpected server response|Invalid|Server sent)/.test(err.message)
             ? new SubscriptionError(`The WebSocket handshake with ${url} failed: ${err.message.replace(/\.$/, '')}.`, { cause: err })
             : classifyNetworkError(err, settings.baseUrl, { method: 'GET', path: '/subscribe', timeoutMs });

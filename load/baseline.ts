@@ -47,10 +47,18 @@ export function compareToBaseline(current: readonly ScenarioReport[], baseline: 
       if (now === undefined || then === undefined || then <= 0) continue;
       const ratio = now / then;
       const regression = m.higherIsWorse ? ratio > 1 + tol && now - then >= LATENCY_FLOOR_MS : ratio < 1 - tol;
-      changes.push({ scenario: c.scenario, metric: m.metric, baseline: then, current: now, ratio: Math.round(ratio * 1000) / 1000, regression });
+      changes.push({
+        scenario: c.scenario,
+        metric: m.metric,
+        baseline: then,
+        current: now,
+        ratio: Math.round(ratio * 1000) / 1000,
+        regression,
+      });
     }
     // Failures where the baseline had none are a regression whatever the tolerance.
-    if (c.failed > 0 && b.failed === 0) changes.push({ scenario: c.scenario, metric: 'failed', baseline: 0, current: c.failed, ratio: null, regression: true });
+    if (c.failed > 0 && b.failed === 0)
+      changes.push({ scenario: c.scenario, metric: 'failed', baseline: 0, current: c.failed, ratio: null, regression: true });
   }
   return changes;
 }
@@ -62,7 +70,8 @@ export async function readBaseline(file: string): Promise<ScenarioReport[]> {
   } catch {
     throw new UsageError(`The baseline ${file} cannot be read as JSON.`);
   }
-  if (parsed.tool !== 'bmc-conformance load' || !Array.isArray(parsed.results)) throw new UsageError(`The baseline ${file} is not a load.json file.`);
+  if (parsed.tool !== 'bmc-conformance load' || !Array.isArray(parsed.results))
+    throw new UsageError(`The baseline ${file} is not a load.json file.`);
   return parsed.results as ScenarioReport[];
 }
 

@@ -52,13 +52,28 @@ export async function findCapacity(step: (rate: number) => Promise<OpenLoopFigur
   const judge = async (phase: CapacityStep['phase'], rate: number): Promise<CapacityStep> => {
     if (steps.length > 0) await sleep(opts.pauseMs);
     const f = await step(rate);
-    const s: CapacityStep = { phase, rate, requests: f.requests, failed: f.failed, p50: f.latency.p50, p99: f.latency.p99, sendLagP99: f.sendLagMs.p99, sustained: true };
+    const s: CapacityStep = {
+      phase,
+      rate,
+      requests: f.requests,
+      failed: f.failed,
+      p50: f.latency.p50,
+      p99: f.latency.p99,
+      sendLagP99: f.sendLagMs.p99,
+      sustained: true,
+    };
     if (f.failed > 0) Object.assign(s, { sustained: false, why: `${f.failed} of ${f.requests} requests failed` });
-    else if (f.latency.p99 > opts.p99BoundMs) Object.assign(s, { sustained: false, why: `p99 ${f.latency.p99} ms is above ${opts.p99BoundMs} ms` });
+    else if (f.latency.p99 > opts.p99BoundMs)
+      Object.assign(s, { sustained: false, why: `p99 ${f.latency.p99} ms is above ${opts.p99BoundMs} ms` });
     // Answers trailing far behind the offered rate mean a queue was building, even if the step ended before it showed in p99.
-    else if (f.requestsPerSecond < KEEP_UP * rate) Object.assign(s, { sustained: false, why: `it served ${f.requestsPerSecond.toFixed(1)} of ${rate} requests/s offered` });
+    else if (f.requestsPerSecond < KEEP_UP * rate)
+      Object.assign(s, { sustained: false, why: `it served ${f.requestsPerSecond.toFixed(1)} of ${rate} requests/s offered` });
     // A generator that sent late measured itself, not the target.
-    if (f.sendLagMs.p99 > opts.p99BoundMs / 2) Object.assign(s, { sustained: false, why: `the load generator sent late (p99 ${f.sendLagMs.p99} ms): it, not the target, is the limit here` });
+    if (f.sendLagMs.p99 > opts.p99BoundMs / 2)
+      Object.assign(s, {
+        sustained: false,
+        why: `the load generator sent late (p99 ${f.sendLagMs.p99} ms): it, not the target, is the limit here`,
+      });
     steps.push(s);
     return s;
   };
@@ -75,7 +90,13 @@ export async function findCapacity(step: (rate: number) => Promise<OpenLoopFigur
     good = rate;
     if (rate >= opts.maxRate) return { sustainableRps: good, limitedBy: 'max-rate', p99BoundMs: opts.p99BoundMs, steps };
   }
-  const limitedBy: CapacityResult['limitedBy'] = bad.why?.includes('generator') ? 'generator' : bad.failed > 0 ? 'errors' : bad.why?.startsWith('it served') ? 'throughput' : 'p99';
+  const limitedBy: CapacityResult['limitedBy'] = bad.why?.includes('generator')
+    ? 'generator'
+    : bad.failed > 0
+      ? 'errors'
+      : bad.why?.startsWith('it served')
+        ? 'throughput'
+        : 'p99';
   let lo = good;
   let hi = bad.rate;
   for (let k = 0; k < opts.maxBisections && hi - lo > opts.precision * hi && !opts.signal?.aborted; k++) {

@@ -90,7 +90,9 @@ export async function runEventScenario(opts: EventScenarioOptions): Promise<Even
   const subs: EventSubscriber[] = [];
   try {
     for (let i = 0; i < opts.subscribers; i += OPEN_BATCH) {
-      const batch = Array.from({ length: Math.min(OPEN_BATCH, opts.subscribers - i) }, (_, k) => EventSubscriber.open(opts.client, { paths: filterOf(i + k) }));
+      const batch = Array.from({ length: Math.min(OPEN_BATCH, opts.subscribers - i) }, (_, k) =>
+        EventSubscriber.open(opts.client, { paths: filterOf(i + k) }),
+      );
       subs.push(...(await Promise.all(batch)));
     }
     const live = await prime(opts, subs, attrs, filterOf);
@@ -106,7 +108,12 @@ export async function runEventScenario(opts: EventScenarioOptions): Promise<Even
 }
 
 /** One write per attribute that every subscriber watching it must see: the subscriptions are live. */
-async function prime(opts: EventScenarioOptions, subs: EventSubscriber[], attrs: Watched[], filterOf: (i: number) => string[]): Promise<boolean[]> {
+async function prime(
+  opts: EventScenarioOptions,
+  subs: EventSubscriber[],
+  attrs: Watched[],
+  filterOf: (i: number) => string[],
+): Promise<boolean[]> {
   const live = subs.map(() => true);
   for (const [a, cycle] of opts.cycles.entries()) {
     const marks = subs.map((s) => s.mark());
@@ -117,7 +124,9 @@ async function prime(opts: EventScenarioOptions, subs: EventSubscriber[], attrs:
       subs.map(async (s, i) => {
         if (!filterOf(i).includes(attrs[a]!.path)) return;
         try {
-          await s.waitFor((d) => isChangeOf(d, attrs[a]!) && sameValue(changedValue(d, attrs[a]!), value), opts.eventTimeoutMs, { from: marks[i] });
+          await s.waitFor((d) => isChangeOf(d, attrs[a]!) && sameValue(changedValue(d, attrs[a]!), value), opts.eventTimeoutMs, {
+            from: marks[i],
+          });
         } catch {
           live[i] = false;
         }
@@ -182,7 +191,14 @@ async function sleepUntil(at: number): Promise<void> {
 }
 
 /** Waits until every subscriber has at least as many events as it is owed, or the event timeout passed. */
-async function waitForEvents(subs: EventSubscriber[], marks: number[], writes: Write[], attrs: Watched[], filterOf: (i: number) => string[], timeoutMs: number): Promise<void> {
+async function waitForEvents(
+  subs: EventSubscriber[],
+  marks: number[],
+  writes: Write[],
+  attrs: Watched[],
+  filterOf: (i: number) => string[],
+  timeoutMs: number,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   const owed = subs.map((_, i) => writes.filter((w) => w.ok && filterOf(i).includes(attrs[w.attr]!.path)).length);
   while (performance.now() < deadline) {
@@ -191,7 +207,15 @@ async function waitForEvents(subs: EventSubscriber[], marks: number[], writes: W
   }
 }
 
-function account(subs: EventSubscriber[], marks: number[], writes: Write[], attrs: Watched[], filterOf: (i: number) => string[], live: boolean[], started: number): EventFigures {
+function account(
+  subs: EventSubscriber[],
+  marks: number[],
+  writes: Write[],
+  attrs: Watched[],
+  filterOf: (i: number) => string[],
+  live: boolean[],
+  started: number,
+): EventFigures {
   const all = new LatencyHistogram();
   const arrivals: { at: number; ms: number }[] = [];
   const perSubscriber = subs.map((s, i): SubscriberFigures => {
@@ -219,7 +243,17 @@ function account(subs: EventSubscriber[], marks: number[], writes: Write[], attr
       } else if (owed.some((w) => matched.has(w) && w.attr === a && sameValue(w.value, value))) duplicated++;
       else unexpected++;
     }
-    return { index: i, paths, live: live[i]!, expected: owed.length, delivered: matched.size, lost: owed.length - matched.size, duplicated, unexpected, latency: mine.summary() };
+    return {
+      index: i,
+      paths,
+      live: live[i]!,
+      expected: owed.length,
+      delivered: matched.size,
+      lost: owed.length - matched.size,
+      duplicated,
+      unexpected,
+      latency: mine.summary(),
+    };
   });
   const sum = (k: 'expected' | 'delivered' | 'lost' | 'duplicated' | 'unexpected'): number => perSubscriber.reduce((n, s) => n + s[k], 0);
   return {

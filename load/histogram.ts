@@ -72,7 +72,16 @@ export class LatencyHistogram {
     // Percentiles are reported at the top of their bucket, which can sit a hair above the true max.
     const max = this.h.maxValue / 1000;
     const at = (p: number): number => Math.min(this.percentileMs(p), max);
-    return { count: this.count, min: this.h.minNonZeroValue / 1000, mean: round3(this.h.mean / 1000), p50: at(50), p90: at(90), p99: at(99), p999: at(99.9), max };
+    return {
+      count: this.count,
+      min: this.h.minNonZeroValue / 1000,
+      mean: round3(this.h.mean / 1000),
+      p50: at(50),
+      p90: at(90),
+      p99: at(99),
+      p999: at(99.9),
+      max,
+    };
   }
 
   curve(): PercentilePoint[] {

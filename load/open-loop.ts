@@ -34,7 +34,8 @@ class StepCounts {
 }
 
 export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]): Promise<OpenLoopFigures> {
-  if (steps.length === 0 || steps.some((s) => !(s.rate > 0) || !(s.durationS > 0))) throw new RangeError('An open-loop run needs steps with a positive rate and duration.');
+  if (steps.length === 0 || steps.some((s) => !(s.rate > 0) || !(s.durationS > 0)))
+    throw new RangeError('An open-loop run needs steps with a positive rate and duration.');
   const { origin, prefix } = splitBaseUrl(opts.baseUrl);
   const pool = new Pool(origin, {
     connections: opts.connections,

@@ -208,7 +208,9 @@ export class Recorder {
     if (!this.aborted && t.requests >= MIN_REQUESTS_FOR_ABORT && t.failed / t.requests > this.opts.abortErrorRate) {
       this.aborted = true;
       const pct = (100 * t.failed) / t.requests;
-      this.opts.onAbort?.(`stopped early: ${t.failed} of ${t.requests} requests failed (${pct.toFixed(1)} %, the limit is ${(100 * this.opts.abortErrorRate).toFixed(1)} %)`);
+      this.opts.onAbort?.(
+        `stopped early: ${t.failed} of ${t.requests} requests failed (${pct.toFixed(1)} %, the limit is ${(100 * this.opts.abortErrorRate).toFixed(1)} %)`,
+      );
     }
   }
 

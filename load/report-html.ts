@@ -16,7 +16,10 @@ export async function renderLoadHtml(doc: LoadDocument): Promise<string> {
     readFile(require.resolve('uplot/dist/uPlot.min.css'), 'utf8'),
   ]);
   // The page needs no histogram: its curves are already in the results.
-  const pageData = { ...doc, results: doc.results.map(({ histogram: _h, ...r }) => ({ ...r, ...(r.events && { events: { ...r.events, histogram: undefined } }) })) };
+  const pageData = {
+    ...doc,
+    results: doc.results.map(({ histogram: _h, ...r }) => ({ ...r, ...(r.events && { events: { ...r.events, histogram: undefined } }) })),
+  };
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -66,7 +69,22 @@ th:first-child, td:first-child { text-align: left; } th { background: #f4f4f4; }
 `;
 
 function summaryTable(results: ScenarioReport[]): string {
-  const head = ['scenario', 'mode', 'requests', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'failed', 'non-2xx', 'timeouts', 'KB/s', 'stopped by'];
+  const head = [
+    'scenario',
+    'mode',
+    'requests',
+    'req/s',
+    'p50 ms',
+    'p90 ms',
+    'p99 ms',
+    'p99.9 ms',
+    'max ms',
+    'failed',
+    'non-2xx',
+    'timeouts',
+    'KB/s',
+    'stopped by',
+  ];
   const rows = results.map((r) => [
     r.scenario,
     r.mode + (r.rate ? ` @${r.rate}/s` : ''),
@@ -91,21 +109,67 @@ function scenarioSection(r: ScenarioReport, n: number): string {
   if (r.capacity || (r.steps && r.steps.length > 1)) parts.push(`<div id="chart-steps-${n}" class="chart"></div>`);
   if (r.capacity) {
     const c = r.capacity;
-    parts.push(`<p>Highest sustained rate: <b>${c.sustainableRps} requests/s</b> with p99 at most ${c.p99BoundMs} ms and no failure (limited by ${esc(c.limitedBy)}).</p>`);
-    parts.push(table(['step', 'phase', 'offered /s', 'requests', 'failed', 'p50 ms', 'p99 ms', 'send lag p99 ms', 'sustained'], c.steps.map((s, i) => [i + 1, s.phase, s.rate, s.requests, s.failed, ms(s.p50), ms(s.p99), ms(s.sendLagP99), s.sustained ? 'yes' : `no: ${s.why}`])));
+    parts.push(
+      `<p>Highest sustained rate: <b>${c.sustainableRps} requests/s</b> with p99 at most ${c.p99BoundMs} ms and no failure (limited by ${esc(c.limitedBy)}).</p>`,
+    );
+    parts.push(
+      table(
+        ['step', 'phase', 'offered /s', 'requests', 'failed', 'p50 ms', 'p99 ms', 'send lag p99 ms', 'sustained'],
+        c.steps.map((s, i) => [
+          i + 1,
+          s.phase,
+          s.rate,
+          s.requests,
+          s.failed,
+          ms(s.p50),
+          ms(s.p99),
+          ms(s.sendLagP99),
+          s.sustained ? 'yes' : `no: ${s.why}`,
+        ]),
+      ),
+    );
   } else if (r.steps && r.steps.length > 1) {
-    parts.push(table(['step', 'rate /s', 's', 'requests', 'failed', 'p50 ms', 'p99 ms'], r.steps.map((s, i) => [i + 1, s.rate, s.durationS, s.requests, s.failed, ms(s.latency.p50), ms(s.latency.p99)])));
+    parts.push(
+      table(
+        ['step', 'rate /s', 's', 'requests', 'failed', 'p50 ms', 'p99 ms'],
+        r.steps.map((s, i) => [i + 1, s.rate, s.durationS, s.requests, s.failed, ms(s.latency.p50), ms(s.latency.p99)]),
+      ),
+    );
   }
   if (r.events) {
     const e = r.events;
-    parts.push(`<p>${e.subscribers} subscribers (${e.live} live before measuring), ${e.writes} writes: ${e.delivered} of ${e.expected} events delivered, <b>${e.lost} lost</b>, <b>${e.duplicated} duplicated</b>, ${e.unexpected} unexpected. Delivery p50 ${ms(e.latency.p50)} ms, p99 ${ms(e.latency.p99)} ms, max ${ms(e.latency.max)} ms.</p>`);
+    parts.push(
+      `<p>${e.subscribers} subscribers (${e.live} live before measuring), ${e.writes} writes: ${e.delivered} of ${e.expected} events delivered, <b>${e.lost} lost</b>, <b>${e.duplicated} duplicated</b>, ${e.unexpected} unexpected. Delivery p50 ${ms(e.latency.p50)} ms, p99 ${ms(e.latency.p99)} ms, max ${ms(e.latency.max)} ms.</p>`,
+    );
     parts.push(`<div id="chart-events-${n}" class="chart"></div>`);
-    parts.push(table(['subscriber', 'paths', 'live', 'expected', 'delivered', 'lost', 'duplicated', 'unexpected', 'p50 ms', 'p99 ms', 'max ms'], e.perSubscriber.map((s) => [s.index + 1, s.paths.length, s.live ? 'yes' : 'no', s.expected, s.delivered, s.lost, s.duplicated, s.unexpected, ms(s.latency.p50), ms(s.latency.p99), ms(s.latency.max)])));
+    parts.push(
+      table(
+        ['subscriber', 'paths', 'live', 'expected', 'delivered', 'lost', 'duplicated', 'unexpected', 'p50 ms', 'p99 ms', 'max ms'],
+        e.perSubscriber.map((s) => [
+          s.index + 1,
+          s.paths.length,
+          s.live ? 'yes' : 'no',
+          s.expected,
+          s.delivered,
+          s.lost,
+          s.duplicated,
+          s.unexpected,
+          ms(s.latency.p50),
+          ms(s.latency.p99),
+          ms(s.latency.max),
+        ]),
+      ),
+    );
   }
-  if (r.uploads) parts.push(`<p>${r.uploads.uploaded} images uploaded, ${r.uploads.deleted} versions deleted again${r.uploads.leftOver.length ? `; <span class="miss">left over: ${esc(r.uploads.leftOver.join(', '))}</span>` : ''}.</p>`);
+  if (r.uploads)
+    parts.push(
+      `<p>${r.uploads.uploaded} images uploaded, ${r.uploads.deleted} versions deleted again${r.uploads.leftOver.length ? `; <span class="miss">left over: ${esc(r.uploads.leftOver.join(', '))}</span>` : ''}.</p>`,
+    );
   if (r.drift) {
     const d = r.drift;
-    parts.push(`<p>Soak drift over ${d.windows} windows of ${d.windowS} s, first to last: p50 ${signed(d.p50ChangePct)} %, p99 ${signed(d.p99ChangePct)} %, requests/s ${signed(d.rpsChangePct)} %, error rate ${signed(d.errorRateChangePoints)} points.</p>`);
+    parts.push(
+      `<p>Soak drift over ${d.windows} windows of ${d.windowS} s, first to last: p50 ${signed(d.p50ChangePct)} %, p99 ${signed(d.p99ChangePct)} %, requests/s ${signed(d.rpsChangePct)} %, error rate ${signed(d.errorRateChangePoints)} points.</p>`,
+    );
   }
   if (r.windows && r.windows.length > 1) parts.push(`<div id="chart-windows-${n}" class="chart"></div>`);
   if (parts.length === 0) return '';
@@ -116,14 +180,32 @@ function capacitySection(doc: LoadDocument): string {
   const { sessions, subscribers } = doc.capacity;
   if (!sessions && !subscribers) return '';
   const rows: (string | number)[][] = [];
-  if (sessions) rows.push(['concurrent sessions', `${sessions.sessions}${sessions.stoppedBy === 'bound' ? ' (at least: the bound)' : ''}`, sessions.detail, `${sessions.loggedOut} logged out`]);
-  if (subscribers) rows.push(['WebSocket subscribers', `${subscribers.subscribers}${subscribers.stoppedBy === 'bound' ? ' (at least: the bound)' : ''}`, subscribers.detail, subscribers.delivering === undefined ? '' : `${subscribers.delivering} delivering`]);
+  if (sessions)
+    rows.push([
+      'concurrent sessions',
+      `${sessions.sessions}${sessions.stoppedBy === 'bound' ? ' (at least: the bound)' : ''}`,
+      sessions.detail,
+      `${sessions.loggedOut} logged out`,
+    ]);
+  if (subscribers)
+    rows.push([
+      'WebSocket subscribers',
+      `${subscribers.subscribers}${subscribers.stoppedBy === 'bound' ? ' (at least: the bound)' : ''}`,
+      subscribers.detail,
+      subscribers.delivering === undefined ? '' : `${subscribers.delivering} delivering`,
+    ]);
   return `<section><h2>Target capacity</h2>${table(['what', 'held at once', 'how it ended', ''], rows)}</section>`;
 }
 
 function thresholdSection(doc: LoadDocument): string {
   if (doc.thresholds.length === 0) return '';
-  const rows = doc.thresholds.map((t) => [t.scenario ?? t.scope, t.rule, t.actual ?? '', t.note ?? '', t.pass ? '<span class="ok">pass</span>' : '<span class="miss">MISS</span>']);
+  const rows = doc.thresholds.map((t) => [
+    t.scenario ?? t.scope,
+    t.rule,
+    t.actual ?? '',
+    t.note ?? '',
+    t.pass ? '<span class="ok">pass</span>' : '<span class="miss">MISS</span>',
+  ]);
   const misses = doc.thresholds.filter((t) => !t.pass).map(describeMiss);
   return `<section><h2>Thresholds</h2>${table(['scenario', 'rule', 'actual', 'note', ''], rows, true)}${misses.length ? `<ul>${misses.map((m) => `<li class="miss">${esc(m)}</li>`).join('')}</ul>` : ''}</section>`;
 }
@@ -131,23 +213,38 @@ function thresholdSection(doc: LoadDocument): string {
 function baselineSection(doc: LoadDocument): string {
   if (!doc.baseline) return '';
   const b = doc.baseline;
-  const rows = b.changes.map((c) => [c.scenario, c.metric, c.baseline, c.current, c.ratio === null ? 'new' : `x${c.ratio.toFixed(2)}`, c.regression ? '<span class="miss">REGRESSION</span>' : '']);
+  const rows = b.changes.map((c) => [
+    c.scenario,
+    c.metric,
+    c.baseline,
+    c.current,
+    c.ratio === null ? 'new' : `x${c.ratio.toFixed(2)}`,
+    c.regression ? '<span class="miss">REGRESSION</span>' : '',
+  ]);
   return `<section><h2>Against the baseline</h2><p>${esc(b.file)}, tolerance ${b.tolerancePct} %</p>${table(['scenario', 'metric', 'baseline', 'now', 'ratio', ''], rows, true)}</section>`;
 }
 
 function restoreSection(doc: LoadDocument): string {
   if (doc.restores.length === 0) return '';
-  const rows = doc.restores.map((r) => [`${r.path} ${r.name}`, JSON.stringify(r.original) ?? '', JSON.stringify(r.readBack) ?? '', r.restored ? '<span class="ok">restored</span>' : `<span class="miss">NOT restored</span> ${esc(r.note ?? '')}`]);
+  const rows = doc.restores.map((r) => [
+    `${r.path} ${r.name}`,
+    JSON.stringify(r.original) ?? '',
+    JSON.stringify(r.readBack) ?? '',
+    r.restored ? '<span class="ok">restored</span>' : `<span class="miss">NOT restored</span> ${esc(r.note ?? '')}`,
+  ]);
   return `<section><h2>Written attributes</h2>${table(['attribute', 'original', 'read back', ''], rows, true)}</section>`;
 }
 
 function table(head: string[], rows: (string | number)[][], trustedLastCells = false): string {
-  const cell = (v: string | number, i: number, row: (string | number)[]): string => (trustedLastCells && i === row.length - 1 ? String(v) : esc(String(v)));
+  const cell = (v: string | number, i: number, row: (string | number)[]): string =>
+    trustedLastCells && i === row.length - 1 ? String(v) : esc(String(v));
   return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((v, i) => `<td>${cell(v, i, r)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
 function keyValues(kv: Record<string, string>): string {
-  return `<table class="kv"><tbody>${Object.entries(kv).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('')}</tbody></table>`;
+  return `<table class="kv"><tbody>${Object.entries(kv)
+    .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`)
+    .join('')}</tbody></table>`;
 }
 
 function flatten(o: object, prefix = ''): Record<string, string> {
@@ -174,5 +271,8 @@ function esc(s: string): string {
 
 /** JSON inside a <script> element: "</script>" and "<!--" in a value must not end it. */
 function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

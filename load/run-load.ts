@@ -22,7 +22,11 @@ import { runUploadLoop } from './upload-loop.js';
 import type { ValueCycle } from './values.js';
 import { restoreOriginals, writeMixSource, type RestoreResult } from './write-mix.js';
 
-export type RatePlan = { kind: 'closed' } | { kind: 'open'; rate: number } | { kind: 'ramp'; from: number; to: number; steps: number } | { kind: 'capacity'; startRate: number; maxRate: number; p99BoundMs: number };
+export type RatePlan =
+  | { kind: 'closed' }
+  | { kind: 'open'; rate: number }
+  | { kind: 'ramp'; from: number; to: number; steps: number }
+  | { kind: 'capacity'; startRate: number; maxRate: number; p99BoundMs: number };
 
 export interface LoadPlan {
   client: BmcClient;
@@ -76,10 +80,19 @@ export async function runLoad(plan: LoadPlan): Promise<LoadOutcome> {
       plan.onScenario?.(report);
     }
     if (plan.plan.kind === 'capacity' && !plan.signal.aborted) {
-      outcome.subscribers = await measureSubscriberCapacity(plan.client, { bound: plan.maxSubscribers, probe: profileAllows(plan.profile, 'safe') ? plan.cycles[0] : undefined, eventTimeoutMs: plan.eventTimeoutMs });
+      outcome.subscribers = await measureSubscriberCapacity(plan.client, {
+        bound: plan.maxSubscribers,
+        probe: profileAllows(plan.profile, 'safe') ? plan.cycles[0] : undefined,
+        eventTimeoutMs: plan.eventTimeoutMs,
+      });
       // Last: on a BMC with a session limit the probe's logins evict older sessions, the run's own included.
       if (profileAllows(plan.profile, 'destructive')) {
-        outcome.sessions = await measureSessionCapacity(plan.client, { user: plan.user, password: plan.password, namespace: plan.namespace, bound: plan.maxSessions });
+        outcome.sessions = await measureSessionCapacity(plan.client, {
+          user: plan.user,
+          password: plan.password,
+          namespace: plan.namespace,
+          bound: plan.maxSessions,
+        });
       } else outcome.notes.push('session capacity not measured: it needs --profile destructive (its logins can evict other sessions)');
     }
   } finally {
@@ -153,7 +166,8 @@ async function runScenario(plan: LoadPlan, s: Scenario, notes: string[]): Promis
     case 'ramp': {
       const steps = rampSteps(rp.from, rp.to, rp.steps, plan.durationS);
       const total = steps.reduce((t, x) => t + x.durationS, 0);
-      if (total > plan.durationS) notes.push(`${s.name}: the ramp's ${rp.steps} steps last 1 s each at least, so it ran ${total} s instead of ${plan.durationS} s`);
+      if (total > plan.durationS)
+        notes.push(`${s.name}: the ramp's ${rp.steps} steps last 1 s each at least, so it ran ${total} s instead of ${plan.durationS} s`);
       const f = await openLoop(engine(total), steps);
       return withDrift({ ...base, ...(path && { path }), ...openReport(f, 'ramp') });
     }
@@ -169,7 +183,13 @@ async function runScenario(plan: LoadPlan, s: Scenario, notes: string[]): Promis
       );
       // The figures shown for the scenario are those of the highest sustained step (or the first step).
       const shown = byRate.get(capacity.sustainableRps) ?? byRate.get(capacity.steps[0]!.rate)!;
-      return { ...base, ...(path && { path }), ...openReport(shown, 'capacity'), rate: capacity.sustainableRps || capacity.steps[0]!.rate, capacity };
+      return {
+        ...base,
+        ...(path && { path }),
+        ...openReport(shown, 'capacity'),
+        rate: capacity.sustainableRps || capacity.steps[0]!.rate,
+        capacity,
+      };
     }
   }
 }
@@ -182,7 +202,10 @@ function requestSource(plan: LoadPlan, s: Scenario): RequestSource {
   if (s.kind === 'write-mix') return writeMixSource(plan.cycles);
   if (s.kind === 'read-mix') {
     return weightedSource(
-      Object.entries(plan.mix).map(([name, weight]) => ({ req: { method: 'GET' as const, path: scenarioByName(name)!.path!(plan.namespace) }, weight })),
+      Object.entries(plan.mix).map(([name, weight]) => ({
+        req: { method: 'GET' as const, path: scenarioByName(name)!.path!(plan.namespace) },
+        weight,
+      })),
     );
   }
   return fixedSource({ method: 'GET', path: s.path!(plan.namespace) });
@@ -191,5 +214,8 @@ function requestSource(plan: LoadPlan, s: Scenario): RequestSource {
 /** `from` to `to` in `n` equal steps over `durationS` (each step at least 1 s). */
 export function rampSteps(from: number, to: number, n: number, durationS: number): RateStep[] {
   const stepS = Math.max(1, durationS / n);
-  return Array.from({ length: n }, (_, k) => ({ rate: n === 1 ? from : Math.round((from + ((to - from) * k) / (n - 1)) * 100) / 100, durationS: stepS }));
+  return Array.from({ length: n }, (_, k) => ({
+    rate: n === 1 ? from : Math.round((from + ((to - from) * k) / (n - 1)) * 100) / 100,
+    durationS: stepS,
+  }));
 }

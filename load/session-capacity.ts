@@ -20,12 +20,16 @@ interface Held {
   xsrf?: string;
 }
 
-export async function measureSessionCapacity(client: BmcClient, opts: { user: string; password: string; namespace: string; bound: number }): Promise<SessionCapacity> {
+export async function measureSessionCapacity(
+  client: BmcClient,
+  opts: { user: string; password: string; namespace: string; bound: number },
+): Promise<SessionCapacity> {
   // A prober without a session of its own: every request carries exactly the session it tests.
   const prober = client.fork({ max503Retries: 0, connections: 1 });
   const probePath = `/xyz/${opts.namespace}/`;
   const held: Held[] = [];
-  const works = async (s: Held): Promise<boolean> => (await prober.get(probePath, { auth: false, relogin: false, headers: { cookie: s.cookie } })).status === 200;
+  const works = async (s: Held): Promise<boolean> =>
+    (await prober.get(probePath, { auth: false, relogin: false, headers: { cookie: s.cookie } })).status === 200;
   let stoppedBy: SessionCapacity['stoppedBy'] = 'bound';
   let detail = `every one of ${opts.bound} logins kept its session`;
   try {
@@ -63,7 +67,9 @@ async function logoutAll(prober: BmcClient, held: Held[]): Promise<number> {
   let n = 0;
   for (const s of held) {
     const headers: Record<string, string> = { cookie: s.cookie, ...(s.xsrf && { 'x-xsrf-token': s.xsrf }) };
-    const res = await prober.request('POST', '/logout', { json: { data: [] }, auth: false, relogin: false, headers }).catch(() => undefined);
+    const res = await prober
+      .request('POST', '/logout', { json: { data: [] }, auth: false, relogin: false, headers })
+      .catch(() => undefined);
     if (res && res.status >= 200 && res.status < 300) n++;
   }
   return n;

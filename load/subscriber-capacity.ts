@@ -34,7 +34,10 @@ export async function measureSubscriberCapacity(
       const outcome = await EventSubscriber.tryOpen(client, filter, { settleMs: 0 });
       if (outcome.kind !== 'open') {
         stoppedBy = outcome.kind;
-        detail = outcome.kind === 'refused' ? `subscription ${i + 1} was refused${outcome.status ? ` (${outcome.status})` : ''}` : `subscription ${i + 1} was closed at once (code ${outcome.code})`;
+        detail =
+          outcome.kind === 'refused'
+            ? `subscription ${i + 1} was refused${outcome.status ? ` (${outcome.status})` : ''}`
+            : `subscription ${i + 1} was closed at once (code ${outcome.code})`;
         break;
       }
       subs.push(outcome.subscriber);
@@ -66,10 +69,12 @@ async function countDelivering(client: BmcClient, open: EventSubscriber[], probe
   if (res.status !== 200) return 0;
   const got = await Promise.all(
     open.map((s, i) =>
-      s.waitFor((d) => (d as { path?: unknown } | undefined)?.path === probe.path, timeoutMs, { from: marks[i] }).then(
-        () => true,
-        () => false,
-      ),
+      s
+        .waitFor((d) => (d as { path?: unknown } | undefined)?.path === probe.path, timeoutMs, { from: marks[i] })
+        .then(
+          () => true,
+          () => false,
+        ),
     ),
   );
   return got.filter(Boolean).length;

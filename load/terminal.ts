@@ -32,7 +32,12 @@ export class ProgressLine {
 
 export function scenarioLine(r: ScenarioReport): string {
   const l = r.latency;
-  const mode = r.mode === 'closed' ? `${r.connections} conn` : r.mode === 'capacity' ? `cap ${r.capacity?.sustainableRps}/s` : `${r.mode}${r.rate ? ` ${r.rate}/s` : ''}`;
+  const mode =
+    r.mode === 'closed'
+      ? `${r.connections} conn`
+      : r.mode === 'capacity'
+        ? `cap ${r.capacity?.sustainableRps}/s`
+        : `${r.mode}${r.rate ? ` ${r.rate}/s` : ''}`;
   return `  ${r.scenario.padEnd(18)} ${mode.padEnd(13)} ${r.requestsPerSecond.toFixed(1).padStart(8)} ${fmtMs(l.p50).padStart(8)} ${fmtMs(l.p90).padStart(8)} ${fmtMs(l.p99).padStart(8)} ${fmtMs(l.p999).padStart(8)} ${fmtMs(l.max).padStart(8)} ${String(r.failed).padStart(7)} ${(r.bytesPerSecond / 1024).toFixed(0).padStart(7)}`;
 }
 
@@ -43,23 +48,47 @@ export function closingLines(doc: LoadDocument): string[] {
   const lines: string[] = [];
   for (const r of doc.results) {
     if (r.stopNote) lines.push(`  ${r.scenario}: ${r.stopNote}`);
-    if (r.capacity) lines.push(`  ${r.scenario}: sustains ${r.capacity.sustainableRps} requests/s (p99 <= ${r.capacity.p99BoundMs} ms, no failure; ${r.capacity.steps.length} steps, limited by ${r.capacity.limitedBy})`);
+    if (r.capacity)
+      lines.push(
+        `  ${r.scenario}: sustains ${r.capacity.sustainableRps} requests/s (p99 <= ${r.capacity.p99BoundMs} ms, no failure; ${r.capacity.steps.length} steps, limited by ${r.capacity.limitedBy})`,
+      );
     if (r.events) {
       const e = r.events;
-      lines.push(`  ${r.scenario}: ${e.subscribers} subscribers, ${e.writes} writes, delivery p50 ${fmtMs(e.latency.p50)} ms p99 ${fmtMs(e.latency.p99)} ms max ${fmtMs(e.latency.max)} ms; ${e.delivered}/${e.expected} delivered, ${e.lost} lost, ${e.duplicated} duplicated, ${e.unexpected} unexpected`);
+      lines.push(
+        `  ${r.scenario}: ${e.subscribers} subscribers, ${e.writes} writes, delivery p50 ${fmtMs(e.latency.p50)} ms p99 ${fmtMs(e.latency.p99)} ms max ${fmtMs(e.latency.max)} ms; ${e.delivered}/${e.expected} delivered, ${e.lost} lost, ${e.duplicated} duplicated, ${e.unexpected} unexpected`,
+      );
     }
-    if (r.uploads) lines.push(`  ${r.scenario}: ${r.uploads.uploaded} uploaded, ${r.uploads.deleted} deleted again${r.uploads.leftOver.length ? `, LEFT OVER: ${r.uploads.leftOver.join(', ')}` : ''}`);
-    if (r.drift) lines.push(`  ${r.scenario}: drift first→last window: p50 ${signed(r.drift.p50ChangePct)} %, p99 ${signed(r.drift.p99ChangePct)} %, error rate ${signed(r.drift.errorRateChangePoints)} points`);
+    if (r.uploads)
+      lines.push(
+        `  ${r.scenario}: ${r.uploads.uploaded} uploaded, ${r.uploads.deleted} deleted again${r.uploads.leftOver.length ? `, LEFT OVER: ${r.uploads.leftOver.join(', ')}` : ''}`,
+      );
+    if (r.drift)
+      lines.push(
+        `  ${r.scenario}: drift first→last window: p50 ${signed(r.drift.p50ChangePct)} %, p99 ${signed(r.drift.p99ChangePct)} %, error rate ${signed(r.drift.errorRateChangePoints)} points`,
+      );
   }
   const { sessions, subscribers } = doc.capacity;
-  if (subscribers) lines.push(`  WebSocket subscribers held at once: ${subscribers.subscribers}${subscribers.stoppedBy === 'bound' ? ' (the bound)' : ''}; ${subscribers.detail}${subscribers.delivering === undefined ? '' : `; ${subscribers.delivering} delivering`}`);
-  if (sessions) lines.push(`  sessions held at once: ${sessions.sessions}${sessions.stoppedBy === 'bound' ? ' (the bound)' : ''}; ${sessions.detail}; ${sessions.loggedOut} logged out`);
+  if (subscribers)
+    lines.push(
+      `  WebSocket subscribers held at once: ${subscribers.subscribers}${subscribers.stoppedBy === 'bound' ? ' (the bound)' : ''}; ${subscribers.detail}${subscribers.delivering === undefined ? '' : `; ${subscribers.delivering} delivering`}`,
+    );
+  if (sessions)
+    lines.push(
+      `  sessions held at once: ${sessions.sessions}${sessions.stoppedBy === 'bound' ? ' (the bound)' : ''}; ${sessions.detail}; ${sessions.loggedOut} logged out`,
+    );
   for (const n of doc.notes) lines.push(`  note: ${n}`);
   for (const c of doc.baseline?.changes ?? []) if (c.regression) lines.push(`  vs baseline ${describeChange(c)}`);
-  for (const r of doc.restores) lines.push(`  ${r.restored ? 'restored' : 'NOT RESTORED'} ${r.path} ${r.name} = ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`);
+  for (const r of doc.restores)
+    lines.push(
+      `  ${r.restored ? 'restored' : 'NOT RESTORED'} ${r.path} ${r.name} = ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`,
+    );
   for (const t of doc.thresholds) if (!t.pass) lines.push(`FAIL ${describeMiss(t)}`);
   const passed = doc.thresholds.filter((t) => t.pass && !t.note).length;
-  lines.push(doc.verdict === 'pass' ? `PASS: ${passed} threshold(s) met${doc.baseline ? ', no regression against the baseline' : ''}` : `FAIL: ${doc.failures.length} problem(s)`);
+  lines.push(
+    doc.verdict === 'pass'
+      ? `PASS: ${passed} threshold(s) met${doc.baseline ? ', no regression against the baseline' : ''}`
+      : `FAIL: ${doc.failures.length} problem(s)`,
+  );
   return lines;
 }
 

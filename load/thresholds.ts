@@ -19,7 +19,11 @@ interface Metric {
   of: (r: ScenarioReport) => number | undefined;
 }
 
-const latency = (k: 'p50' | 'p90' | 'p99' | 'p999' | 'max' | 'mean'): Metric => ({ unit: 'ms', describe: `${k} latency`, of: (r) => (r.requests > 0 ? r.latency[k] : undefined) });
+const latency = (k: 'p50' | 'p90' | 'p99' | 'p999' | 'max' | 'mean'): Metric => ({
+  unit: 'ms',
+  describe: `${k} latency`,
+  of: (r) => (r.requests > 0 ? r.latency[k] : undefined),
+});
 
 export const SCENARIO_METRICS: Readonly<Record<string, Metric>> = {
   p50: latency('p50'),
@@ -118,15 +122,21 @@ export async function loadThresholds(file: string, knownScenarios: readonly stri
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(`The thresholds file ${file} cannot be read as JSON (${err instanceof Error ? err.message.replace(/\.$/, '') : String(err)}).`);
+    throw new UsageError(
+      `The thresholds file ${file} cannot be read as JSON (${err instanceof Error ? err.message.replace(/\.$/, '') : String(err)}).`,
+    );
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`The thresholds file ${file} must hold an object of scenario names to lists of rules.`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(`The thresholds file ${file} must hold an object of scenario names to lists of rules.`);
   const rules: Rule[] = [];
   for (const [scope, list] of Object.entries(parsed)) {
     if (scope !== '*' && scope !== 'target' && !knownScenarios.includes(scope)) {
-      throw new UsageError(`The thresholds file names an unknown scenario ${scope}; scenarios are ${knownScenarios.join(', ')} (and "*", "target").`);
+      throw new UsageError(
+        `The thresholds file names an unknown scenario ${scope}; scenarios are ${knownScenarios.join(', ')} (and "*", "target").`,
+      );
     }
-    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) throw new UsageError(`The thresholds for ${scope} must be a list of strings.`);
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string'))
+      throw new UsageError(`The thresholds for ${scope} must be a list of strings.`);
     for (const text of list) rules.push(parseRule(scope, text));
   }
   return rules;
@@ -142,13 +152,20 @@ export function evaluate(rules: readonly Rule[], reports: readonly ScenarioRepor
   const failureMetrics = new Set(['failed', 'errors', 'non2xx', 'timeouts', 'error_rate']);
   for (const r of reports) {
     const mine = rules.filter((x) => x.scope === r.scenario || x.scope === '*');
-    if (!mine.some((x) => failureMetrics.has(x.metric))) out.push(check({ scope: '(default)', text: 'failed == 0', metric: 'failed', op: '==', value: 0 }, r.scenario, r.failed));
+    if (!mine.some((x) => failureMetrics.has(x.metric)))
+      out.push(check({ scope: '(default)', text: 'failed == 0', metric: 'failed', op: '==', value: 0 }, r.scenario, r.failed));
     for (const rule of mine) {
       const actual = SCENARIO_METRICS[rule.metric]!.of(r);
       if (actual === undefined) {
         // A "*" rule covers only the scenarios that have the metric; a named one must be measured.
         if (rule.scope === '*') continue;
-        out.push({ scope: rule.scope, scenario: r.scenario, rule: rule.text, pass: false, note: `${SCENARIO_METRICS[rule.metric]!.describe} was not measured in this run${rule.metric === 'capacity' ? ' (use --find-capacity)' : rule.metric.startsWith('drift') ? ' (use --soak)' : ''}` });
+        out.push({
+          scope: rule.scope,
+          scenario: r.scenario,
+          rule: rule.text,
+          pass: false,
+          note: `${SCENARIO_METRICS[rule.metric]!.describe} was not measured in this run${rule.metric === 'capacity' ? ' (use --find-capacity)' : rule.metric.startsWith('drift') ? ' (use --soak)' : ''}`,
+        });
         continue;
       }
       out.push(check(rule, r.scenario, actual));
@@ -158,7 +175,16 @@ export function evaluate(rules: readonly Rule[], reports: readonly ScenarioRepor
   for (const rule of rules) {
     if (rule.scope === 'target') {
       const actual = TARGET_METRICS[rule.metric]!.of(target);
-      out.push(actual === undefined ? { scope: 'target', rule: rule.text, pass: false, note: `${TARGET_METRICS[rule.metric]!.describe} were not measured (use --find-capacity${rule.metric === 'sessions' ? ' with --profile destructive' : ''})` } : check(rule, undefined, actual));
+      out.push(
+        actual === undefined
+          ? {
+              scope: 'target',
+              rule: rule.text,
+              pass: false,
+              note: `${TARGET_METRICS[rule.metric]!.describe} were not measured (use --find-capacity${rule.metric === 'sessions' ? ' with --profile destructive' : ''})`,
+            }
+          : check(rule, undefined, actual),
+      );
     } else if (rule.scope !== '*' && !ran.has(rule.scope)) {
       out.push({ scope: rule.scope, scenario: rule.scope, rule: rule.text, pass: true, note: 'scenario not run: not evaluated' });
     }
@@ -167,7 +193,13 @@ export function evaluate(rules: readonly Rule[], reports: readonly ScenarioRepor
 }
 
 function check(rule: Rule, scenario: string | undefined, actual: number): ThresholdResult {
-  return { scope: rule.scope, ...(scenario && { scenario }), rule: rule.text, actual: round3(actual), pass: OPS[rule.op](actual, rule.value) };
+  return {
+    scope: rule.scope,
+    ...(scenario && { scenario }),
+    rule: rule.text,
+    actual: round3(actual),
+    pass: OPS[rule.op](actual, rule.value),
+  };
 }
 
 /** "get-object: p99 < 250ms missed (actual 312.4)" */

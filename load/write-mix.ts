@@ -64,7 +64,12 @@ export async function restoreOriginals(client: BmcClient, cycles: readonly Value
       const get = await client.get(path);
       const readBack = (get.json as { data?: unknown } | undefined)?.data;
       const restored = put.status === 200 && get.status === 200 && sameValue(readBack, c.original);
-      results.push({ ...base, readBack, restored, ...(!restored && { note: `PUT answered ${put.statusLine}, GET answered ${get.statusLine}` }) });
+      results.push({
+        ...base,
+        readBack,
+        restored,
+        ...(!restored && { note: `PUT answered ${put.statusLine}, GET answered ${get.statusLine}` }),
+      });
     } catch (err) {
       results.push({ ...base, readBack: undefined, restored: false, note: err instanceof Error ? err.message : String(err) });
     }

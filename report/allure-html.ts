@@ -25,7 +25,8 @@ export async function renderAllureReport(dir: string): Promise<string> {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (c) => {
-      if (c !== 0 && /JAVA_HOME|java: not found|No such file/i.test(stderr)) reject(new UsageError('The Allure HTML report needs Java 17 on the PATH; pass --no-html to skip it.'));
+      if (c !== 0 && /JAVA_HOME|java: not found|No such file/i.test(stderr))
+        reject(new UsageError('The Allure HTML report needs Java 17 on the PATH; pass --no-html to skip it.'));
       else resolveCode(c ?? 1);
     });
   });

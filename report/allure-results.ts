@@ -36,7 +36,10 @@ export const allureResults: ReportOutput = {
     await ctx.write(`${ALLURE_RESULTS}/environment.properties`, environmentProperties(ctx));
     await ctx.write(`${ALLURE_RESULTS}/categories.json`, `${JSON.stringify(CATEGORIES, null, 2)}\n`);
     await carryHistory(ctx);
-    await ctx.write(`${ALLURE_RESULTS}/executor.json`, `${JSON.stringify(executor(ctx, await lastBuildOrder(join(dir, 'history'))), null, 2)}\n`);
+    await ctx.write(
+      `${ALLURE_RESULTS}/executor.json`,
+      `${JSON.stringify(executor(ctx, await lastBuildOrder(join(dir, 'history'))), null, 2)}\n`,
+    );
   },
 };
 
@@ -79,9 +82,20 @@ function executor(ctx: ReportContext, lastOrder: number): Record<string, unknown
   const target = displayTarget(ctx.results.target);
   const common = { buildOrder: lastOrder + 1, reportName: `Conformance of ${target}` };
   if (e.GITHUB_RUN_ID && e.GITHUB_SERVER_URL && e.GITHUB_REPOSITORY) {
-    return { name: 'GitHub Actions', type: 'github', buildName: `${e.GITHUB_WORKFLOW ?? 'run'} #${e.GITHUB_RUN_NUMBER ?? e.GITHUB_RUN_ID}`, buildUrl: `${e.GITHUB_SERVER_URL}/${e.GITHUB_REPOSITORY}/actions/runs/${e.GITHUB_RUN_ID}`, ...common };
+    return {
+      name: 'GitHub Actions',
+      type: 'github',
+      buildName: `${e.GITHUB_WORKFLOW ?? 'run'} #${e.GITHUB_RUN_NUMBER ?? e.GITHUB_RUN_ID}`,
+      buildUrl: `${e.GITHUB_SERVER_URL}/${e.GITHUB_REPOSITORY}/actions/runs/${e.GITHUB_RUN_ID}`,
+      ...common,
+    };
   }
-  return { name: `${ctx.tool.name} ${ctx.tool.version}`, type: ctx.tool.name, buildName: `${target} at ${ctx.results.startedAt}`, ...common };
+  return {
+    name: `${ctx.tool.name} ${ctx.tool.version}`,
+    type: ctx.tool.name,
+    buildName: `${target} at ${ctx.results.startedAt}`,
+    ...common,
+  };
 }
 
 /**
@@ -148,13 +162,17 @@ function verdictNote(result: AllureResult, entries: Entry[]): { message: string;
   const failing = entries.filter((e) => e.test?.verdict === 'FAIL');
   if ((result.status === 'failed' || result.status === 'broken') && failing.length > 0 && failing.every((e) => e.req.verdict === 'XFAIL')) {
     // As allure-pytest shows an xfail: skipped, so that the run's colour is not that of a failure.
-    return { status: 'skipped', message: `XFAIL: expected deviation: ${failing.map((e) => `${e.req.id} (${e.req.expected ?? 'listed in the expectations file'})`).join('; ')}` };
+    return {
+      status: 'skipped',
+      message: `XFAIL: expected deviation: ${failing.map((e) => `${e.req.id} (${e.req.expected ?? 'listed in the expectations file'})`).join('; ')}`,
+    };
   }
   if (result.status === 'passed') {
     const xpass = entries.find((e) => e.req.verdict === 'XPASS');
     if (xpass) return { message: `XPASS: ${xpass.req.id}: ${xpass.req.reason ?? 'expected to fail, but passes'}` };
     const warned = entries.filter((e) => e.test?.verdict === 'WARN');
-    if (warned.length > 0) return { message: `WARN: ${warned.map((e) => `${e.req.id}: ${e.test?.reason ?? 'deviates from what the spec shows'}`).join('; ')}` };
+    if (warned.length > 0)
+      return { message: `WARN: ${warned.map((e) => `${e.req.id}: ${e.test?.reason ?? 'deviates from what the spec shows'}`).join('; ')}` };
   }
   if (result.status === 'skipped') {
     const reason = entries.find((e) => e.test?.reason)?.test?.reason;
@@ -162,4 +180,3 @@ function verdictNote(result: AllureResult, entries: Entry[]): { message: string;
   }
   return undefined;
 }
-

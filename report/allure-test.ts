@@ -44,7 +44,8 @@ export async function describeTest(ids: readonly string[], profile: string): Pro
 
 export async function exchangeSteps(exchanges: readonly Exchange[]): Promise<void> {
   const shown = exchanges.slice(-STEPS_PER_TEST);
-  if (exchanges.length > shown.length) await allure.logStep(`${exchanges.length - shown.length} earlier requests of this test are not shown`);
+  if (exchanges.length > shown.length)
+    await allure.logStep(`${exchanges.length - shown.length} earlier requests of this test are not shown`);
   for (const x of shown) {
     const text = exchangeText(x);
     await allure.step(stepName(x), async () => {

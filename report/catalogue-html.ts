@@ -21,9 +21,11 @@ export function cataloguePage(tool: ToolInfo): string {
 <body>
 <h1>Requirement catalogue</h1>
 <p class="subtitle">${tool.name} ${tool.version}; catalogue of ${catalogueVersion(tool)}. MUST: stated by the spec; SAFETY: kept by every sane target; OBSERVE: left open by the spec, recorded, never failed.</p>
-${AREAS.map((area) => html`<h2>${area}</h2>
+${AREAS.map(
+  (area) => html`<h2>${area}</h2>
 <table><thead><tr><th>ID</th><th>Level</th><th>Requirement</th><th>Spec section</th></tr></thead>
-<tbody>${REQUIREMENTS.filter((r) => r.area === area).map((r) => html`<tr id="${r.id}"><td class="id">${r.id}</td><td>${r.level}</td><td>${r.title}</td><td>${r.section}</td></tr>`)}</tbody></table>`)}
+<tbody>${REQUIREMENTS.filter((r) => r.area === area).map((r) => html`<tr id="${r.id}"><td class="id">${r.id}</td><td>${r.level}</td><td>${r.title}</td><td>${r.section}</td></tr>`)}</tbody></table>`,
+)}
 </body>
 </html>
 `.text;

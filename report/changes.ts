@@ -20,7 +20,10 @@ export interface Trend {
 }
 
 export function verdictChanges(previous: Results, current: Results): VerdictChange[] {
-  return changesBetween(new Map(previous.requirements.map((r) => [r.id, r.verdict])), new Map(current.requirements.map((r) => [r.id, r.verdict])));
+  return changesBetween(
+    new Map(previous.requirements.map((r) => [r.id, r.verdict])),
+    new Map(current.requirements.map((r) => [r.id, r.verdict])),
+  );
 }
 
 /** Requirement ID → verdict, before and after: what moved, in ID order. */

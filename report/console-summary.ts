@@ -30,5 +30,8 @@ export function formatTrend(trend: Trend | undefined): string[] {
   if (!trend) return [];
   if (trend.changes.length === 0) return [`no verdict changed since the baseline (${trend.source})`];
   const label = { regression: '  (newly failing)', fix: '  (newly passing)', change: '' } as const;
-  return [`changed since the baseline (${trend.source}):`, ...trend.changes.map((c) => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}`)];
+  return [
+    `changed since the baseline (${trend.source}):`,
+    ...trend.changes.map((c) => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}`),
+  ];
 }

@@ -39,7 +39,8 @@ export function requirementAcross(matrix: Pick<FleetMatrix, 'targets'>, id: stri
 export function acrossSentence(r: RequirementAcross): string {
   const c = r.counts;
   const parts: string[] = [];
-  if (c.FAIL > 0) parts.push(`fails on ${c.FAIL} of ${r.judged} machine${r.judged === 1 ? '' : 's'}${platformsText(r.failingPlatforms, c.FAIL)}`);
+  if (c.FAIL > 0)
+    parts.push(`fails on ${c.FAIL} of ${r.judged} machine${r.judged === 1 ? '' : 's'}${platformsText(r.failingPlatforms, c.FAIL)}`);
   if (c.XFAIL > 0) parts.push(`expected to fail (XFAIL) on ${c.XFAIL}${platformsText(r.expectedPlatforms, c.XFAIL)}`);
   if (c.XPASS > 0) parts.push(`expected to fail but passes (XPASS) on ${c.XPASS}`);
   if (c.WARN > 0) parts.push(`warns on ${c.WARN}`);
@@ -53,7 +54,10 @@ function platformsText(platforms: Map<string, number>, total: number): string {
     const [name] = [...platforms.keys()];
     return name === NO_PLATFORM ? '' : total === 1 ? `, of platform ${name}` : `, all of platform ${name}`;
   }
-  return `: ${[...platforms.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([p, n]) => `${p} ${n}`).join(', ')}`;
+  return `: ${[...platforms.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([p, n]) => `${p} ${n}`)
+    .join(', ')}`;
 }
 
 export function statusCounts(matrix: Pick<FleetMatrix, 'targets'>): Record<TargetStatus, number> {

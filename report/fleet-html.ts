@@ -89,7 +89,9 @@ function changesSection(c: FleetChanges | undefined): Html {
   const head = html`<h2>Changes since the previous fleet run</h2>`;
   if (!c) return html`<section id="changes">${head}<p>No previous fleet run was named (--previous).</p></section>`;
   const list = (title: string, xs: FleetChange[]): Html | '' =>
-    xs.length === 0 ? '' : html`<h3>${title}</h3><ul class="changes">${xs.map((x) => html`<li>${x.target} <a href="#m-${x.id}">${x.id}</a>: ${x.from} → <span class="badge v-${x.to}">${x.to}</span></li>`)}</ul>`;
+    xs.length === 0
+      ? ''
+      : html`<h3>${title}</h3><ul class="changes">${xs.map((x) => html`<li>${x.target} <a href="#m-${x.id}">${x.id}</a>: ${x.from} → <span class="badge v-${x.to}">${x.to}</span></li>`)}</ul>`;
   const names = (title: string, xs: string[]): Html | '' => (xs.length === 0 ? '' : html`<h3>${title}</h3><p>${xs.join(', ')}</p>`);
   const nothing = c.changes.length + c.statusChanges.length + c.added.length + c.removed.length === 0;
   return html`<section id="changes">${head}<p>Compared with the fleet run of ${c.previousStartedAt} (${c.source}).${nothing ? ' Nothing changed.' : ''}</p>

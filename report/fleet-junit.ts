@@ -42,10 +42,19 @@ function suite(root: XMLElement, t: FleetTarget, ids: string[], startedAt: strin
     timestamp: (t.startedAt ?? startedAt).replace(/\.\d+Z$|Z$/, ''),
   });
   const props = el.ele('properties');
-  const entries: Array<[string, string | number | null | undefined]> = [['target', t.url], ['platform', t.platform], ['status', t.status], ['exit code', t.exitCode], ['left behind', t.trace]];
+  const entries: Array<[string, string | number | null | undefined]> = [
+    ['target', t.url],
+    ['platform', t.platform],
+    ['status', t.status],
+    ['exit code', t.exitCode],
+    ['left behind', t.trace],
+  ];
   for (const [name, value] of entries) if (value !== undefined && value !== null) props.ele('property', { name, value: String(value) });
   if (!verdicts) {
-    el.ele('testcase', { classname: `bmc-conformance.${t.name}`, name: 'run' }).ele('error', { message: `${t.status}: ${t.message ?? 'no verdicts'}`, type: t.status });
+    el.ele('testcase', { classname: `bmc-conformance.${t.name}`, name: 'run' }).ele('error', {
+      message: `${t.status}: ${t.message ?? 'no verdicts'}`,
+      type: t.status,
+    });
     return;
   }
   for (const id of rows) {
@@ -55,8 +64,15 @@ function suite(root: XMLElement, t: FleetTarget, ids: string[], startedAt: strin
     const c = change(id);
     const p = tc.ele('properties');
     p.ele('property', { name: 'verdict', value: v });
-    if (c) p.ele('property', { name: 'change', value: `${c.kind === 'regression' ? 'newly failing' : c.kind === 'fix' ? 'newly passing' : 'changed'}: ${c.from} before, ${c.to} now` });
-    if (v === 'FAIL') tc.ele('failure', { message: reason, type: 'requirement failed' }).txt(`${t.name} ${id}: ${reason}\n\nThe evidence is in the target's own folder (junit.xml, summary.html).`);
+    if (c)
+      p.ele('property', {
+        name: 'change',
+        value: `${c.kind === 'regression' ? 'newly failing' : c.kind === 'fix' ? 'newly passing' : 'changed'}: ${c.from} before, ${c.to} now`,
+      });
+    if (v === 'FAIL')
+      tc.ele('failure', { message: reason, type: 'requirement failed' }).txt(
+        `${t.name} ${id}: ${reason}\n\nThe evidence is in the target's own folder (junit.xml, summary.html).`,
+      );
     else if (v === 'XFAIL') tc.ele('skipped', { message: `XFAIL: ${reason}` });
     else if (v === 'NOT_TESTED') tc.ele('skipped', { message: 'NOT_TESTED' });
     else if (v === 'WARN' || v === 'XPASS') tc.ele('system-out').txt(`${v}: ${reason}`);

@@ -78,7 +78,13 @@ export function verdictsOf(results: Results): Pick<FleetTarget, 'startedAt' | 's
     verdicts[r.id] = r.verdict;
     if (r.verdict !== 'PASS' && r.verdict !== 'NOT_TESTED' && r.reason) reasons[r.id] = short(r.reason);
   }
-  return { startedAt: results.startedAt, summary: results.summary, verdicts, reasons, ...(results.trace && { trace: results.trace.verdict }) };
+  return {
+    startedAt: results.startedAt,
+    summary: results.summary,
+    verdicts,
+    reasons,
+    ...(results.trace && { trace: results.trace.verdict }),
+  };
 }
 
 /** The requirement IDs of a matrix, in catalogue order; IDs an older catalogue had come last. */
@@ -94,9 +100,14 @@ export async function readFleet(dir: string): Promise<FleetMatrix> {
   try {
     doc = JSON.parse(await readFile(file, 'utf8')) as Partial<FleetMatrix>;
   } catch (err) {
-    throw new UsageError(err instanceof SyntaxError ? `${file} is not a fleet.json file.` : `There is no fleet.json in ${dir}; give the folder of a fleet run (run --targets) or of a merge.`);
+    throw new UsageError(
+      err instanceof SyntaxError
+        ? `${file} is not a fleet.json file.`
+        : `There is no fleet.json in ${dir}; give the folder of a fleet run (run --targets) or of a merge.`,
+    );
   }
-  if (doc.format !== FLEET_FORMAT || !Array.isArray(doc.targets) || !Array.isArray(doc.shards)) throw new UsageError(`${file} is not a fleet.json file.`);
+  if (doc.format !== FLEET_FORMAT || !Array.isArray(doc.targets) || !Array.isArray(doc.shards))
+    throw new UsageError(`${file} is not a fleet.json file.`);
   return doc as FleetMatrix;
 }
 

@@ -12,9 +12,21 @@ import { catalogueVersion } from './tool-info.js';
 export const VERDICT_CODE: Record<Verdict, string> = { PASS: 'P', FAIL: 'F', WARN: 'W', NOT_TESTED: '–', XFAIL: 'xF', XPASS: 'xP' };
 
 export function fleetMarkdown(m: FleetMatrix): string {
-  const lines = [`## Fleet conformance: ${fleetHeadline(m)}`, '', targetsTable(m), '', shardsLine(m), '', '### Failing across the fleet', ''];
+  const lines = [
+    `## Fleet conformance: ${fleetHeadline(m)}`,
+    '',
+    targetsTable(m),
+    '',
+    shardsLine(m),
+    '',
+    '### Failing across the fleet',
+    '',
+  ];
   const ids = requirementIds(m);
-  const failing = ids.map((id) => requirementAcross(m, id)).filter((r) => r.counts.FAIL + r.counts.XFAIL > 0).sort((a, b) => b.counts.FAIL - a.counts.FAIL);
+  const failing = ids
+    .map((id) => requirementAcross(m, id))
+    .filter((r) => r.counts.FAIL + r.counts.XFAIL > 0)
+    .sort((a, b) => b.counts.FAIL - a.counts.FAIL);
   if (failing.length === 0) lines.push('No requirement fails on any machine.');
   for (const r of failing) lines.push(`- **${r.id}** ${md(titleOf(r.id))}: ${md(acrossSentence(r))}`);
   lines.push('', ...matrix(m, ids), '', ...changes(m.changes));
@@ -44,7 +56,11 @@ function matrix(m: FleetMatrix, ids: string[]): string[] {
   // A requirement no machine tested says nothing about the fleet: counted, not shown.
   const shown = ids.filter((id) => judged.some((t) => t.verdicts![id] !== undefined && t.verdicts![id] !== 'NOT_TESTED'));
   const legend = VERDICTS.map((v) => `${VERDICT_CODE[v]} ${v}`).join(', ');
-  const rows = shown.map((id) => [id, ...judged.map((t) => VERDICT_CODE[t.verdicts![id]!] ?? ''), md(acrossSentence(requirementAcross(m, id)))]);
+  const rows = shown.map((id) => [
+    id,
+    ...judged.map((t) => VERDICT_CODE[t.verdicts![id]!] ?? ''),
+    md(acrossSentence(requirementAcross(m, id))),
+  ]);
   return [
     '### Matrix',
     '',
@@ -65,7 +81,8 @@ function changes(c: FleetChanges | undefined): string[] {
   list('Newly failing', fleetNewlyFailing(c));
   list('Newly passing', fleetNewlyPassing(c));
   list('Other changes', fleetOtherChanges(c));
-  if (c.statusChanges.length > 0) lines.push(`- **Targets whose result changed**: ${c.statusChanges.map((s) => `${md(s.target)} (${s.from} → ${s.to})`).join(', ')}`);
+  if (c.statusChanges.length > 0)
+    lines.push(`- **Targets whose result changed**: ${c.statusChanges.map((s) => `${md(s.target)} (${s.from} → ${s.to})`).join(', ')}`);
   if (c.added.length > 0) lines.push(`- **New targets**: ${c.added.map(md).join(', ')}`);
   if (c.removed.length > 0) lines.push(`- **Targets no longer in the fleet**: ${c.removed.map(md).join(', ')}`);
   if (lines.length === before) lines.push('Nothing changed.');

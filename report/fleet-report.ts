@@ -14,7 +14,11 @@ import { SUMMARY_HTML } from './summary-html.js';
 import { SUMMARY_MD } from './summary-md.js';
 
 export async function writeFleetReport(dir: string, matrix: FleetMatrix, secrets: readonly string[]): Promise<void> {
-  const redact = (text: string): string => redactText(text, secrets.filter((s) => s !== ''));
+  const redact = (text: string): string =>
+    redactText(
+      text,
+      secrets.filter((s) => s !== ''),
+    );
   await mkdir(dir, { recursive: true });
   const md = fleetMarkdown(matrix);
   const files: Array<[string, string]> = [

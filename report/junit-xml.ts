@@ -87,7 +87,9 @@ function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChan
   const reason = row.reason ?? '';
   switch (row.verdict) {
     case 'FAIL':
-      tc.ele('failure', { message: reason, type: `${row.level} requirement failed` }).txt(`${row.id} (${row.level}, ${row.section}): ${row.title}\n\n${testsText(row, EXCHANGES_PER_TEST)}`);
+      tc.ele('failure', { message: reason, type: `${row.level} requirement failed` }).txt(
+        `${row.id} (${row.level}, ${row.section}): ${row.title}\n\n${testsText(row, EXCHANGES_PER_TEST)}`,
+      );
       break;
     case 'XFAIL':
       tc.ele('skipped', { message: `XFAIL: expected deviation (${row.expected ?? ''}): ${reason}` });
@@ -121,4 +123,3 @@ function areaOf(row: Row): string {
     return UNKNOWN_AREA;
   }
 }
-

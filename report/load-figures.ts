@@ -40,7 +40,9 @@ export async function readLoadRun(dir: string): Promise<LoadRun | undefined> {
   } catch {
     return { file, scenarios: [], charts, problem: `${file} is not valid JSON` };
   }
-  const scenarios = scenarioList(doc).map(scenarioOf).filter((s): s is LoadScenario => s !== undefined);
+  const scenarios = scenarioList(doc)
+    .map(scenarioOf)
+    .filter((s): s is LoadScenario => s !== undefined);
   const startedAt = typeof field(doc, 'startedAt') === 'string' ? (field(doc, 'startedAt') as string) : undefined;
   return { file, startedAt, scenarios, charts, ...(scenarios.length === 0 && { problem: `${file} names no scenario with figures` }) };
 }

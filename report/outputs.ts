@@ -75,4 +75,3 @@ export async function reportContext(req: ReportRequest): Promise<ReportContext> 
 export function cookieSecrets(session: SerializedCookies | undefined): string[] {
   return (session?.cookies ?? []).map((c) => c.value ?? '').filter((v) => v.length >= SECRET_COOKIE_MIN_LENGTH);
 }
-

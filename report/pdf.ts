@@ -19,7 +19,13 @@ export async function printSummaryPdf(dir: string): Promise<PdfOutcome> {
   const pdf = join(dir, SUMMARY_PDF);
   const profile = await mkdtemp(join(tmpdir(), 'bmc-chromium-'));
   try {
-    const args = [...CHROMIUM_ARGS, `--user-data-dir=${profile}`, '--no-pdf-header-footer', `--print-to-pdf=${pdf}`, pathToFileURL(join(dir, SUMMARY_HTML)).href];
+    const args = [
+      ...CHROMIUM_ARGS,
+      `--user-data-dir=${profile}`,
+      '--no-pdf-header-footer',
+      `--print-to-pdf=${pdf}`,
+      pathToFileURL(join(dir, SUMMARY_HTML)).href,
+    ];
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(chromium, args, { stdio: 'ignore' });
       const timer = setTimeout(() => child.kill('SIGKILL'), PRINT_TIMEOUT_MS);

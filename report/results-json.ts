@@ -27,6 +27,7 @@ export async function readResults(file: string): Promise<Results> {
   } catch {
     throw new UsageError(`${file} is not a results.json file.`);
   }
-  if (!Array.isArray(parsed.requirements) || typeof parsed.summary !== 'object') throw new UsageError(`${file} is not a results.json file.`);
+  if (!Array.isArray(parsed.requirements) || typeof parsed.summary !== 'object')
+    throw new UsageError(`${file} is not a results.json file.`);
   return parsed as Results;
 }

@@ -89,7 +89,8 @@ ${signatures()}
 
 function outcome(rows: Row[]): Html {
   const failing = rows.filter((x) => x.verdict === 'FAIL');
-  if (failing.length > 0) return html`<p class="outcome v-FAIL">Does not conform: ${failing.length === 1 ? '1 requirement fails' : `${failing.length} requirements fail`} (${failing.map((x) => x.id).join(', ')}).</p>`;
+  if (failing.length > 0)
+    return html`<p class="outcome v-FAIL">Does not conform: ${failing.length === 1 ? '1 requirement fails' : `${failing.length} requirements fail`} (${failing.map((x) => x.id).join(', ')}).</p>`;
   const untested = rows.filter((x) => x.verdict === 'NOT_TESTED').length;
   return html`<p class="outcome v-PASS">No requirement fails${untested > 0 ? html`; ${untested} not tested` : ''}.</p>`;
 }
@@ -118,10 +119,14 @@ function identity(ctx: Pick<ReportContext, 'results' | 'tool' | 'trend'>): Html 
 }
 
 function trendSection(trend: Trend | undefined): Html {
-  if (!trend) return html`<section id="changes"><h2>Changes since the baseline</h2><p>No baseline: no earlier run is kept in this folder and none was named.</p></section>`;
-  if (trend.changes.length === 0) return html`<section id="changes"><h2>Changes since the baseline</h2><p>No verdict changed since the run of ${trend.previousStartedAt}.</p></section>`;
+  if (!trend)
+    return html`<section id="changes"><h2>Changes since the baseline</h2><p>No baseline: no earlier run is kept in this folder and none was named.</p></section>`;
+  if (trend.changes.length === 0)
+    return html`<section id="changes"><h2>Changes since the baseline</h2><p>No verdict changed since the run of ${trend.previousStartedAt}.</p></section>`;
   const list = (title: string, changes: VerdictChange[]): Html | '' =>
-    changes.length === 0 ? '' : html`<h3>${title}</h3><ul class="changes">${changes.map((c) => html`<li><a href="#${c.id}">${c.id}</a>: ${c.from} → <span class="badge v-${c.to}">${c.to}</span></li>`)}</ul>`;
+    changes.length === 0
+      ? ''
+      : html`<h3>${title}</h3><ul class="changes">${changes.map((c) => html`<li><a href="#${c.id}">${c.id}</a>: ${c.from} → <span class="badge v-${c.to}">${c.to}</span></li>`)}</ul>`;
   return html`<section id="changes"><h2>Changes since the baseline</h2><p>Compared with the run of ${trend.previousStartedAt}.</p>
   ${list('Newly failing', newlyFailing(trend))}${list('Newly passing', newlyPassing(trend))}${list('Other changes', otherChanges(trend))}</section>`;
 }
@@ -143,8 +148,12 @@ function deviations(rows: Row[], expectations: { file: string; platform?: string
   if (!expectations && listed.length === 0) return html``;
   return html`<section id="deviations"><h2>Expected deviations</h2>
   <p>Known deviations of the platform${expectations?.platform ? html` ${expectations.platform}` : ''}, recorded in ${expectations?.file ?? 'the expectations file'}. An expected failure (XFAIL) does not fail the run; one that no longer fails (XPASS) asks for the file to be updated.</p>
-  ${listed.length === 0 ? html`<p>The file lists none of the requirements of this run.</p>` : html`<table><thead><tr><th>ID</th><th>Verdict</th><th>Why it is expected</th><th>What the run found</th></tr></thead>
-  <tbody>${listed.map((x) => html`<tr><td class="id"><a href="#${x.id}">${x.id}</a></td><td><span class="badge v-${x.verdict}">${x.verdict}</span></td><td>${x.expected}</td><td class="reason">${x.reason ?? ''}</td></tr>`)}</tbody></table>`}</section>`;
+  ${
+    listed.length === 0
+      ? html`<p>The file lists none of the requirements of this run.</p>`
+      : html`<table><thead><tr><th>ID</th><th>Verdict</th><th>Why it is expected</th><th>What the run found</th></tr></thead>
+  <tbody>${listed.map((x) => html`<tr><td class="id"><a href="#${x.id}">${x.id}</a></td><td><span class="badge v-${x.verdict}">${x.verdict}</span></td><td>${x.expected}</td><td class="reason">${x.reason ?? ''}</td></tr>`)}</tbody></table>`
+  }</section>`;
 }
 
 function observations(recorded: Array<{ requirement: string; key: string; value: unknown; test: string }>): Html {
@@ -172,9 +181,17 @@ function loadSection(load: LoadRun): Html {
   const max = Math.max(1, ...load.scenarios.map((s) => s.requestsPerSecond ?? 0));
   return html`<section id="load"><h2>Load</h2>
   <p>From the load run beside this one (${load.file}${load.startedAt ? html`, ${load.startedAt}` : ''}).${load.problem ? html` ${load.problem}.` : ''}</p>
-  ${load.scenarios.length > 0 ? html`<table><thead><tr><th>Scenario</th><th class="num">Requests</th><th class="num">Requests/s</th><th class="num">p50 ms</th><th class="num">p99 ms</th><th class="bars">Throughput</th></tr></thead>
-  <tbody>${load.scenarios.map((s) => html`<tr><td>${s.name}</td><td class="num">${fmt(s.requests)}</td><td class="num">${fmt(s.requestsPerSecond)}</td><td class="num">${fmt(s.p50Ms, 1)}</td><td class="num">${fmt(s.p99Ms, 1)}</td>
-  <td class="bars"><svg width="160" height="12" role="img" aria-label="${fmt(s.requestsPerSecond)} requests per second"><rect width="${((160 * (s.requestsPerSecond ?? 0)) / max).toFixed(1)}" height="12" class="bar"></rect></svg></td></tr>`)}</tbody></table>` : ''}
+  ${
+    load.scenarios.length > 0
+      ? html`<table><thead><tr><th>Scenario</th><th class="num">Requests</th><th class="num">Requests/s</th><th class="num">p50 ms</th><th class="num">p99 ms</th><th class="bars">Throughput</th></tr></thead>
+  <tbody>${load.scenarios.map(
+    (
+      s,
+    ) => html`<tr><td>${s.name}</td><td class="num">${fmt(s.requests)}</td><td class="num">${fmt(s.requestsPerSecond)}</td><td class="num">${fmt(s.p50Ms, 1)}</td><td class="num">${fmt(s.p99Ms, 1)}</td>
+  <td class="bars"><svg width="160" height="12" role="img" aria-label="${fmt(s.requestsPerSecond)} requests per second"><rect width="${((160 * (s.requestsPerSecond ?? 0)) / max).toFixed(1)}" height="12" class="bar"></rect></svg></td></tr>`,
+  )}</tbody></table>`
+      : ''
+  }
   ${load.charts.length > 0 ? html`<p>Charts: ${load.charts.map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c}">${c}</a>`)}</p>` : ''}</section>`;
 }
 
@@ -186,11 +203,13 @@ function signatures(): Html {
 function evidence(row: Row): Html {
   return html`<article id="evidence-${row.id}" class="evidence">
   <h3><a href="#${row.id}">${row.id}</a> <span class="badge v-${row.verdict}">${row.verdict}</span> ${row.title}</h3>
-  ${row.tests.map((t) => html`<div class="test"><p><span class="badge v-${t.verdict}">${t.verdict}</span> ${t.name}</p>
+  ${row.tests.map(
+    (t) => html`<div class="test"><p><span class="badge v-${t.verdict}">${t.verdict}</span> ${t.name}</p>
     ${t.reason ? html`<p class="reason">${t.reason}</p>` : ''}
     ${(t.evidence ?? []).slice(-EXCHANGES_PER_TEST).map((x) => {
       const text = exchangeText(x);
       return html`<div class="exchange"><figure><figcaption>Request</figcaption><pre>${text.request}</pre></figure><figure><figcaption>Response</figcaption><pre>${text.response}</pre></figure></div>`;
-    })}</div>`)}
+    })}</div>`,
+  )}
 </article>`;
 }

@@ -51,7 +51,11 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
   else if (ctx.trend.changes.length === 0) lines.push(`No verdict changed since the run of ${md(ctx.trend.previousStartedAt)}.`);
   else {
     lines.push(`Compared with the run of ${md(ctx.trend.previousStartedAt)}:`, '');
-    const groups: Array<[string, VerdictChange[]]> = [['Newly failing', newlyFailing(ctx.trend)], ['Newly passing', newlyPassing(ctx.trend)], ['Other changes', otherChanges(ctx.trend)]];
+    const groups: Array<[string, VerdictChange[]]> = [
+      ['Newly failing', newlyFailing(ctx.trend)],
+      ['Newly passing', newlyPassing(ctx.trend)],
+      ['Other changes', otherChanges(ctx.trend)],
+    ];
     for (const [title, changes] of groups) {
       if (changes.length > 0) lines.push(`- **${title}**: ${changes.map((c) => `${c.id} (${c.from} → ${c.to})`).join(', ')}`);
     }

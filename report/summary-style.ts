@@ -68,7 +68,10 @@ footer { margin-top: 2rem; font-size: .8rem; color: #57606a; border-top: 1px sol
 
 /** Every printed page names the run and counts pages: a page separated from the rest still says what it belongs to. */
 export function pageMarginStyle(footer: string): string {
-  const text = `"${footer.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n\f]/g, ' ').replace(/</g, '\\3c ')}"`;
+  const text = `"${footer
+    .replace(/[\\"]/g, (c) => `\\${c}`)
+    .replace(/[\r\n\f]/g, ' ')
+    .replace(/</g, '\\3c ')}"`;
   const box = 'font: 8pt system-ui, "DejaVu Sans", sans-serif; color: #57606a;';
   return `@page { @bottom-left { content: ${text}; ${box} } @bottom-right { content: "page " counter(page) " of " counter(pages); ${box} } }`;
 }

@@ -49,7 +49,12 @@ async function expand(client: BmcClient, root: string, path: string): Promise<st
   if (!path.endsWith('/*')) return [`${root}/${path}`];
   const parent = `${root}/${path.slice(0, -2)}`;
   const kids = dataOf(await client.get(`${parent}/`));
-  return Array.isArray(kids) ? kids.filter((k): k is string => typeof k === 'string' && k.startsWith(`${parent}/`)).sort().slice(0, TRIES_PER_CANDIDATE) : [];
+  return Array.isArray(kids)
+    ? kids
+        .filter((k): k is string => typeof k === 'string' && k.startsWith(`${parent}/`))
+        .sort()
+        .slice(0, TRIES_PER_CANDIDATE)
+    : [];
 }
 
 /** Another value of the same kind, or undefined when none can be chosen safely. */
@@ -73,7 +78,8 @@ async function prove(client: BmcClient, path: string, name: string, original: un
   const written = await valueOf(client, path, name);
   const back = await client.put(`${path}/attr/${name}`, original);
   const restored = await valueOf(client, path, name);
-  if (!sameValue(restored, original)) return `could not be put back (PUT answered ${back.status}, reads ${JSON.stringify(restored)}): LEFT CHANGED`;
+  if (!sameValue(restored, original))
+    return `could not be put back (PUT answered ${back.status}, reads ${JSON.stringify(restored)}): LEFT CHANGED`;
   if (!sameValue(written, next)) return `a write of ${JSON.stringify(next)} read back ${JSON.stringify(written)}`;
   return undefined;
 }

@@ -44,10 +44,19 @@ export function applyExpectations(
     if (r.verdict === 'FAIL') return { ...r, verdict: 'XFAIL', expected: known };
     const unrun = partial(r.id);
     if ((r.verdict === 'PASS' || r.verdict === 'WARN') && unrun !== undefined) {
-      return { ...r, expected: known, reason: `expected to fail (${known}); ${unrun}, so the tests that ran neither confirm nor refute it${r.reason ? `; ${r.reason}` : ''}` };
+      return {
+        ...r,
+        expected: known,
+        reason: `expected to fail (${known}); ${unrun}, so the tests that ran neither confirm nor refute it${r.reason ? `; ${r.reason}` : ''}`,
+      };
     }
     if (r.verdict === 'PASS' || r.verdict === 'WARN') {
-      return { ...r, verdict: 'XPASS', expected: known, reason: `expected to fail (${known}) but now ${r.verdict}${r.reason ? `: ${r.reason}` : ''}; update ${exp.file}` };
+      return {
+        ...r,
+        verdict: 'XPASS',
+        expected: known,
+        reason: `expected to fail (${known}) but now ${r.verdict}${r.reason ? `: ${r.reason}` : ''}; update ${exp.file}`,
+      };
     }
     return { ...r, expected: known };
   });

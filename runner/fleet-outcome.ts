@@ -17,10 +17,21 @@ export const RUN_LOG = 'run.log';
 /** results.json gives its start to the millisecond; the child's clock is the same machine's. */
 const CLOCK_SLACK_MS = 1_000;
 
-export async function targetOutcome(entry: FleetEntry, result: ChildResult, fleetDir: string, secrets: readonly string[]): Promise<FleetTarget> {
+export async function targetOutcome(
+  entry: FleetEntry,
+  result: ChildResult,
+  fleetDir: string,
+  secrets: readonly string[],
+): Promise<FleetTarget> {
   const dir = join(fleetDir, entry.name);
   const redact = (text: string): string => redactText(text, secrets);
-  const base = { name: entry.name, ...(entry.platform && { platform: entry.platform }), url: displayTarget(entry.url), exitCode: result.code, durationMs: result.durationMs };
+  const base = {
+    name: entry.name,
+    ...(entry.platform && { platform: entry.platform }),
+    url: displayTarget(entry.url),
+    exitCode: result.code,
+    durationMs: result.durationMs,
+  };
   if (result.startedAt === 0) return { ...base, status: 'interrupted', message: 'not started: the fleet was interrupted' };
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, RUN_LOG), redact(`${result.stdout}${result.stderr ? `\n--- stderr ---\n${result.stderr}` : ''}`));
@@ -30,15 +41,30 @@ export async function targetOutcome(entry: FleetEntry, result: ChildResult, flee
     if (results) return { ...base, status: result.code === 0 ? 'passed' : 'failed', dir: entry.name, ...verdictsOf(results) };
     return { ...base, status: 'error', dir: entry.name, message: `the run exited ${result.code} without writing ${RESULTS_FILE}` };
   }
-  if (result.code === 2) return { ...base, status: 'unreachable', dir: entry.name, message: sentence || 'the run could not start (exit 2)' };
+  if (result.code === 2)
+    return { ...base, status: 'unreachable', dir: entry.name, message: sentence || 'the run could not start (exit 2)' };
   const how = result.signal ? `signal ${result.signal}` : result.code === null ? 'no exit code' : `exit code ${result.code}`;
-  if (result.interrupted) return { ...base, status: 'interrupted', dir: entry.name, message: `stopped by the fleet's interruption (${how})` };
-  return { ...base, status: 'error', dir: entry.name, message: `the run ended with ${how} and no verdicts${sentence ? `: ${sentence}` : ''}` };
+  if (result.interrupted)
+    return { ...base, status: 'interrupted', dir: entry.name, message: `stopped by the fleet's interruption (${how})` };
+  return {
+    ...base,
+    status: 'error',
+    dir: entry.name,
+    message: `the run ended with ${how} and no verdicts${sentence ? `: ${sentence}` : ''}`,
+  };
 }
 
 /** A target whose run was never started (e.g. its password variable is not set). */
 export function notRun(entry: FleetEntry, message: string): FleetTarget {
-  return { name: entry.name, ...(entry.platform && { platform: entry.platform }), url: displayTarget(entry.url), status: 'error', exitCode: null, durationMs: 0, message };
+  return {
+    name: entry.name,
+    ...(entry.platform && { platform: entry.platform }),
+    url: displayTarget(entry.url),
+    status: 'error',
+    exitCode: null,
+    durationMs: 0,
+    message,
+  };
 }
 
 /** Only a results.json this run wrote: an earlier fleet's may still sit in the folder. */
@@ -53,6 +79,10 @@ async function freshResults(file: string, startedAt: number): Promise<Awaited<Re
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -42,7 +42,10 @@ export interface FleetRunOptions {
 /** Bounds memory on a chatty run; the tail holds the summary and the error sentence. */
 const OUTPUT_LIMIT = 1 << 20;
 
-export async function runChildren(jobs: readonly ChildJob[], opts: FleetRunOptions): Promise<{ results: ChildResult[]; interruptedBy?: NodeJS.Signals }> {
+export async function runChildren(
+  jobs: readonly ChildJob[],
+  opts: FleetRunOptions,
+): Promise<{ results: ChildResult[]; interruptedBy?: NodeJS.Signals }> {
   const running = new Set<ChildProcess>();
   let interruptedBy: NodeJS.Signals | undefined;
   // Each run gets the signal as if started alone; the fleet stops starting new ones and waits for them.
@@ -87,7 +90,17 @@ function runChild(job: ChildJob, cli: string, running: Set<ChildProcess>, interr
     let spawnError: string | undefined;
     const done = (code: number | null, signal: NodeJS.Signals | null): void => {
       running.delete(child);
-      resolve({ name: job.name, code, signal, startedAt, durationMs: Date.now() - startedAt, stdout, stderr, interrupted: interrupted(), ...(spawnError && { spawnError }) });
+      resolve({
+        name: job.name,
+        code,
+        signal,
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        stdout,
+        stderr,
+        interrupted: interrupted(),
+        ...(spawnError && { spawnError }),
+      });
     };
     child.on('error', (err) => {
       spawnError = err.message;

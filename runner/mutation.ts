@@ -77,7 +77,12 @@ async function runJobs(jobs: WorkerJob[], concurrency: number, onAnswer: (a: Wor
       for (let job = queue.shift(); job; job = queue.shift()) {
         const current = job;
         const answer = await new Promise<WorkerAnswer>((resolve) => {
-          const onExit = (code: number | null) => resolve({ faults: current.faults, error: `the worker exited (${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`, seconds: 0 });
+          const onExit = (code: number | null) =>
+            resolve({
+              faults: current.faults,
+              error: `the worker exited (${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`,
+              seconds: 0,
+            });
           child.once('exit', onExit);
           child.once('message', (m: WorkerAnswer) => {
             child.off('exit', onExit);
@@ -154,7 +159,9 @@ export async function runMutation(opts: MutationOptions = {}): Promise<MutationR
   const share = (n: number) => (ordered.length === 0 ? 0 : n / ordered.length);
   return {
     outcomes: ordered,
-    uncovered: failableRequirements().map((r) => r.id).filter((id) => !covered.has(id)),
+    uncovered: failableRequirements()
+      .map((r) => r.id)
+      .filter((id) => !covered.has(id)),
     clean,
     recall: share(ordered.filter((o) => o.killed).length),
     precision: share(ordered.filter((o) => o.undeclared.length === 0 && o.verdict !== 'ERROR').length),

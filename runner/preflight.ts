@@ -60,12 +60,18 @@ export async function preflight(opts: {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   if (client.loginForm === 'username-password') {
-    warnings.push('the target refused the spec\'s login body {"data": [user, password]} and took {"username", "password"}: the run goes on with that session (EP-1 judges the spec\'s form)');
+    warnings.push(
+      'the target refused the spec\'s login body {"data": [user, password]} and took {"username", "password"}: the run goes on with that session (EP-1 judges the spec\'s form)',
+    );
   }
-  if (opts.namespace === undefined) return { client, session: client.exportCookies(), fingerprint: { loginForm: client.loginForm }, warnings };
+  if (opts.namespace === undefined)
+    return { client, session: client.exportCookies(), fingerprint: { loginForm: client.loginForm }, warnings };
   const probe = await ready(client, `/xyz/${opts.namespace}/`, opts.readyWithinMs ?? 60_000);
   // A login that "succeeds" without credentials that work leaves nothing to test but the login.
-  const sessionProblem = probe?.status === 401 ? `the login of the run answered success, but its credentials are refused (GET /xyz/${opts.namespace}/ answers 401): no session to test with (see EP-1)` : undefined;
+  const sessionProblem =
+    probe?.status === 401
+      ? `the login of the run answered success, but its credentials are refused (GET /xyz/${opts.namespace}/ answers 401): no session to test with (see EP-1)`
+      : undefined;
   const fingerprint = sessionProblem ? { loginForm: client.loginForm } : await fingerprintOf(client, opts.namespace, probe);
   return { client, session: client.exportCookies(), sessionProblem, fingerprint, warnings };
 }
@@ -78,7 +84,9 @@ async function ready(client: BmcClient, path: string, withinMs: number): Promise
     if (res && res.status !== 503) return res;
     if (Date.now() >= deadline) {
       await client.close();
-      throw new UsageError(`The target is not ready: GET ${path} ${res ? 'answered 503' : 'got no answer'} for ${Math.round(withinMs / 1000)} s.`);
+      throw new UsageError(
+        `The target is not ready: GET ${path} ${res ? 'answered 503' : 'got no answer'} for ${Math.round(withinMs / 1000)} s.`,
+      );
     }
     await sleep(Math.min(2_000, Math.max(0, deadline - Date.now())));
   }

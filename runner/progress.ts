@@ -54,7 +54,9 @@ export class Progress {
 
   private areaEnds(next: string | undefined): void {
     if (this.area !== undefined && !this.opts.tty) {
-      this.opts.print(`area ${this.area}: ${this.areaTests} tests in ${((performance.now() - this.areaStarted) / 1000).toFixed(1)} s; ${this.done} of ${this.collected} done, ${clock(performance.now() - this.started)} elapsed`);
+      this.opts.print(
+        `area ${this.area}: ${this.areaTests} tests in ${((performance.now() - this.areaStarted) / 1000).toFixed(1)} s; ${this.done} of ${this.collected} done, ${clock(performance.now() - this.started)} elapsed`,
+      );
     }
     this.area = next;
     // The area began when the last test of the one before finished.

@@ -122,9 +122,6 @@ export function summarize(requirements: RequirementResult[]): Record<Verdict, nu
   return summary;
 }
 
-export function buildRequirementResults(
-  outcomes: TestOutcome[],
-  absentReason: (req: Requirement) => string,
-): RequirementResult[] {
+export function buildRequirementResults(outcomes: TestOutcome[], absentReason: (req: Requirement) => string): RequirementResult[] {
   return REQUIREMENTS.map((req) => rollUp(req, outcomes, absentReason(req)));
 }

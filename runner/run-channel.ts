@@ -7,7 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import { BmcClient, type ClientOptions } from '../client/http.js';
 import { BmcClientError, type Outage } from '../client/errors.js';
-import { abandonRequests, interruptRequests, interruptedBy, onClientEvent, setClientDefaults, type ClientEvent } from '../client/run-context.js';
+import {
+  abandonRequests,
+  interruptRequests,
+  interruptedBy,
+  onClientEvent,
+  setClientDefaults,
+  type ClientEvent,
+} from '../client/run-context.js';
 import type { RunConfig } from './config.js';
 import { RESTORE_GRACE_MS } from './interrupt.js';
 import { sessionClosed } from '../client/session-ledger.js';

@@ -34,7 +34,10 @@ export class RunGuard {
     return outcomes.map((o) => {
       if (!this.ledger.cutShort.has(o.name)) return o;
       const perRequirement = Object.fromEntries(
-        Object.entries(o.perRequirement ?? {}).map(([id, v]) => [id, v.verdict === 'PASS' || v.verdict === 'WARN' ? { verdict: 'NOT_TESTED' as const, reason: cut } : v]),
+        Object.entries(o.perRequirement ?? {}).map(([id, v]) => [
+          id,
+          v.verdict === 'PASS' || v.verdict === 'WARN' ? { verdict: 'NOT_TESTED' as const, reason: cut } : v,
+        ]),
       );
       const verdict = o.verdict === 'PASS' || o.verdict === 'WARN' ? 'NOT_TESTED' : o.verdict;
       return { ...o, verdict, reason: verdict === 'NOT_TESTED' ? cut : o.reason, perRequirement };
@@ -54,7 +57,9 @@ export class RunGuard {
   /** One line per outage, and one per test that may have left what it wrote. */
   lines(): string[] {
     return [
-      ...this.ledger.outages.map((o) => `target unreachable ${outageText(o)} (${o.cause})${o.back ? '; the run waited and went on' : '; the run stopped waiting'}`),
+      ...this.ledger.outages.map(
+        (o) => `target unreachable ${outageText(o)} (${o.cause})${o.back ? '; the run waited and went on' : '; the run stopped waiting'}`,
+      ),
       ...this.control.unfinished.map((name) => `${name} did not finish restoring what it wrote before the run ended`),
     ];
   }

@@ -99,7 +99,10 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   const guard = new RunGuard(print);
   try {
     const cfg = buildConfig(opts, embedded);
-    const { client, session, sessionProblem, fingerprint, warnings } = await preflight({ ...cfg, readyWithinMs: embedded ? 5_000 : 60_000 });
+    const { client, session, sessionProblem, fingerprint, warnings } = await preflight({
+      ...cfg,
+      readyWithinMs: embedded ? 5_000 : 60_000,
+    });
     for (const w of warnings) print(`warn  ${w}`);
     cfg.session = session;
     cfg.sessionProblem = sessionProblem;
@@ -111,10 +114,14 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     if (cfg.writable.length === 0 && cfg.profile === 'destructive' && !embedded && !sessionProblem) {
       discovery = await discoverWritables(client, cfg.namespace);
       cfg.writable = discovery.writable;
-      print(`writable (found, each written, read back and restored): ${discovery.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'}`);
+      print(
+        `writable (found, each written, read back and restored): ${discovery.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'}`,
+      );
       for (const r of discovery.refused) print(`  not used: ${r}`);
     }
-    print(`bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`);
+    print(
+      `bmc-conformance run: ${cfg.target} (${embedded ? 'embedded simulator' : 'target'}), namespace ${cfg.namespace}, profile ${cfg.profile}, seed ${cfg.seed}`,
+    );
     print(`target: ${describeFingerprint(fingerprint)}`);
     const outDir = resolve(opts.out);
     await prepareRun(outDir);
@@ -125,7 +132,16 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       const before = await takeSnapshot(client, cfg.namespace);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
       const terminal = !opts.print && process.stdout.isTTY ? (text: string) => void process.stdout.write(text) : undefined;
-      reporter = await runSuites({ cfg, areas, requirements: opts.requirements, outDir, print, lean: opts.lean, terminal, control: guard.control });
+      reporter = await runSuites({
+        cfg,
+        areas,
+        requirements: opts.requirements,
+        outDir,
+        print,
+        lean: opts.lean,
+        terminal,
+        control: guard.control,
+      });
       // After a signal the user is waiting: the comparison gets a few seconds, not the request timeout.
       const after = before && (await takeSnapshot(client, cfg.namespace, guard.notRunReason ? INTERRUPTED_SNAPSHOT_MS : undefined));
       leftBehind = before && after ? await compareSnapshots(client, before, after) : undefined;
@@ -145,13 +161,14 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
         ? `area ${req.area} not selected (--only)`
         : opts.requirements && !opts.requirements.includes(req.id)
           ? 'not selected (--requirements)'
-          : guard.notRunReason ?? 'no test of this requirement ran';
+          : (guard.notRunReason ?? 'no test of this requirement ran');
     const expectations = mergedExpectations(opts);
     // A requirement's tests may live in several areas (ENV-2's in envelope and fuzz): when one of
     // them did not run or finish, a known failure that did not show is not seen fixed.
     const partial = (id: string): string | undefined => {
       const skipped = areasJudging(id).filter((a) => !areas.includes(a));
-      if (skipped.length > 0) return `${skipped.length === 1 ? 'the area' : 'the areas'} ${skipped.join(', ')} judging it did not run (--only)`;
+      if (skipped.length > 0)
+        return `${skipped.length === 1 ? 'the area' : 'the areas'} ${skipped.join(', ')} judging it did not run (--only)`;
       return guard.notRunReason ? 'the run was interrupted' : undefined;
     };
     const requirements = applyExpectations(buildRequirementResults(guard.outcomes(reporter.outcomes), absentReason), expectations, partial);
@@ -178,11 +195,15 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (opts.updateExpectations) {
       const writable = cfg.writable.map((w) => `${w.path}:${w.name}${w.values ? `=${w.values.join('|')}` : ''}`);
-      await writeFile(opts.updateExpectations, expectationsFrom(requirements, { platform: expectations?.platform, writable: cfg.embedded ? [] : writable }));
+      await writeFile(
+        opts.updateExpectations,
+        expectationsFrom(requirements, { platform: expectations?.platform, writable: cfg.embedded ? [] : writable }),
+      );
       print(`expectations to review: ${resolve(opts.updateExpectations)}`);
     }
     for (const line of trace?.lines ?? []) print(`${trace!.verdict === 'FAIL' ? 'FAIL' : 'warn'}  left behind: ${line}`);
-    const failed = unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0 || trace?.verdict === 'FAIL';
+    const failed =
+      unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0 || trace?.verdict === 'FAIL';
     return { exitCode: guard.exitCode(failed ? 1 : 0), results, resultsFile };
   } finally {
     guard.dispose();
@@ -195,7 +216,7 @@ function describeFingerprint(f: Fingerprint): string {
     f.server ? `server ${f.server}` : 'no Server header',
     f.firmware ? `firmware ${f.firmware}` : 'no active BMC version shown under software/',
     f.objects !== undefined ? `${f.objects} objects listed` : 'no list of the namespace',
-    f.loginForm === 'username-password' ? 'login with {"username", "password"}' : 'login with the spec\'s body',
+    f.loginForm === 'username-password' ? 'login with {"username", "password"}' : "login with the spec's body",
   ].join(', ');
 }
 
@@ -207,10 +228,18 @@ function traceOf(report: TraceReport | undefined, restoreFailures: string[], ses
   const lines = [
     ...(report ? describeTrace(report) : []),
     ...restoreFailures.map((f) => `a restore failed in ${f}`),
-    ...(sessions.opened > sessions.closed ? [`${sessions.opened - sessions.closed} of the ${sessions.opened} sessions the run opened were not logged out`] : []),
+    ...(sessions.opened > sessions.closed
+      ? [`${sessions.opened - sessions.closed} of the ${sessions.opened} sessions the run opened were not logged out`]
+      : []),
   ];
   const empty = { changed: [], added: [], removed: [], volatile: [] };
-  return { verdict: lines.length === 0 ? 'PASS' : profile === 'destructive' ? 'WARN' : 'FAIL', lines, ...(report ?? empty), compared: report !== undefined, sessions };
+  return {
+    verdict: lines.length === 0 ? 'PASS' : profile === 'destructive' ? 'WARN' : 'FAIL',
+    lines,
+    ...(report ?? empty),
+    compared: report !== undefined,
+    sessions,
+  };
 }
 
 /** The known deviations of --expectations and of the target profile, as one set. */
@@ -219,7 +248,11 @@ function mergedExpectations(opts: RunOptions): Expectations | undefined {
   if (!p) return opts.expectations;
   const fromProfile: Expectations = { file: p.file, platform: p.platform, expected: p.expected, writable: [] };
   if (!opts.expectations) return fromProfile;
-  return { ...opts.expectations, platform: opts.expectations.platform ?? p.platform, expected: { ...p.expected, ...opts.expectations.expected } };
+  return {
+    ...opts.expectations,
+    platform: opts.expectations.platform ?? p.platform,
+    expected: { ...p.expected, ...opts.expectations.expected },
+  };
 }
 
 function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
@@ -242,8 +275,9 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     // A field dialect answers a failed upload only after its image manager gave up (10-15 s).
     timeoutMs: opts.timeoutMs ?? p?.timeouts.requestMs ?? (onSimulator ? (dialect ? 45_000 : 15_000) : 120_000),
     // Field servers deliver events seconds late; the simulator within milliseconds.
-    eventTimeoutMs: opts.eventTimeoutMs ?? p?.timeouts.eventMs ?? (latencyMax ? Math.round(latencyMax * 1.5) : onSimulator ? 3_000 : 10_000),
-    quietWindowMs: opts.quietWindowMs ?? p?.timeouts.quietWindowMs ?? (latencyMax ?? (onSimulator ? 300 : 6_000)),
+    eventTimeoutMs:
+      opts.eventTimeoutMs ?? p?.timeouts.eventMs ?? (latencyMax ? Math.round(latencyMax * 1.5) : onSimulator ? 3_000 : 10_000),
+    quietWindowMs: opts.quietWindowMs ?? p?.timeouts.quietWindowMs ?? latencyMax ?? (onSimulator ? 300 : 6_000),
     eventWrites: opts.eventWrites ?? p?.eventWrites ?? (onSimulator ? 10 : 4),
     eventLatency: p?.eventLatency ?? {},
     allowFactoryReset: onSimulator || opts.allowFactoryReset,

@@ -14,7 +14,8 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard takes I/N with 1 <= I <= N, e.g. 2/4; "${text}" is not one.`);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new UsageError(`--shard takes I/N with 1 <= I <= N, e.g. 2/4; "${text}" is not one.`);
   return { index, count };
 }
 

@@ -48,8 +48,10 @@ interface RawProfile {
 function sentence(file: string, err: ErrorObject | undefined): string {
   if (!err) return `The target profile ${file} is not valid.`;
   const where = err.instancePath ? `"${err.instancePath.slice(1).replace(/\//g, '.')}"` : 'the top level';
-  if (/^\/writable\/\d+/.test(err.instancePath)) return `In the target profile ${file}, ${where} must be PATH:ATTR[=V1|V2] or {"path", "name", "values"}.`;
-  if (/^\/expected\//.test(err.instancePath)) return `In the target profile ${file}, the reason for ${where} must be a string or {"reason", "source"}.`;
+  if (/^\/writable\/\d+/.test(err.instancePath))
+    return `In the target profile ${file}, ${where} must be PATH:ATTR[=V1|V2] or {"path", "name", "values"}.`;
+  if (/^\/expected\//.test(err.instancePath))
+    return `In the target profile ${file}, the reason for ${where} must be a string or {"reason", "source"}.`;
   if (err.keyword === 'additionalProperties') {
     return `The target profile ${file} has an unknown member "${(err.params as { additionalProperty: string }).additionalProperty}" at ${where}.`;
   }
@@ -69,7 +71,8 @@ export async function loadTargetProfile(file: string): Promise<TargetProfile> {
   } catch {
     throw new UsageError(`The target profile ${file} is not valid JSON.`);
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new UsageError(`The target profile ${file} is not a JSON object.`);
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new UsageError(`The target profile ${file} is not a JSON object.`);
   const check = schemaValidator('target-profile.schema.json');
   if (!check(doc)) throw new UsageError(sentence(file, check.errors?.[0]));
   const raw = doc as RawProfile;
@@ -78,7 +81,9 @@ export async function loadTargetProfile(file: string): Promise<TargetProfile> {
     if (!isRequirementId(id)) throw new UsageError(`The target profile ${file} names unknown requirement ${id}.`);
     expected[id] = typeof entry === 'string' ? entry : `${entry.reason}${entry.source ? ` [${entry.source}]` : ''}`;
   }
-  const writable = (raw.writable ?? []).map((w) => (typeof w === 'string' ? parseWritable(w)! : { path: w.path, name: w.name, ...(w.values && { values: w.values }) }));
+  const writable = (raw.writable ?? []).map((w) =>
+    typeof w === 'string' ? parseWritable(w)! : { path: w.path, name: w.name, ...(w.values && { values: w.values }) },
+  );
   return {
     file,
     platform: raw.platform,
@@ -100,7 +105,11 @@ export function forNamespace(profile: TargetProfile, ns: string): TargetProfile 
   const fill = (p: string) => p.replaceAll('{ns}', ns);
   return {
     ...profile,
-    writable: profile.writable.map((w) => ({ ...w, path: fill(w.path), ...(w.values && { values: w.values.map((v) => (typeof v === "string" ? fill(v) : v)) }) })),
+    writable: profile.writable.map((w) => ({
+      ...w,
+      path: fill(w.path),
+      ...(w.values && { values: w.values.map((v) => (typeof v === 'string' ? fill(v) : v)) }),
+    })),
     deletable: profile.deletable.map(fill),
   };
 }

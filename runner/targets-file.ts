@@ -42,7 +42,9 @@ export async function loadTargets(file: string): Promise<FleetEntry[]> {
   try {
     doc = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(err instanceof SyntaxError ? `The targets file ${file} is not valid JSON.` : `The targets file ${file} cannot be read.`);
+    throw new UsageError(
+      err instanceof SyntaxError ? `The targets file ${file} is not valid JSON.` : `The targets file ${file} cannot be read.`,
+    );
   }
   refuseInlinePasswords(file, doc);
   const check = schemaValidator('targets.schema.json');
@@ -66,7 +68,8 @@ export async function loadTargets(file: string): Promise<FleetEntry[]> {
   }
   const seen = new Set<string>();
   for (const e of entries) {
-    if (RESERVED_NAMES.has(e.name)) throw new UsageError(`The targets file ${file} names a target "${e.name}", which is the name of a fleet report file; rename it.`);
+    if (RESERVED_NAMES.has(e.name))
+      throw new UsageError(`The targets file ${file} names a target "${e.name}", which is the name of a fleet report file; rename it.`);
     if (seen.has(e.name)) throw new UsageError(`The targets file ${file} has two targets named "${e.name}"; give each a unique name.`);
     seen.add(e.name);
   }
@@ -97,7 +100,8 @@ function sentence(file: string, err: ErrorObject | undefined): string {
     return `The targets file ${file} has an unknown member "${(err.params as { additionalProperty: string }).additionalProperty}" at ${where}.`;
   }
   if (/^\/targets\/\d+\/url$/.test(err.instancePath)) return `In the targets file ${file}, ${where} must be an http(s) URL.`;
-  if (err.keyword === 'required') return `In the targets file ${file}, ${where} needs "${(err.params as { missingProperty: string }).missingProperty}".`;
+  if (err.keyword === 'required')
+    return `In the targets file ${file}, ${where} needs "${(err.params as { missingProperty: string }).missingProperty}".`;
   return `In the targets file ${file}, ${where} ${err.message ?? 'is not valid'}.`;
 }
 

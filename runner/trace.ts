@@ -52,8 +52,12 @@ function differences(before: Snapshot, after: Snapshot): TraceReport {
   }
   return {
     changed,
-    added: Object.keys(after.objects).filter((p) => !before.objects[p]).sort(),
-    removed: Object.keys(before.objects).filter((p) => !after.objects[p]).sort(),
+    added: Object.keys(after.objects)
+      .filter((p) => !before.objects[p])
+      .sort(),
+    removed: Object.keys(before.objects)
+      .filter((p) => !after.objects[p])
+      .sort(),
     volatile: [],
   };
 }

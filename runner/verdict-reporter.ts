@@ -63,10 +63,12 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
     case 'failed': {
       // A failure the check did not attribute (a time-out, an error outside the check) is the first
       // requirement's; a test the network stopped, with no finding, judged nothing (meta.unjudged).
-      const failures = meta && (meta.failures.length > 0 || meta.unjudged !== undefined)
-        ? meta.failures
-        : [{ requirement: requirements[0] ?? '', message: firstLine(result.errors[0]?.message ?? 'failed') }];
-      const unjudged = meta?.unjudged ?? (meta?.failures.length ? undefined : `not judged: the test stopped at a failure of ${failures[0]?.requirement}`);
+      const failures =
+        meta && (meta.failures.length > 0 || meta.unjudged !== undefined)
+          ? meta.failures
+          : [{ requirement: requirements[0] ?? '', message: firstLine(result.errors[0]?.message ?? 'failed') }];
+      const unjudged =
+        meta?.unjudged ?? (meta?.failures.length ? undefined : `not judged: the test stopped at a failure of ${failures[0]?.requirement}`);
       perRequirement = judged(requirements, meta, failures, unjudged);
       break;
     }
@@ -79,9 +81,13 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
       return undefined;
   }
   const verdicts = Object.values(perRequirement);
-  const verdict: Verdict = verdicts.some((v) => v.verdict === 'FAIL') ? 'FAIL'
-    : verdicts.some((v) => v.verdict === 'WARN') ? 'WARN'
-      : verdicts.every((v) => v.verdict === 'NOT_TESTED') ? 'NOT_TESTED' : 'PASS';
+  const verdict: Verdict = verdicts.some((v) => v.verdict === 'FAIL')
+    ? 'FAIL'
+    : verdicts.some((v) => v.verdict === 'WARN')
+      ? 'WARN'
+      : verdicts.every((v) => v.verdict === 'NOT_TESTED')
+        ? 'NOT_TESTED'
+        : 'PASS';
   const reason = [...new Set(verdicts.filter((v) => v.verdict === verdict && v.reason).map((v) => v.reason))].join('; ') || undefined;
   return { ...base, verdict, reason, perRequirement, evidence: meta?.evidence };
 }

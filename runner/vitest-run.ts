@@ -66,7 +66,9 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       reporters: [
         reporter,
         run.control,
-        ...(run.lean ? [] : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
+        ...(run.lean
+          ? []
+          : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
       ],
     },
     { logLevel: 'error', clearScreen: false },

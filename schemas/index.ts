@@ -77,9 +77,7 @@ export function schemaDir(): string {
 function loadRaw(): Map<SchemaName, unknown> {
   if (!rawSchemas) {
     const dir = schemaDir();
-    rawSchemas = new Map(
-      SCHEMA_NAMES.map((name) => [name, JSON.parse(readFileSync(join(dir, SCHEMA_FILES[name]), 'utf8')) as unknown]),
-    );
+    rawSchemas = new Map(SCHEMA_NAMES.map((name) => [name, JSON.parse(readFileSync(join(dir, SCHEMA_FILES[name]), 'utf8')) as unknown]));
   }
   return rawSchemas;
 }

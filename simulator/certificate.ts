@@ -18,7 +18,13 @@ export function selfSignedCertificate(): Promise<KeyPair> {
     algorithm: 'sha256',
     extensions: [
       { name: 'basicConstraints', cA: false },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
     ],
   }).then((p) => ({ key: p.private, cert: p.cert }));
   cached.catch(() => {

@@ -25,11 +25,13 @@ export function envelopeBody(code: number, data: unknown, faults: FaultSet): str
   const isError = code >= 400;
   const envelope: Record<string, unknown> = !isError && faults.has('missing-data-member') ? {} : { data };
   if (!faults.has('missing-message-member')) {
-    envelope.message = isError && faults.has('message-wrong-code') ? '200 OK' : faults.has('message-without-reason') ? String(code) : statusLine(code);
+    envelope.message =
+      isError && faults.has('message-wrong-code') ? '200 OK' : faults.has('message-without-reason') ? String(code) : statusLine(code);
   }
   envelope.status = !isError || faults.has('status-ok-on-error') ? 'ok' : 'error';
   // status-error-on-success: an attribute map (a GET of an object) answered with status "error".
-  if (!isError && faults.has('status-error-on-success') && data !== null && typeof data === 'object' && !Array.isArray(data)) envelope.status = 'error';
+  if (!isError && faults.has('status-error-on-success') && data !== null && typeof data === 'object' && !Array.isArray(data))
+    envelope.status = 'error';
   return stringifyJson(envelope);
 }
 

@@ -10,7 +10,8 @@ export interface HarnessFaultInfo {
 export const HARNESS_FAULTS: readonly HarnessFaultInfo[] = [
   {
     name: 'restore-skipped',
-    description: 'a write that would put an attribute back to the value it had at start answers 200 and changes nothing (a run cannot restore it)',
+    description:
+      'a write that would put an attribute back to the value it had at start answers 200 and changes nothing (a run cannot restore it)',
   },
 ];
 

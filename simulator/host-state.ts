@@ -28,12 +28,7 @@ export class HostStateMachine {
       const obj = this.bus.tree.get(this.hostPath);
       const ref = obj?.attributes().get('CurrentHostState');
       if (!ref) return;
-      this.bus.setProperty(
-        this.hostPath,
-        ref,
-        'CurrentHostState',
-        hostStateValue(this.bus.namespace, this.bus.faults, target),
-      );
+      this.bus.setProperty(this.hostPath, ref, 'CurrentHostState', hostStateValue(this.bus.namespace, this.bus.faults, target));
     };
     // Only the host-current-before-requested fault moves the state before the request is stored.
     if (immediately) move();

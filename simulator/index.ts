@@ -2,12 +2,7 @@
 export { startSimulator, type SimulatorOptions, type RunningSimulator } from './server.js';
 export { FAULTS, isFaultName, type FaultInfo } from './faults.js';
 export { LATENCY_FAULTS } from './latency-faults.js';
-export {
-  simulatorTargetProfile,
-  simulatorDeletablePrefix,
-  type SimulatorTargetProfile,
-  type WritableAttribute,
-} from './target-profile.js';
+export { simulatorTargetProfile, simulatorDeletablePrefix, type SimulatorTargetProfile, type WritableAttribute } from './target-profile.js';
 export { startTftpServer, type TftpServerHandle } from './tftp-server.js';
 export { versionId } from './initial-tree.js';
 export { UPLOAD_FAILED } from './software.js';

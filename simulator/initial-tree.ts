@@ -222,13 +222,15 @@ export function buildInitialTree(opts: TreeOptions): DbusObject[] {
     Value: ro('d', 5400),
     Unit: ro('s', `${I}.Sensor.Value.Unit.RPMS`),
   });
-  obj('sensors/power/total_power').addInterface(`${I}.Sensor.Value`, {
-    Value: ro('d', 312.25),
-    Unit: ro('s', `${I}.Sensor.Value.Unit.Watts`),
-  }).addInterface(`${I}.Sensor.Accumulate`, {
-    // 2^53 + 1: a double cannot hold it.
-    TotalEnergy: ro('t', 9007199254740993n),
-  });
+  obj('sensors/power/total_power')
+    .addInterface(`${I}.Sensor.Value`, {
+      Value: ro('d', 312.25),
+      Unit: ro('s', `${I}.Sensor.Value.Unit.Watts`),
+    })
+    .addInterface(`${I}.Sensor.Accumulate`, {
+      // 2^53 + 1: a double cannot hold it.
+      TotalEnergy: ro('t', 9007199254740993n),
+    });
   obj('sensors/counters/bus_errors').addInterface(`${I}.Sensor.Counter`, {
     Count: ro('t', 18446744073709551615n),
     Offset: ro('x', -9007199254740993n),

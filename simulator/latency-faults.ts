@@ -27,7 +27,10 @@ export const LATENCY_FAULTS: readonly LatencyFaultInfo[] = [
     name: 'slow-stalls',
     description: `the server stalls for ${STALL_MS / 1000} s in every ${STALL_PERIOD_MS / 1000} s; requests arriving meanwhile wait for the stall to end`,
   },
-  { name: 'slow-leak', description: `each request waits 1 ms longer per ${LEAK_REQUESTS_PER_MS.toLocaleString('en')} requests served before it (a leak a soak run shows)` },
+  {
+    name: 'slow-leak',
+    description: `each request waits 1 ms longer per ${LEAK_REQUESTS_PER_MS.toLocaleString('en')} requests served before it (a leak a soak run shows)`,
+  },
 ];
 
 export const LATENCY_FAULT_NAMES: ReadonlySet<string> = new Set(LATENCY_FAULTS.map((f) => f.name));

@@ -37,11 +37,7 @@ export class DbusObject {
 
   constructor(readonly path: string) {}
 
-  addInterface(
-    name: string,
-    properties: Record<string, Property> = {},
-    methods: Record<string, Method> = {},
-  ): this {
+  addInterface(name: string, properties: Record<string, Property> = {}, methods: Record<string, Method> = {}): this {
     this.interfaces.set(name, {
       properties: new Map(Object.entries(properties)),
       methods: new Map(Object.entries(methods)),
@@ -160,7 +156,8 @@ export class ObjectTree {
     let hi = all.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (all[mid]! < prefix) lo = mid + 1; // lo <= mid < hi <= all.length
+      if (all[mid]! < prefix)
+        lo = mid + 1; // lo <= mid < hi <= all.length
       else hi = mid;
     }
     let end = lo;

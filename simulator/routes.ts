@@ -94,7 +94,12 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
   if (ctx.faults.has('crash-on-unicode-path') && hasNonAscii(targetPath(req.url))) {
     throw new Error('path decoding failed');
   }
-  if (ctx.faults.has('crash-on-long-segment') && targetPath(req.url).split('/').some((s) => s.length > 1000)) {
+  if (
+    ctx.faults.has('crash-on-long-segment') &&
+    targetPath(req.url)
+      .split('/')
+      .some((s) => s.length > 1000)
+  ) {
     throw new Error('path segment buffer overflow');
   }
   const r = parseRoute(req.url, ctx.bus.tree);

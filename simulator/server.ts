@@ -73,7 +73,8 @@ export interface RunningSimulator {
 }
 
 function checkDelay(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0 || value > 600_000) throw new Error(`${name} must be a whole number of ms between 0 and 600000`);
+  if (!Number.isInteger(value) || value < 0 || value > 600_000)
+    throw new Error(`${name} must be a whole number of ms between 0 and 600000`);
   return value;
 }
 
@@ -201,7 +202,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return;
       }
       // Same rule as every other route: no session, no handshake.
-      const sid = sessions.fromCookieHeader(req.headers.cookie, faults.has('session-prefix-match') || faults.has('subscribe-session-prefix-match'));
+      const sid = sessions.fromCookieHeader(
+        req.headers.cookie,
+        faults.has('session-prefix-match') || faults.has('subscribe-session-prefix-match'),
+      );
       if (!sid && !faults.has('subscribe-without-login')) {
         refuseUpgrade(socket, rawErrorResponse(401, 'Unauthorized: log in with POST /login first', faults));
         return;

@@ -43,13 +43,14 @@ export class Sessions {
     }
     const [user, password] = data as [string, string];
     const userOk = timingSafeEqual(digest(user), digest(this.user));
-    const passwordOk =
-      timingSafeEqual(digest(password), digest(this.password)) || this.faults.has('login-any-password');
+    const passwordOk = timingSafeEqual(digest(password), digest(this.password)) || this.faults.has('login-any-password');
     if (!userOk || !passwordOk) throw new HttpError(401, 'Invalid username or password');
 
-    const adopt = requested !== undefined && /^[0-9a-f]{64}$/.test(requested) && !this.live.has(requested) && this.faults.has('session-fixation');
+    const adopt =
+      requested !== undefined && /^[0-9a-f]{64}$/.test(requested) && !this.live.has(requested) && this.faults.has('session-fixation');
     // session-id-reused: the id of the session that ended last is issued again.
-    const reuse = this.faults.has('session-id-reused') && this.lastEnded !== undefined && !this.live.has(this.lastEnded) ? this.lastEnded : undefined;
+    const reuse =
+      this.faults.has('session-id-reused') && this.lastEnded !== undefined && !this.live.has(this.lastEnded) ? this.lastEnded : undefined;
     const sid = adopt ? requested : (reuse ?? randomBytes(32).toString('hex'));
     this.live.set(sid, { user, since: Date.now() });
     if (this.live.size > MAX_SESSIONS) {

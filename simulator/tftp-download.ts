@@ -32,7 +32,10 @@ export function parseTftpServer(server: string): { host: string; port: number } 
   if (host === 'localhost') host = '127.0.0.1';
   const loopback = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1';
   if (!loopback) {
-    throw new HttpError(400, `TFTP server ${JSON.stringify(server)} is not a loopback address; the simulator only fetches from its own machine`);
+    throw new HttpError(
+      400,
+      `TFTP server ${JSON.stringify(server)} is not a loopback address; the simulator only fetches from its own machine`,
+    );
   }
   return { host, port };
 }
@@ -55,9 +58,7 @@ export function fetchViaTftp(file: string, server: string, limits: TftpFetchLimi
     };
     let stream: GetStream;
     try {
-      stream = tftp
-        .createClient({ host, port, retries: 2, timeout: 1000 })
-        .createGetStream(file);
+      stream = tftp.createClient({ host, port, retries: 2, timeout: 1000 }).createGetStream(file);
     } catch (e) {
       reject(new HttpError(400, `TFTP download of ${file} failed: ${(e as Error).message}`));
       return;
@@ -79,9 +80,7 @@ export function fetchViaTftp(file: string, server: string, limits: TftpFetchLimi
       }
       chunks.push(chunk);
     });
-    stream.on('error', (e: Error) =>
-      finish(new HttpError(400, `TFTP download of ${file} from ${server} failed: ${e.message}`)),
-    );
+    stream.on('error', (e: Error) => finish(new HttpError(400, `TFTP download of ${file} from ${server} failed: ${e.message}`)));
     stream.on('abort', () => finish(new HttpError(400, `TFTP download of ${file} was aborted`)));
     stream.on('end', () => finish(undefined));
   });

@@ -9,13 +9,7 @@
  */
 import { zip } from './tuples.js';
 
-export type DbusValue =
-  | string
-  | number
-  | bigint
-  | boolean
-  | DbusValue[]
-  | { [key: string]: DbusValue };
+export type DbusValue = string | number | bigint | boolean | DbusValue[] | { [key: string]: DbusValue };
 
 export type TypeNode =
   | { kind: 'basic'; code: string }
@@ -206,9 +200,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     if (ka.length !== kb.length) return false;
-    return ka.every(
-      (k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-    );
+    return ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
   }
   return false;
 }

@@ -40,18 +40,23 @@ function cookieNames(res: BmcResponse): string[] {
   return all.map((c) => c.split('=')[0]!.trim());
 }
 
-check('EP-1', 'login with {"data": [user, password]} answers 200 ok, sets a cookie, and the cookie is accepted', async (t) => {
-  const c = await ownSession(t);
-  const res = await c.tryLogin({ data: [t.cfg.user, t.cfg.password] }, { store: true });
-  expectSuccess(res, 'POST /login');
-  const names = cookieNames(res);
-  ensure(names.length > 0, `POST /login answered ${describeResponse(res)} but set no cookie`);
-  const sys = `${t.root}/inventory/system`;
-  const probe = await c.get(sys, { relogin: false });
-  ensure(probe.status === 200, `GET ${sys} with the cookie of the login answered ${describeResponse(probe)}`);
-  t.observe('login response data', envelopeOf(res)?.data, 'RULE-9');
-  await c.logout();
-}, { ownSession: true });
+check(
+  'EP-1',
+  'login with {"data": [user, password]} answers 200 ok, sets a cookie, and the cookie is accepted',
+  async (t) => {
+    const c = await ownSession(t);
+    const res = await c.tryLogin({ data: [t.cfg.user, t.cfg.password] }, { store: true });
+    expectSuccess(res, 'POST /login');
+    const names = cookieNames(res);
+    ensure(names.length > 0, `POST /login answered ${describeResponse(res)} but set no cookie`);
+    const sys = `${t.root}/inventory/system`;
+    const probe = await c.get(sys, { relogin: false });
+    ensure(probe.status === 200, `GET ${sys} with the cookie of the login answered ${describeResponse(probe)}`);
+    t.observe('login response data', envelopeOf(res)?.data, 'RULE-9');
+    await c.logout();
+  },
+  { ownSession: true },
+);
 
 check(['EP-2', 'AUTH-5'], 'logout with {"data": []} ends the session: its cookie is refused afterwards', async (t) => {
   const c = await ownSession(t);
@@ -76,50 +81,76 @@ check(['AUTH-1', 'AUTH-5'], 'read routes without credentials are refused and lea
   t.observe('status of refused reads', statuses, 'AUTH-6');
 });
 
-check(['AUTH-1', 'AUTH-5'], 'write, action and delete routes without credentials are refused and leak nothing', async (t) => {
-  const sys = `${t.root}/inventory/system`;
-  // Values written are the current ones, so even a target that wrongly accepts is left unchanged.
-  const current = await getObject(t.client, sys);
-  const model = current.Model;
-  const action = `${t.root}/software/action/BmcConformanceProbe`;
-  const entry = `${t.root}/logging/entry/4294967295`;
-  const attempts: Array<[string, SentRequest, () => Promise<BmcResponse>]> = [
-    [`PUT ${sys}/attr/Model`, { path: `${sys}/attr/Model`, body: sentBody(model) }, () => t.client.put(`${sys}/attr/Model`, model, anonymous)],
-    [`PUT ${sys}`, { path: sys, body: sentBody(current) }, () => t.client.put(sys, current, anonymous)],
-    [`POST ${action}`, { path: action, body: sentBody([]) }, () => t.client.post(action, [], anonymous)],
-    [`DELETE ${entry}`, { path: entry }, () => t.client.delete(entry, anonymous)],
-  ];
-  const statuses: Record<string, number> = {};
-  for (const [what, request, send] of attempts) {
-    const res = await send();
-    statuses[what] = res.status;
-    await judgeRefusal(t, res, `${what} without credentials`, request, 'AUTH-1');
-  }
-  t.observe('status of refused writes', statuses, 'AUTH-6');
-}, { profile: 'safe' });
+check(
+  ['AUTH-1', 'AUTH-5'],
+  'write, action and delete routes without credentials are refused and leak nothing',
+  async (t) => {
+    const sys = `${t.root}/inventory/system`;
+    // Values written are the current ones, so even a target that wrongly accepts is left unchanged.
+    const current = await getObject(t.client, sys);
+    const model = current.Model;
+    const action = `${t.root}/software/action/BmcConformanceProbe`;
+    const entry = `${t.root}/logging/entry/4294967295`;
+    const attempts: Array<[string, SentRequest, () => Promise<BmcResponse>]> = [
+      [
+        `PUT ${sys}/attr/Model`,
+        { path: `${sys}/attr/Model`, body: sentBody(model) },
+        () => t.client.put(`${sys}/attr/Model`, model, anonymous),
+      ],
+      [`PUT ${sys}`, { path: sys, body: sentBody(current) }, () => t.client.put(sys, current, anonymous)],
+      [`POST ${action}`, { path: action, body: sentBody([]) }, () => t.client.post(action, [], anonymous)],
+      [`DELETE ${entry}`, { path: entry }, () => t.client.delete(entry, anonymous)],
+    ];
+    const statuses: Record<string, number> = {};
+    for (const [what, request, send] of attempts) {
+      const res = await send();
+      statuses[what] = res.status;
+      await judgeRefusal(t, res, `${what} without credentials`, request, 'AUTH-1');
+    }
+    t.observe('status of refused writes', statuses, 'AUTH-6');
+  },
+  { profile: 'safe' },
+);
 
-check(['AUTH-2', 'AUTH-5'], 'an upload without credentials is refused before the image is looked at', async (t) => {
-  for (const [what, path, send] of [
-    ['POST /upload/image', '/upload/image', () => t.client.upload(corruptImage(), undefined, anonymous)],
-    ['PUT /upload/image/bmc-conformance-probe', '/upload/image/bmc-conformance-probe', () => t.client.upload(corruptImage(), 'bmc-conformance-probe', anonymous)],
-  ] as const) {
-    const res = await send();
-    await judgeRefusal(t, res, `${what} without credentials`, { path }, 'AUTH-2');
-    const description = (envelopeOf(res)?.data as { description?: unknown } | undefined)?.description;
-    // An extraction error means the image was processed: the credentials were never checked.
-    t.judge('AUTH-2', !(typeof description === 'string' && /extract|already exists/i.test(description)),
-      `${what} without credentials was processed as an image: ${describeResponse(res)} ${JSON.stringify(description)}`);
-  }
-}, { profile: 'safe' });
+check(
+  ['AUTH-2', 'AUTH-5'],
+  'an upload without credentials is refused before the image is looked at',
+  async (t) => {
+    for (const [what, path, send] of [
+      ['POST /upload/image', '/upload/image', () => t.client.upload(corruptImage(), undefined, anonymous)],
+      [
+        'PUT /upload/image/bmc-conformance-probe',
+        '/upload/image/bmc-conformance-probe',
+        () => t.client.upload(corruptImage(), 'bmc-conformance-probe', anonymous),
+      ],
+    ] as const) {
+      const res = await send();
+      await judgeRefusal(t, res, `${what} without credentials`, { path }, 'AUTH-2');
+      const description = (envelopeOf(res)?.data as { description?: unknown } | undefined)?.description;
+      // An extraction error means the image was processed: the credentials were never checked.
+      t.judge(
+        'AUTH-2',
+        !(typeof description === 'string' && /extract|already exists/i.test(description)),
+        `${what} without credentials was processed as an image: ${describeResponse(res)} ${JSON.stringify(description)}`,
+      );
+    }
+  },
+  { profile: 'safe' },
+);
 
-check(['AUTH-2', 'AUTH-5'], 'a valid image uploaded without credentials is refused and registers no version', async (t) => {
-  const before = await children(t.client, `${t.root}/software`);
-  const image = await buildImage({ version: `bmc-conformance-noauth-${Date.now()}`, namespace: t.ns });
-  const res = await t.client.upload(image, undefined, anonymous);
-  await judgeRefusal(t, res, 'POST /upload/image without credentials', { path: '/upload/image' }, 'AUTH-2');
-  const added = setDifference(await children(t.client, `${t.root}/software`), before);
-  ensure(added.length === 0, `an upload without credentials registered ${added.join(', ')}`);
-}, { profile: 'destructive' });
+check(
+  ['AUTH-2', 'AUTH-5'],
+  'a valid image uploaded without credentials is refused and registers no version',
+  async (t) => {
+    const before = await children(t.client, `${t.root}/software`);
+    const image = await buildImage({ version: `bmc-conformance-noauth-${Date.now()}`, namespace: t.ns });
+    const res = await t.client.upload(image, undefined, anonymous);
+    await judgeRefusal(t, res, 'POST /upload/image without credentials', { path: '/upload/image' }, 'AUTH-2');
+    const added = setDifference(await children(t.client, `${t.root}/software`), before);
+    ensure(added.length === 0, `an upload without credentials registered ${added.join(', ')}`);
+  },
+  { profile: 'destructive' },
+);
 
 check('AUTH-3', 'a WebSocket /subscribe without a login is refused', async (t) => {
   const outcome = await EventSubscriber.tryOpen(t.client, {}, { auth: false, settleMs: Math.min(t.cfg.quietWindowMs, 2000) });
@@ -127,7 +158,11 @@ check('AUTH-3', 'a WebSocket /subscribe without a login is refused', async (t) =
     await outcome.subscriber.close();
     ensure(false, 'the handshake without a session succeeded and the socket stayed open');
   }
-  t.observe('subscribe without login', outcome.kind === 'refused' ? `handshake refused (${outcome.status ?? 'no status'})` : `closed with code ${outcome.code}`, 'AUTH-6');
+  t.observe(
+    'subscribe without login',
+    outcome.kind === 'refused' ? `handshake refused (${outcome.status ?? 'no status'})` : `closed with code ${outcome.code}`,
+    'AUTH-6',
+  );
 });
 
 check(['AUTH-4', 'AUTH-5'], 'a wrong password, an unknown user or a malformed login body yields no working session', async (t) => {

@@ -12,26 +12,39 @@ async function ownDeletableInstance(t: CheckContext): Promise<string> {
   return added[0]!;
 }
 
-check('EP-11', 'DELETE of an instance with the Delete interface removes it', async (t) => {
-  const path = await ownDeletableInstance(t);
-  invalidateTreeCache();
-  const res = await t.client.delete(path);
-  expectSuccess(res, `DELETE ${path}`);
-  t.observe('DELETE response data', (res.json as { data?: unknown })?.data, 'RULE-9');
-  const after = await t.client.get(path);
-  ensure(after.status !== 200, `GET ${path} after its DELETE answered ${describeResponse(after)}`);
-  const listed = await children(t.client, `${t.root}/software`);
-  ensure(!listed.includes(path), `${path} is still listed under ${t.root}/software after its DELETE`);
-}, { profile: 'destructive' });
-
-check('RULE-5', 'DELETE of an object without the Delete interface is refused with 403 and the object stays', async (t) => {
-  for (const rel of ['inventory/system', 'time/owner']) {
-    const path = `${t.root}/${rel}`;
-    const before = await getObject(t.client, path);
+check(
+  'EP-11',
+  'DELETE of an instance with the Delete interface removes it',
+  async (t) => {
+    const path = await ownDeletableInstance(t);
     invalidateTreeCache();
-    expectError(await t.client.delete(path), `DELETE ${path}`, 403);
+    const res = await t.client.delete(path);
+    expectSuccess(res, `DELETE ${path}`);
+    t.observe('DELETE response data', (res.json as { data?: unknown })?.data, 'RULE-9');
     const after = await t.client.get(path);
-    ensure(after.status === 200, `${path} is gone after a refused DELETE: ${describeResponse(after)}`);
-    ensure(Object.keys(before).length === Object.keys((after.json as { data: object }).data ?? {}).length, `${path} lost attributes after a refused DELETE`);
-  }
-}, { profile: 'safe' });
+    ensure(after.status !== 200, `GET ${path} after its DELETE answered ${describeResponse(after)}`);
+    const listed = await children(t.client, `${t.root}/software`);
+    ensure(!listed.includes(path), `${path} is still listed under ${t.root}/software after its DELETE`);
+  },
+  { profile: 'destructive' },
+);
+
+check(
+  'RULE-5',
+  'DELETE of an object without the Delete interface is refused with 403 and the object stays',
+  async (t) => {
+    for (const rel of ['inventory/system', 'time/owner']) {
+      const path = `${t.root}/${rel}`;
+      const before = await getObject(t.client, path);
+      invalidateTreeCache();
+      expectError(await t.client.delete(path), `DELETE ${path}`, 403);
+      const after = await t.client.get(path);
+      ensure(after.status === 200, `${path} is gone after a refused DELETE: ${describeResponse(after)}`);
+      ensure(
+        Object.keys(before).length === Object.keys((after.json as { data: object }).data ?? {}).length,
+        `${path} lost attributes after a refused DELETE`,
+      );
+    }
+  },
+  { profile: 'safe' },
+);

@@ -47,7 +47,10 @@ check('ENV-1', 'every JSON response, success or error, has data, message and sta
 
 check('ENV-2', 'message is "<code> <reason>" for the HTTP status of its own response', async (t) => {
   const responses = await sampleResponses(t);
-  ensure(responses.some(([, r]) => r.status >= 400), 'the sample provoked no error response to compare');
+  ensure(
+    responses.some(([, r]) => r.status >= 400),
+    'the sample provoked no error response to compare',
+  );
   checkMembers(t, responses, 'ENV-2');
 });
 
@@ -62,7 +65,8 @@ check('ENV-4', 'responses are JSON: application/json and parseable', async (t) =
     if (res.text.trim() === '' && res.status >= 400) continue;
     const type = String(res.headers['content-type'] ?? '(none)');
     if (!/^application\/json\b/i.test(type)) problems.push(`${what}: Content-Type ${type}`);
-    if (jsonLike(res) && res.json === undefined) problems.push(`${what}: body does not parse as JSON (${res.jsonError ?? 'unknown error'})`);
+    if (jsonLike(res) && res.json === undefined)
+      problems.push(`${what}: body does not parse as JSON (${res.jsonError ?? 'unknown error'})`);
   }
   ensure(problems.length === 0, problems.join('; '));
 });

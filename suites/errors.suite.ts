@@ -26,8 +26,18 @@ function oddReads(t: CheckContext): Probe[] {
     { what: 'very long segment', method: 'GET', path: `${t.root}/${'a'.repeat(4000)}` },
     { what: 'attr without a name', method: 'GET', path: `${sys}/attr/` },
     { what: 'enumerate of an unknown path', method: 'GET', path: `${t.root}/bmc_conformance_missing/enumerate` },
-    { what: 'malformed login JSON', method: 'POST', path: '/login', opts: { body: '{"data": ["root", ', contentType: 'application/json', auth: false } },
-    { what: 'login with a text body', method: 'POST', path: '/login', opts: { body: 'root 0penBmc', contentType: 'text/plain', auth: false } },
+    {
+      what: 'malformed login JSON',
+      method: 'POST',
+      path: '/login',
+      opts: { body: '{"data": ["root", ', contentType: 'application/json', auth: false },
+    },
+    {
+      what: 'login with a text body',
+      method: 'POST',
+      path: '/login',
+      opts: { body: 'root 0penBmc', contentType: 'text/plain', auth: false },
+    },
     { what: 'login with nested arrays', method: 'POST', path: '/login', opts: { json: { data: [[['root']], { a: 1 }] }, auth: false } },
   ];
 }
@@ -36,10 +46,20 @@ function oddReads(t: CheckContext): Probe[] {
 function oddWrites(t: CheckContext): Probe[] {
   const sys = `${t.root}/inventory/system`;
   return [
-    { what: 'malformed JSON on PUT', method: 'PUT', path: `${sys}/attr/AssetTag`, opts: { body: '{"data": ', contentType: 'application/json' } },
+    {
+      what: 'malformed JSON on PUT',
+      method: 'PUT',
+      path: `${sys}/attr/AssetTag`,
+      opts: { body: '{"data": ', contentType: 'application/json' },
+    },
     { what: 'PUT without data', method: 'PUT', path: `${sys}/attr/AssetTag`, opts: { json: { value: 1 } } },
     { what: 'PUT with a text body', method: 'PUT', path: `${sys}/attr/AssetTag`, opts: { body: 'x', contentType: 'text/plain' } },
-    { what: 'action with a non-array data', method: 'POST', path: `${t.root}/software/action/BmcConformanceNoSuchMethod`, opts: { json: { data: 'x' } } },
+    {
+      what: 'action with a non-array data',
+      method: 'POST',
+      path: `${t.root}/software/action/BmcConformanceNoSuchMethod`,
+      opts: { json: { data: 'x' } },
+    },
     { what: 'PUT on a listing', method: 'PUT', path: `${t.root}/inventory/`, opts: { json: { data: {} } } },
   ];
 }
@@ -67,7 +87,11 @@ async function expectNoServerError(t: CheckContext, probes: Probe[]): Promise<Re
 async function expectStillAnswering(t: CheckContext): Promise<void> {
   const sys = `${t.root}/inventory/system`;
   const res = await t.client.get(sys).catch((err: Error) => err);
-  ensure(!(res instanceof Error) && res.status === 200, `after the odd requests, GET ${sys} answered ${res instanceof Error ? res.message : describeResponse(res)}`, 'ERR-5');
+  ensure(
+    !(res instanceof Error) && res.status === 200,
+    `after the odd requests, GET ${sys} answered ${res instanceof Error ? res.message : describeResponse(res)}`,
+    'ERR-5',
+  );
 }
 
 check('ERR-1', 'error responses carry data with a description string', async (t) => {
@@ -89,33 +113,49 @@ function expect200(res: BmcResponse, what: string): void {
 }
 
 check('ERR-4', 'successful requests answer exactly 200 OK', async (t) => {
-  for (const path of [`${t.root}/`, `${t.root}/inventory/system`, `${t.root}/inventory/system/attr/Model`, `${t.root}/time/list`, `${t.root}/time/enumerate`]) {
+  for (const path of [
+    `${t.root}/`,
+    `${t.root}/inventory/system`,
+    `${t.root}/inventory/system/attr/Model`,
+    `${t.root}/time/list`,
+    `${t.root}/time/enumerate`,
+  ]) {
     expect200(await t.client.get(path), `GET ${path}`);
   }
 });
 
-check('ERR-4', 'a successful write answers exactly 200 OK', async (t) => {
-  const plan = await firstWritePlan(t);
-  restoreAfter(t, plan);
-  const { path, name } = plan.attr;
-  expect200(await t.client.put(`${path}/attr/${name}`, plan.next), `PUT ${path}/attr/${name}`);
-}, { profile: 'safe' });
+check(
+  'ERR-4',
+  'a successful write answers exactly 200 OK',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    expect200(await t.client.put(`${path}/attr/${name}`, plan.next), `PUT ${path}/attr/${name}`);
+  },
+  { profile: 'safe' },
+);
 
 check('ERR-5', 'odd paths, encodings and malformed login bodies give no server error', async (t) => {
   t.observe('statuses of odd requests', await expectNoServerError(t, oddReads(t)), 'ERR-6');
 });
 
-check('ERR-5', 'malformed writes give no server error and change nothing', async (t) => {
-  const sys = `${t.root}/inventory/system`;
-  const before = await getObject(t.client, sys);
-  t.cleanup(async () => {
+check(
+  'ERR-5',
+  'malformed writes give no server error and change nothing',
+  async (t) => {
+    const sys = `${t.root}/inventory/system`;
+    const before = await getObject(t.client, sys);
+    t.cleanup(async () => {
+      const after = await getObject(t.client, sys);
+      if (after.AssetTag !== before.AssetTag) await t.client.put(`${sys}/attr/AssetTag`, before.AssetTag);
+    });
+    t.observe('statuses of malformed writes', await expectNoServerError(t, oddWrites(t)), 'ERR-6');
     const after = await getObject(t.client, sys);
-    if (after.AssetTag !== before.AssetTag) await t.client.put(`${sys}/attr/AssetTag`, before.AssetTag);
-  });
-  t.observe('statuses of malformed writes', await expectNoServerError(t, oddWrites(t)), 'ERR-6');
-  const after = await getObject(t.client, sys);
-  ensure(after.AssetTag === before.AssetTag, `a malformed write changed AssetTag to ${show(after.AssetTag)}`);
-}, { profile: 'safe' });
+    ensure(after.AssetTag === before.AssetTag, `a malformed write changed AssetTag to ${show(after.AssetTag)}`);
+  },
+  { profile: 'safe' },
+);
 
 check('ERR-6', 'record the statuses of a wrong method and an unknown path', async (t) => {
   const wrongMethod = await t.client.request('GET', '/login', { relogin: false });

@@ -18,7 +18,14 @@ import {
   withInterfaces,
   writtenValues,
 } from './support/event-matrix.js';
-import { describeOutcome, expectPropertiesChanged, interfaceProblem, involves, neverLive, streamProblems } from './support/event-findings.js';
+import {
+  describeOutcome,
+  expectPropertiesChanged,
+  interfaceProblem,
+  involves,
+  neverLive,
+  streamProblems,
+} from './support/event-findings.js';
 import { quietWindow } from './support/pace.js';
 import { uploadAndTrack } from './support/software.js';
 import { invalidateTreeCache } from './support/tree.js';
@@ -53,365 +60,557 @@ const WAITS = { timeoutMs: cfg.eventTimeoutMs * 24 + cfg.quietWindowMs * 8 + cfg
 /** Uploads answer slowly on hardware (the image manager is polled). */
 const UPLOADS = { timeoutMs: WAITS.timeoutMs + 4 * Math.max(cfg.eventTimeoutMs, 15_000) };
 
-check('EP-14', 'after login, /subscribe takes a filter and pushes the PropertiesChanged of each write', async (t) => {
-  const m = await eventMatrix(t);
-  if (m.notLive?.notTested) t.notTested(m.notLive.notTested);
-  if (m.notLive) fail(`after login, ${m.notLive.reason}`);
-  const got = measuredEvents(m, m.only, m.a);
-  ensure(got.length > 0, `the subscription delivered the priming change of ${m.a.label} but none of the ${writtenValues(m, m.a).length} writes that followed; ${recent(m.only.sub)}`);
-}, { profile: 'safe', ...WAITS });
+check(
+  'EP-14',
+  'after login, /subscribe takes a filter and pushes the PropertiesChanged of each write',
+  async (t) => {
+    const m = await eventMatrix(t);
+    if (m.notLive?.notTested) t.notTested(m.notLive.notTested);
+    if (m.notLive) fail(`after login, ${m.notLive.reason}`);
+    const got = measuredEvents(m, m.only, m.a);
+    ensure(
+      got.length > 0,
+      `the subscription delivered the priming change of ${m.a.label} but none of the ${writtenValues(m, m.a).length} writes that followed; ${recent(m.only.sub)}`,
+    );
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-2', 'each PropertiesChanged carries event, the path, the property\'s interface and the written value', async (t) => {
-  const m = await liveMatrix(t);
-  const priming = m.only.sub.events[m.only.liveAt!]!;
-  for (const event of [priming, ...measuredEvents(m, m.only, m.a)]) expectPropertiesChanged(t, event, m.a);
-  t.observe(`interface of ${m.a.label}`, (priming.data as { interface?: unknown }).interface);
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-2',
+  "each PropertiesChanged carries event, the path, the property's interface and the written value",
+  async (t) => {
+    const m = await liveMatrix(t);
+    const priming = m.only.sub.events[m.only.liveAt!]!;
+    for (const event of [priming, ...measuredEvents(m, m.only, m.a)]) expectPropertiesChanged(t, event, m.a);
+    t.observe(`interface of ${m.a.label}`, (priming.data as { interface?: unknown }).interface);
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-8', 'K writes to one attribute yield K PropertiesChanged: none missing, none duplicated', async (t) => {
-  const m = await liveMatrix(t);
-  const p = streamProblems(streamOf(m, m.only, m.a), m.a.label);
-  ensure(!p.missing && !p.extra, [p.missing, p.extra].filter(Boolean).join('; '));
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-8',
+  'K writes to one attribute yield K PropertiesChanged: none missing, none duplicated',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const p = streamProblems(streamOf(m, m.only, m.a), m.a.label);
+    ensure(!p.missing && !p.extra, [p.missing, p.extra].filter(Boolean).join('; '));
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-9', 'K writes to one attribute arrive in write order', async (t) => {
-  const m = await liveMatrix(t);
-  const analysis = streamOf(m, m.only, m.a);
-  if (analysis.received.length < 2) t.notTested(`fewer than two events of ${m.a.label} arrived: no order to judge (see EV-8)`);
-  const p = streamProblems(analysis, m.a.label);
-  ensure(!p.order, p.order ?? '');
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-9',
+  'K writes to one attribute arrive in write order',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const analysis = streamOf(m, m.only, m.a);
+    if (analysis.received.length < 2) t.notTested(`fewer than two events of ${m.a.label} arrived: no order to judge (see EV-8)`);
+    const p = streamProblems(analysis, m.a.label);
+    ensure(!p.order, p.order ?? '');
+  },
+  { profile: 'safe', ...WAITS },
+);
 
 /** Writes in one burst: enough that a server swapping events emitted close together shows it. */
 const BURST = 4;
 
-check('EV-9', 'a burst of concurrent writes to one attribute: the last event carries the value the target kept', async (t) => {
-  const plans = await writePlans(t);
-  const capable = (p: WritePlan) => new AttrWriter(t, p, { restore: false }).distinctValues(BURST).length === BURST;
-  const plan = plans.find(capable);
-  if (!plan) return t.notTested(`needs a writable attribute with ${BURST} values besides its current one (a string or a number); the profile names ${plans.map((p) => `${p.attr.path} ${p.attr.name}`).join(', ') || 'none'}`);
-  const m = await liveMatrix(t);
-  const writer = new AttrWriter(t, plan);
-  // The shared measurement's live subscription to that path serves, when it has one.
-  const reuse = [m.only, m.onlyB].find((tap) => tap && tap.liveAt !== undefined && !tap.sub.closed && (tap.filter as { paths?: string[] }).paths?.[0] === writer.path);
-  const tap = reuse ?? await openLive(t, { paths: [writer.path] }, writer, { settle: true, notLive: 'notTested', because: 'the subscription never went live (see EP-14)' });
-  {
-    const from = tap.sub.mark();
-    const values = writer.distinctValues(BURST);
-    // The target applies concurrent writes in an order of its own; whichever it applied last is
-    // the value it keeps, and its event must be the last to arrive.
-    const { final } = await writer.burst(values);
-    const events = await collect(t, tap, writer.changed, values.length, from);
-    if (events.length !== values.length) {
-      notJudged(`${events.length} PropertiesChanged of ${writer.label} arrived for ${values.length} writes: order cannot be judged (see EV-8); ${recent(tap.sub, from)}`);
+check(
+  'EV-9',
+  'a burst of concurrent writes to one attribute: the last event carries the value the target kept',
+  async (t) => {
+    const plans = await writePlans(t);
+    const capable = (p: WritePlan) => new AttrWriter(t, p, { restore: false }).distinctValues(BURST).length === BURST;
+    const plan = plans.find(capable);
+    if (!plan)
+      return t.notTested(
+        `needs a writable attribute with ${BURST} values besides its current one (a string or a number); the profile names ${plans.map((p) => `${p.attr.path} ${p.attr.name}`).join(', ') || 'none'}`,
+      );
+    const m = await liveMatrix(t);
+    const writer = new AttrWriter(t, plan);
+    // The shared measurement's live subscription to that path serves, when it has one.
+    const reuse = [m.only, m.onlyB].find(
+      (tap) => tap && tap.liveAt !== undefined && !tap.sub.closed && (tap.filter as { paths?: string[] }).paths?.[0] === writer.path,
+    );
+    const tap =
+      reuse ??
+      (await openLive(t, { paths: [writer.path] }, writer, {
+        settle: true,
+        notLive: 'notTested',
+        because: 'the subscription never went live (see EP-14)',
+      }));
+    {
+      const from = tap.sub.mark();
+      const values = writer.distinctValues(BURST);
+      // The target applies concurrent writes in an order of its own; whichever it applied last is
+      // the value it keeps, and its event must be the last to arrive.
+      const { final } = await writer.burst(values);
+      const events = await collect(t, tap, writer.changed, values.length, from);
+      if (events.length !== values.length) {
+        notJudged(
+          `${events.length} PropertiesChanged of ${writer.label} arrived for ${values.length} writes: order cannot be judged (see EV-8); ${recent(tap.sub, from)}`,
+        );
+      }
+      const last = writer.valueIn(events.at(-1)!.data);
+      ensure(
+        sameValue(last, final),
+        `a burst of ${values.length} concurrent writes to ${writer.label}: the last PropertiesChanged carries ${show(last)}, but the target kept ${show(final)}; the events did not arrive in the order of the changes; ${recent(tap.sub, from)}`,
+      );
     }
-    const last = writer.valueIn(events.at(-1)!.data);
-    ensure(sameValue(last, final), `a burst of ${values.length} concurrent writes to ${writer.label}: the last PropertiesChanged carries ${show(last)}, but the target kept ${show(final)}; the events did not arrive in the order of the changes; ${recent(tap.sub, from)}`);
-  }
-}, { profile: 'safe', ...WAITS });
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-11', 'event latency (write to event) is recorded', async (t) => {
-  const m = await liveMatrix(t);
-  const writes = m.written.get(m.a) ?? [];
-  const latencies = streamOf(m, m.only, m.a).matched.map((x) => x.event.at - writes[x.write]!.at).sort((a, b) => a - b);
-  if (latencies.length === 0) t.notTested('no event of the measured writes arrived: no latency to record (see EP-14)');
-  const ms = (x: number) => Math.round(x * 10) / 10;
-  t.observe('event latency ms (PUT sent → event received)', { events: latencies.length, p50: ms(percentile(latencies, 50)), max: ms(latencies.at(-1)!) });
-  t.observe('quiet window used ms', quietWindow(t.cfg));
-  t.observe('shared measurement, seconds per phase', m.phases);
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-11',
+  'event latency (write to event) is recorded',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const writes = m.written.get(m.a) ?? [];
+    const latencies = streamOf(m, m.only, m.a)
+      .matched.map((x) => x.event.at - writes[x.write]!.at)
+      .sort((a, b) => a - b);
+    if (latencies.length === 0) t.notTested('no event of the measured writes arrived: no latency to record (see EP-14)');
+    const ms = (x: number) => Math.round(x * 10) / 10;
+    t.observe('event latency ms (PUT sent → event received)', {
+      events: latencies.length,
+      p50: ms(percentile(latencies, 50)),
+      max: ms(latencies.at(-1)!),
+    });
+    t.observe('quiet window used ms', quietWindow(t.cfg));
+    t.observe('shared measurement, seconds per phase', m.phases);
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-8', 'interleaved writes to two objects: every change arrives exactly once', async (t) => {
-  const m = await withB(t);
-  if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
-  const problems = [m.a, m.b].flatMap((w) => {
-    const p = streamProblems(streamOf(m, m.both!, w), w.label);
-    return [p.missing, p.extra].filter((x): x is string => x !== undefined);
-  });
-  ensure(problems.length === 0, problems.join('; '));
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-8',
+  'interleaved writes to two objects: every change arrives exactly once',
+  async (t) => {
+    const m = await withB(t);
+    if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
+    const problems = [m.a, m.b].flatMap((w) => {
+      const p = streamProblems(streamOf(m, m.both!, w), w.label);
+      return [p.missing, p.extra].filter((x): x is string => x !== undefined);
+    });
+    ensure(problems.length === 0, problems.join('; '));
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-9', 'interleaved writes to two objects: each object\'s events arrive in its write order', async (t) => {
-  const m = await withB(t);
-  if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
-  const problems = [m.a, m.b].flatMap((w) => {
-    const order = streamProblems(streamOf(m, m.both!, w), w.label).order;
-    return order ? [order] : [];
-  });
-  ensure(problems.length === 0, problems.join('; '));
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-9',
+  "interleaved writes to two objects: each object's events arrive in its write order",
+  async (t) => {
+    const m = await withB(t);
+    if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
+    const problems = [m.a, m.b].flatMap((w) => {
+      const order = streamProblems(streamOf(m, m.both!, w), w.label).order;
+      return order ? [order] : [];
+    });
+    ensure(problems.length === 0, problems.join('; '));
+  },
+  { profile: 'safe', ...WAITS },
+);
 
 // --- Filters --------------------------------------------------------------------------------
 
-check('EV-1', 'the empty filter {} delivers events of every path and interface', async (t) => {
-  const m = await liveMatrix(t);
-  ensure(m.all.liveAt !== undefined, neverLive(m.all));
-  for (const w of m.b ? [m.a, m.b] : [m.a]) {
-    ensure(measuredEvents(m, m.all, w).length > 0, `${m.all.what} received none of the ${writtenValues(m, w).length} changes of ${w.label}; ${recent(m.all.sub, m.from.get(m.all))}`);
-  }
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-1',
+  'the empty filter {} delivers events of every path and interface',
+  async (t) => {
+    const m = await liveMatrix(t);
+    ensure(m.all.liveAt !== undefined, neverLive(m.all));
+    for (const w of m.b ? [m.a, m.b] : [m.a]) {
+      ensure(
+        measuredEvents(m, m.all, w).length > 0,
+        `${m.all.what} received none of the ${writtenValues(m, w).length} changes of ${w.label}; ${recent(m.all.sub, m.from.get(m.all))}`,
+      );
+    }
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-4', 'a paths filter delivers the listed path\'s events and never another path\'s', async (t) => {
-  const m = await withB(t);
-  ensure(measuredEvents(m, m.only, m.a).length > 0, `${m.only.what} received none of the measured changes of ${m.a.label}; ${recent(m.only.sub)}`);
-  for (const [tap, foreign] of [[m.only, m.b], [m.onlyB!, m.a]] as const) {
-    const hit = anyEventOf(m, tap, foreign);
-    ensure(!hit, `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${foreign.path}, a path it does not list: ${brief(hit?.raw ?? '')}`);
-  }
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-4',
+  "a paths filter delivers the listed path's events and never another path's",
+  async (t) => {
+    const m = await withB(t);
+    ensure(
+      measuredEvents(m, m.only, m.a).length > 0,
+      `${m.only.what} received none of the measured changes of ${m.a.label}; ${recent(m.only.sub)}`,
+    );
+    for (const [tap, foreign] of [
+      [m.only, m.b],
+      [m.onlyB!, m.a],
+    ] as const) {
+      const hit = anyEventOf(m, tap, foreign);
+      ensure(
+        !hit,
+        `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${foreign.path}, a path it does not list: ${brief(hit?.raw ?? '')}`,
+      );
+    }
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-5', 'an interfaces filter delivers events of the listed interface and never another\'s', async (t) => {
-  const m = await withInterfaces(t);
-  const tap = m.byIface!;
-  ensure(tap.liveAt !== undefined, neverLive(tap));
-  ensure(measuredEvents(m, tap, m.a).length > 0, `${tap.what} received none of the measured changes of ${m.a.label} (interface ${m.interfaces.a}); ${recent(tap.sub)}`);
-  const hit = tap.sub.events.slice(0, m.until.get(tap)).find((e) => (isPropertiesChanged(e.data) || isInterfacesAdded(e.data)) && !involves(e.data, m.interfaces.a));
-  ensure(!hit, `${tap.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-5',
+  "an interfaces filter delivers events of the listed interface and never another's",
+  async (t) => {
+    const m = await withInterfaces(t);
+    const tap = m.byIface!;
+    ensure(tap.liveAt !== undefined, neverLive(tap));
+    ensure(
+      measuredEvents(m, tap, m.a).length > 0,
+      `${tap.what} received none of the measured changes of ${m.a.label} (interface ${m.interfaces.a}); ${recent(tap.sub)}`,
+    );
+    const hit = tap.sub.events
+      .slice(0, m.until.get(tap))
+      .find((e) => (isPropertiesChanged(e.data) || isInterfacesAdded(e.data)) && !involves(e.data, m.interfaces.a));
+    ensure(!hit, `${tap.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-6', 'paths and interfaces together are ORed: an event matching either arrives, one matching neither never', async (t) => {
-  const m = await withInterfaces(t);
-  // A matches \`either\` by its path only: if it never arrives, the keys were not ORed.
-  ensure(m.either!.liveAt !== undefined, `${neverLive(m.either!)}: a change of ${m.a.path} matches its path`);
-  // B matches \`either\` by its interface only, and \`neither\` by nothing.
-  ensure(measuredEvents(m, m.either!, m.b).length > 0, `${m.either!.what} received none of the ${writtenValues(m, m.b).length} changes of ${m.b.label}, which match its interface ${m.interfaces.b}; ${recent(m.either!.sub, m.from.get(m.either!))}`);
-  const hit = anyEventOf(m, m.neither!, m.b);
-  ensure(!hit, `${m.neither!.what} received a PropertiesChanged of ${m.b.path}, which matches neither its path nor its interface: ${brief(hit?.raw ?? '')}`);
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-6',
+  'paths and interfaces together are ORed: an event matching either arrives, one matching neither never',
+  async (t) => {
+    const m = await withInterfaces(t);
+    // A matches \`either\` by its path only: if it never arrives, the keys were not ORed.
+    ensure(m.either!.liveAt !== undefined, `${neverLive(m.either!)}: a change of ${m.a.path} matches its path`);
+    // B matches \`either\` by its interface only, and \`neither\` by nothing.
+    ensure(
+      measuredEvents(m, m.either!, m.b).length > 0,
+      `${m.either!.what} received none of the ${writtenValues(m, m.b).length} changes of ${m.b.label}, which match its interface ${m.interfaces.b}; ${recent(m.either!.sub, m.from.get(m.either!))}`,
+    );
+    const hit = anyEventOf(m, m.neither!, m.b);
+    ensure(
+      !hit,
+      `${m.neither!.what} received a PropertiesChanged of ${m.b.path}, which matches neither its path nor its interface: ${brief(hit?.raw ?? '')}`,
+    );
+  },
+  { profile: 'safe', ...WAITS },
+);
 
 // --- Several subscribers --------------------------------------------------------------------
 
-check(['EV-10', 'EV-8', 'EV-9', 'EV-4'], 'subscribers with different filters each receive exactly their own stream, in order', async (t) => {
-  const m = await withB(t);
-  // Each problem is its own requirement's: a missing or extra event EV-8's, order EV-9's, another
-  // path's event EV-4's, a subscriber closed under another's feet EV-10's.
-  const judge = (tap: Tap, mine: AttrWriter[], foreign: AttrWriter[]): void => {
-    for (const w of mine) {
-      const p = streamProblems(streamOf(m, tap, w), `${tap.what}, ${w.label}`);
-      if (p.missing) t.judge('EV-8', false, p.missing);
-      if (p.extra) t.judge('EV-8', false, p.extra);
-      if (p.order) t.judge('EV-9', false, p.order);
-    }
-    for (const w of foreign) {
-      const hit = measuredEvents(m, tap, w)[0];
-      if (hit) t.judge('EV-4', false, `${tap.what} received an event of ${w.path}, which its filter excludes: ${brief(hit.raw, 160)}`);
-    }
-    if (m.closedByTarget.has(tap)) t.judge('EV-10', false, `${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code})`);
-  };
-  judge(m.only, [m.a], [m.b]);
-  judge(m.onlyB!, [m.b], [m.a]);
-  if (m.both!.liveAt !== undefined) judge(m.both!, [m.a, m.b], []);
-}, { profile: 'safe', ...WAITS });
+check(
+  ['EV-10', 'EV-8', 'EV-9', 'EV-4'],
+  'subscribers with different filters each receive exactly their own stream, in order',
+  async (t) => {
+    const m = await withB(t);
+    // Each problem is its own requirement's: a missing or extra event EV-8's, order EV-9's, another
+    // path's event EV-4's, a subscriber closed under another's feet EV-10's.
+    const judge = (tap: Tap, mine: AttrWriter[], foreign: AttrWriter[]): void => {
+      for (const w of mine) {
+        const p = streamProblems(streamOf(m, tap, w), `${tap.what}, ${w.label}`);
+        if (p.missing) t.judge('EV-8', false, p.missing);
+        if (p.extra) t.judge('EV-8', false, p.extra);
+        if (p.order) t.judge('EV-9', false, p.order);
+      }
+      for (const w of foreign) {
+        const hit = measuredEvents(m, tap, w)[0];
+        if (hit) t.judge('EV-4', false, `${tap.what} received an event of ${w.path}, which its filter excludes: ${brief(hit.raw, 160)}`);
+      }
+      if (m.closedByTarget.has(tap)) t.judge('EV-10', false, `${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code})`);
+    };
+    judge(m.only, [m.a], [m.b]);
+    judge(m.onlyB!, [m.b], [m.a]);
+    if (m.both!.liveAt !== undefined) judge(m.both!, [m.a, m.b], []);
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-10', 'a malformed filter on another socket disturbs neither the other subscribers nor the service', async (t) => {
-  const m = await liveMatrix(t);
-  const usable = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
-  // The shared measurement's live subscriptions to A and B serve as the bystanders when it has them.
-  const a = new AttrWriter(t, m.a.plan);
-  const b = m.b && usable(m.onlyB) ? new AttrWriter(t, m.b.plan) : a;
-  let first = usable(m.only) ? m.only : undefined;
-  let second = b !== a ? m.onlyB : undefined;
-  if (!first || !second) {
-    first = await subscribe(t, { paths: [a.path] }, `the subscriber to ${a.path}`);
-    second = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
-    await goLive(t, a === b ? [first, second] : [first], a);
-    if (a !== b) await goLive(t, [second], b);
-  }
-  const answers: Record<string, string> = {};
-  const malformed = ['not json', '{"paths": "x"}'];
-  // Both malformed sockets at once: their own answers, then one window for the others to be
-  // (wrongly) closed too.
-  const outcomes = await Promise.all(malformed.map((raw) => EventSubscriber.tryOpen(t.client, undefined, { raw, settleMs: quietWindow(t.cfg) })));
-  for (const [i, outcome] of outcomes.entries()) {
-    if (outcome.kind === 'open') t.cleanup(() => outcome.subscriber.close());
-    answers[malformed[i]!] = describeOutcome(outcome);
-  }
-  // Another socket closed because of them would be closed by now, give or take a moment.
-  await sleep(200);
-  for (const tap of [first, second]) {
-    const close = tap.sub.closeInfo;
-    ensure(!close, `after sockets sent the malformed filters ${show(malformed)}, the target closed ${tap.what} too (code ${close?.code}${close?.reason ? ` "${close.reason}"` : ''})`);
-  }
-  t.observe('answer to a malformed filter', answers, 'EV-11');
-  await provoke(t, a, first);
-  await provoke(t, b, second);
-  expectOk(await t.client.get(`${t.root}/`), `GET ${t.root}/ after the malformed filters`);
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-10',
+  'a malformed filter on another socket disturbs neither the other subscribers nor the service',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const usable = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
+    // The shared measurement's live subscriptions to A and B serve as the bystanders when it has them.
+    const a = new AttrWriter(t, m.a.plan);
+    const b = m.b && usable(m.onlyB) ? new AttrWriter(t, m.b.plan) : a;
+    let first = usable(m.only) ? m.only : undefined;
+    let second = b !== a ? m.onlyB : undefined;
+    if (!first || !second) {
+      first = await subscribe(t, { paths: [a.path] }, `the subscriber to ${a.path}`);
+      second = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
+      await goLive(t, a === b ? [first, second] : [first], a);
+      if (a !== b) await goLive(t, [second], b);
+    }
+    const answers: Record<string, string> = {};
+    const malformed = ['not json', '{"paths": "x"}'];
+    // Both malformed sockets at once: their own answers, then one window for the others to be
+    // (wrongly) closed too.
+    const outcomes = await Promise.all(
+      malformed.map((raw) => EventSubscriber.tryOpen(t.client, undefined, { raw, settleMs: quietWindow(t.cfg) })),
+    );
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.kind === 'open') t.cleanup(() => outcome.subscriber.close());
+      answers[malformed[i]!] = describeOutcome(outcome);
+    }
+    // Another socket closed because of them would be closed by now, give or take a moment.
+    await sleep(200);
+    for (const tap of [first, second]) {
+      const close = tap.sub.closeInfo;
+      ensure(
+        !close,
+        `after sockets sent the malformed filters ${show(malformed)}, the target closed ${tap.what} too (code ${close?.code}${close?.reason ? ` "${close.reason}"` : ''})`,
+      );
+    }
+    t.observe('answer to a malformed filter', answers, 'EV-11');
+    await provoke(t, a, first);
+    await provoke(t, b, second);
+    expectOk(await t.client.get(`${t.root}/`), `GET ${t.root}/ after the malformed filters`);
+  },
+  { profile: 'safe', ...WAITS },
+);
 
-check('EV-10', 'closing one subscriber leaves another on the same path receiving', async (t) => {
-  const m = await liveMatrix(t);
-  const a = new AttrWriter(t, m.a.plan);
-  // Two live subscriptions that both admit A: the shared measurement's, when it has them.
-  const open = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
-  let leaving = open(m.only) ? m.only : undefined;
-  let staying = open(m.both) ? m.both : open(m.neither) ? m.neither : undefined;
-  if (!leaving || !staying) {
-    leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
-    staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
-    await goLive(t, [leaving, staying], a);
-  }
-  await leaving.sub.close();
-  ensure(!staying.sub.closed, `closing one subscriber also closed ${staying.what} (code ${staying.sub.closeInfo?.code})`);
-  await provoke(t, a, staying);
-  expectOk(await t.client.get(`${t.root}/`), `GET ${t.root}/ after a subscriber closed`);
-}, { profile: 'safe', ...WAITS });
+check(
+  'EV-10',
+  'closing one subscriber leaves another on the same path receiving',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const a = new AttrWriter(t, m.a.plan);
+    // Two live subscriptions that both admit A: the shared measurement's, when it has them.
+    const open = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
+    let leaving = open(m.only) ? m.only : undefined;
+    let staying = open(m.both) ? m.both : open(m.neither) ? m.neither : undefined;
+    if (!leaving || !staying) {
+      leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
+      staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
+      await goLive(t, [leaving, staying], a);
+    }
+    await leaving.sub.close();
+    ensure(!staying.sub.closed, `closing one subscriber also closed ${staying.what} (code ${staying.sub.closeInfo?.code})`);
+    await provoke(t, a, staying);
+    expectOk(await t.client.get(`${t.root}/`), `GET ${t.root}/ after a subscriber closed`);
+  },
+  { profile: 'safe', ...WAITS },
+);
 
 // --- Host transitions -----------------------------------------------------------------------
 
-check('EV-9', 'the PropertiesChanged of RequestedHostTransition arrives before the CurrentHostState change it causes', async (t) => {
-  const plans = await writePlans(t, 1);
-  if (plans.length === 0) t.notTested(noWritableReason());
-  await requireEvents(t);
-  const host = `${t.root}/state/host0`;
-  const requested = await readValue(t, host, 'RequestedHostTransition');
-  const current = await readValue(t, host, 'CurrentHostState');
-  const prefix = `xyz.${t.ns}.State.Host.Transition.`;
-  const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
-  const writer = new AttrWriter(t, plans[0]!);
-  // {} admits the host's changes: the shared measurement's, when it is live.
-  const m = await liveMatrix(t);
-  const tap = m.all.liveAt !== undefined && !m.all.sub.closed ? m.all : await openLive(t, { paths: [host, writer.path] }, writer, {
-    settle: true, notLive: 'notTested', because: 'the subscription never went live (see EP-14)',
-  });
-  t.cleanup(async () => {
+check(
+  'EV-9',
+  'the PropertiesChanged of RequestedHostTransition arrives before the CurrentHostState change it causes',
+  async (t) => {
+    const plans = await writePlans(t, 1);
+    if (plans.length === 0) t.notTested(noWritableReason());
+    await requireEvents(t);
+    const host = `${t.root}/state/host0`;
+    const requested = await readValue(t, host, 'RequestedHostTransition');
+    const current = await readValue(t, host, 'CurrentHostState');
+    const prefix = `xyz.${t.ns}.State.Host.Transition.`;
+    const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
+    const writer = new AttrWriter(t, plans[0]!);
+    // {} admits the host's changes: the shared measurement's, when it is live.
+    const m = await liveMatrix(t);
+    const tap =
+      m.all.liveAt !== undefined && !m.all.sub.closed
+        ? m.all
+        : await openLive(t, { paths: [host, writer.path] }, writer, {
+            settle: true,
+            notLive: 'notTested',
+            because: 'the subscription never went live (see EP-14)',
+          });
+    t.cleanup(async () => {
+      invalidateTreeCache();
+      if (!sameValue(await readValue(t, host, 'RequestedHostTransition'), requested)) {
+        await putAttr(t, host, 'RequestedHostTransition', requested);
+      }
+      // Let the host settle back, so the next check does not see its CurrentHostState change.
+      const deadline = Date.now() + t.cfg.eventTimeoutMs;
+      while (Date.now() < deadline && !sameValue(await readValue(t, host, 'CurrentHostState'), current)) {
+        await sleep(100);
+      }
+    });
+    const from = tap.sub.mark();
     invalidateTreeCache();
-    if (!sameValue(await readValue(t, host, 'RequestedHostTransition'), requested)) {
-      await putAttr(t, host, 'RequestedHostTransition', requested);
+    const res = await t.client.put(`${host}/attr/RequestedHostTransition`, next);
+    if (res.status !== 200) t.notTested(`PUT RequestedHostTransition = ${next} answered ${describeResponse(res)} (see STATE-1)`);
+    const hostChange = (name: string) => (d: unknown) => isPropertiesChanged(d) && d.path === host && Object.hasOwn(d.properties, name);
+    const isRequested = (d: unknown) =>
+      hostChange('RequestedHostTransition')(d) &&
+      (d as { properties: Record<string, unknown> }).properties.RequestedHostTransition === next;
+    const isCurrent = (d: unknown) =>
+      hostChange('CurrentHostState')(d) && !sameValue((d as { properties: Record<string, unknown> }).properties.CurrentHostState, current);
+    const req = await tap.sub.waitFor(isRequested, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    ensure(
+      req,
+      `no PropertiesChanged of RequestedHostTransition = ${next} arrived within ${t.cfg.eventTimeoutMs} ms; ${recent(tap.sub, from)}`,
+    );
+    const cur = await tap.sub.waitFor(isCurrent, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    const after = await readValue(t, host, 'CurrentHostState');
+    t.observe(
+      'CurrentHostState after a requested transition',
+      { before: current, requested: next, after, eventArrived: cur !== undefined },
+      'STATE-2',
+    );
+    if (cur) {
+      ensure(
+        cur.seq > req.seq,
+        `CurrentHostState's PropertiesChanged (#${cur.seq} ${brief(cur.raw, 120)}) arrived before RequestedHostTransition's (#${req.seq}) that caused it`,
+      );
+    } else if (!sameValue(after, current)) {
+      t.warn(
+        `CurrentHostState changed to ${show(after)} (GET) but no PropertiesChanged of it arrived within ${t.cfg.eventTimeoutMs} ms: order not judged`,
+      );
     }
-    // Let the host settle back, so the next check does not see its CurrentHostState change.
-    const deadline = Date.now() + t.cfg.eventTimeoutMs;
-    while (Date.now() < deadline && !sameValue(await readValue(t, host, 'CurrentHostState'), current)) {
-      await sleep(100);
-    }
-  });
-  const from = tap.sub.mark();
-  invalidateTreeCache();
-  const res = await t.client.put(`${host}/attr/RequestedHostTransition`, next);
-  if (res.status !== 200) t.notTested(`PUT RequestedHostTransition = ${next} answered ${describeResponse(res)} (see STATE-1)`);
-  const hostChange = (name: string) => (d: unknown) => isPropertiesChanged(d) && d.path === host && Object.hasOwn(d.properties, name);
-  const isRequested = (d: unknown) => hostChange('RequestedHostTransition')(d) && (d as { properties: Record<string, unknown> }).properties.RequestedHostTransition === next;
-  const isCurrent = (d: unknown) => hostChange('CurrentHostState')(d) && !sameValue((d as { properties: Record<string, unknown> }).properties.CurrentHostState, current);
-  const req = await tap.sub.waitFor(isRequested, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-  ensure(req, `no PropertiesChanged of RequestedHostTransition = ${next} arrived within ${t.cfg.eventTimeoutMs} ms; ${recent(tap.sub, from)}`);
-  const cur = await tap.sub.waitFor(isCurrent, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-  const after = await readValue(t, host, 'CurrentHostState');
-  t.observe('CurrentHostState after a requested transition', { before: current, requested: next, after, eventArrived: cur !== undefined }, 'STATE-2');
-  if (cur) {
-    ensure(cur.seq > req.seq, `CurrentHostState's PropertiesChanged (#${cur.seq} ${brief(cur.raw, 120)}) arrived before RequestedHostTransition's (#${req.seq}) that caused it`);
-  } else if (!sameValue(after, current)) {
-    t.warn(`CurrentHostState changed to ${show(after)} (GET) but no PropertiesChanged of it arrived within ${t.cfg.eventTimeoutMs} ms: order not judged`);
-  }
-}, { profile: 'destructive', ...WAITS });
+  },
+  { profile: 'destructive', ...WAITS },
+);
 
 // --- InterfacesAdded ------------------------------------------------------------------------
 
-check('EV-3', 'an uploaded version is announced by InterfacesAdded with its path and interfaces in the ObjectManager shape', async (t) => {
-  const plans = await writePlans(t, 1);
-  if (plans.length === 0) t.notTested(noWritableReason());
-  await requireEvents(t);
-  const writer = new AttrWriter(t, plans[0]!);
-  const softwareRoot = `${t.root}/software`;
-  // {} admits everything: the shared measurement's, when it went live. Where it delivers nothing
-  // (see EV-1): the version interface by name, then the software tree by path, which admits the new
-  // object only on prefix-matching servers (bmcweb).
-  const m = await eventMatrix(t);
-  const shared = m.all.liveAt !== undefined && !m.all.sub.closed;
-  let tap = shared ? m.all : await subscribe(t, {}, 'the subscription with {}');
-  let problem = shared ? undefined : await tryGoLive(t, [tap], writer, { settle: true });
-  if (problem?.notTested) t.notTested(problem.notTested);
-  let certain = true;
-  if (problem) {
-    const byPath = await openLive(t, { paths: [writer.path] }, writer, {
-      what: `the subscription to ${writer.path}`, notLive: 'notTested', because: 'no subscription went live (see EP-14)',
-    });
-    const iface = (byPath.sub.events[byPath.liveAt!]!.data as { interface?: unknown }).interface;
-    tap = await subscribe(t, { interfaces: [iface, `xyz.${t.ns}.Software.Version`] }, 'the subscription to the version interface');
-    problem = await tryGoLive(t, [tap], writer, { settle: true });
+check(
+  'EV-3',
+  'an uploaded version is announced by InterfacesAdded with its path and interfaces in the ObjectManager shape',
+  async (t) => {
+    const plans = await writePlans(t, 1);
+    if (plans.length === 0) t.notTested(noWritableReason());
+    await requireEvents(t);
+    const writer = new AttrWriter(t, plans[0]!);
+    const softwareRoot = `${t.root}/software`;
+    // {} admits everything: the shared measurement's, when it went live. Where it delivers nothing
+    // (see EV-1): the version interface by name, then the software tree by path, which admits the new
+    // object only on prefix-matching servers (bmcweb).
+    const m = await eventMatrix(t);
+    const shared = m.all.liveAt !== undefined && !m.all.sub.closed;
+    let tap = shared ? m.all : await subscribe(t, {}, 'the subscription with {}');
+    let problem = shared ? undefined : await tryGoLive(t, [tap], writer, { settle: true });
+    if (problem?.notTested) t.notTested(problem.notTested);
+    let certain = true;
     if (problem) {
-      certain = false;
-      tap = await openLive(t, { paths: [writer.path, softwareRoot] }, writer, {
-        what: 'the subscription to the software tree', settle: true, notLive: 'notTested', because: 'no filter that admits InterfacesAdded went live (see EV-1, EV-5)',
+      const byPath = await openLive(t, { paths: [writer.path] }, writer, {
+        what: `the subscription to ${writer.path}`,
+        notLive: 'notTested',
+        because: 'no subscription went live (see EP-14)',
       });
+      const iface = (byPath.sub.events[byPath.liveAt!]!.data as { interface?: unknown }).interface;
+      tap = await subscribe(t, { interfaces: [iface, `xyz.${t.ns}.Software.Version`] }, 'the subscription to the version interface');
+      problem = await tryGoLive(t, [tap], writer, { settle: true });
+      if (problem) {
+        certain = false;
+        tap = await openLive(t, { paths: [writer.path, softwareRoot] }, writer, {
+          what: 'the subscription to the software tree',
+          settle: true,
+          notLive: 'notTested',
+          because: 'no filter that admits InterfacesAdded went live (see EV-1, EV-5)',
+        });
+      }
     }
-  }
-  t.observe('filter used to watch for InterfacesAdded', tap.filter, 'EV-11');
-  const from = tap.sub.mark();
-  const { res, added } = await uploadAndTrack(t, { tag: 'events' });
-  if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
-  if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
-  const created = added[0]!;
-  const announces = (d: unknown) => isInterfacesAdded(d) && (d.path === created || created.startsWith(`${d.path === '/' ? '' : d.path}/`));
-  const ev = await tap.sub.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-  // The shared subscription lost some of the measured changes already: one more missing event is
-  // that loss again (EV-8's), not proof that no InterfacesAdded was sent.
-  const lossy = shared && [m.a, m.b].some((w) => w && streamOf(m, m.all, w).missing.length > 0);
-  if (!ev && lossy) notJudged(`no InterfacesAdded for ${created} arrived, but ${m.all.what} also lost measured changes (see EV-8)`);
-  if (!ev && !certain) t.notTested(`no InterfacesAdded for ${created} arrived through ${show(tap.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`);
-  ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(tap.sub, from)}`);
-  const what = `InterfacesAdded #${ev.seq} ${brief(ev.raw, 160)}`;
-  expectSchema(t, 'interfacesAdded', ev.data, what);
-  const { path, interfaces } = ev.data as { path: string; interfaces: Record<string, unknown> };
-  ensure(Object.keys(interfaces).length > 0, `${what}: names no interface of the new object`);
-  t.observe('InterfacesAdded path', path === created ? 'the new object' : `an ancestor of the new object (${path})`);
-  t.observe('InterfacesAdded interfaces', Object.keys(interfaces));
-  // The spec: "path: the new D-Bus path that was created". An ancestor (the emitting ObjectManager,
-  // as one field server sends) is a deviation for the platform's expectations file, not leniency here.
-  ensure(path === created, `${what}: path names ${path}, an ancestor (the ObjectManager), not the new object ${created}`);
-}, { profile: 'destructive', ...UPLOADS });
+    t.observe('filter used to watch for InterfacesAdded', tap.filter, 'EV-11');
+    const from = tap.sub.mark();
+    const { res, added } = await uploadAndTrack(t, { tag: 'events' });
+    if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
+    if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
+    const created = added[0]!;
+    const announces = (d: unknown) =>
+      isInterfacesAdded(d) && (d.path === created || created.startsWith(`${d.path === '/' ? '' : d.path}/`));
+    const ev = await tap.sub.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    // The shared subscription lost some of the measured changes already: one more missing event is
+    // that loss again (EV-8's), not proof that no InterfacesAdded was sent.
+    const lossy = shared && [m.a, m.b].some((w) => w && streamOf(m, m.all, w).missing.length > 0);
+    if (!ev && lossy) notJudged(`no InterfacesAdded for ${created} arrived, but ${m.all.what} also lost measured changes (see EV-8)`);
+    if (!ev && !certain)
+      t.notTested(
+        `no InterfacesAdded for ${created} arrived through ${show(tap.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`,
+      );
+    ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(tap.sub, from)}`);
+    const what = `InterfacesAdded #${ev.seq} ${brief(ev.raw, 160)}`;
+    expectSchema(t, 'interfacesAdded', ev.data, what);
+    const { path, interfaces } = ev.data as { path: string; interfaces: Record<string, unknown> };
+    ensure(Object.keys(interfaces).length > 0, `${what}: names no interface of the new object`);
+    t.observe('InterfacesAdded path', path === created ? 'the new object' : `an ancestor of the new object (${path})`);
+    t.observe('InterfacesAdded interfaces', Object.keys(interfaces));
+    // The spec: "path: the new D-Bus path that was created". An ancestor (the emitting ObjectManager,
+    // as one field server sends) is a deviation for the platform's expectations file, not leniency here.
+    ensure(path === created, `${what}: path names ${path}, an ancestor (the ObjectManager), not the new object ${created}`);
+  },
+  { profile: 'destructive', ...UPLOADS },
+);
 
 // --- Refusal without a session --------------------------------------------------------------
 
-check('AUTH-3', 'a socket opened without credentials receives no event, even when a change happens', async (t) => {
-  const outcome = await EventSubscriber.tryOpen(t.client, {}, { auth: false, settleMs: Math.min(quietWindow(t.cfg), 2000) });
-  if (outcome.kind !== 'open') return;
-  const anonymous = outcome.subscriber;
-  t.cleanup(() => anonymous.close());
-  if (!profileAllows(t.cfg.profile, 'safe')) t.notTested('the socket without credentials stayed open; provoking a change needs the safe profile');
-  const plans = await writePlans(t, 1);
-  if (plans.length === 0) t.notTested(noWritableReason());
-  await requireEvents(t);
-  const writer = new AttrWriter(t, plans[0]!);
-  const witness = await openLive(t, { paths: [writer.path] }, writer, {
-    what: 'the logged-in subscription', notLive: 'notTested', because: 'no change could be observed (see EP-14)',
-  });
-  await provoke(t, writer, witness);
-  await anonymous.expectQuiet(isEventLike, quietWindow(t.cfg), { from: 0 }).catch(() => undefined);
-  const hit = anonymous.events.find((e) => isEventLike(e.data));
-  ensure(!hit, `the socket opened without credentials received an event: ${brief(hit?.raw ?? '', 160)}`);
-}, WAITS);
+check(
+  'AUTH-3',
+  'a socket opened without credentials receives no event, even when a change happens',
+  async (t) => {
+    const outcome = await EventSubscriber.tryOpen(t.client, {}, { auth: false, settleMs: Math.min(quietWindow(t.cfg), 2000) });
+    if (outcome.kind !== 'open') return;
+    const anonymous = outcome.subscriber;
+    t.cleanup(() => anonymous.close());
+    if (!profileAllows(t.cfg.profile, 'safe'))
+      t.notTested('the socket without credentials stayed open; provoking a change needs the safe profile');
+    const plans = await writePlans(t, 1);
+    if (plans.length === 0) t.notTested(noWritableReason());
+    await requireEvents(t);
+    const writer = new AttrWriter(t, plans[0]!);
+    const witness = await openLive(t, { paths: [writer.path] }, writer, {
+      what: 'the logged-in subscription',
+      notLive: 'notTested',
+      because: 'no change could be observed (see EP-14)',
+    });
+    await provoke(t, writer, witness);
+    await anonymous.expectQuiet(isEventLike, quietWindow(t.cfg), { from: 0 }).catch(() => undefined);
+    const hit = anonymous.events.find((e) => isEventLike(e.data));
+    ensure(!hit, `the socket opened without credentials received an event: ${brief(hit?.raw ?? '', 160)}`);
+  },
+  WAITS,
+);
 
 // --- Everything received --------------------------------------------------------------------
 
-check('EV-7', 'only InterfacesAdded and PropertiesChanged messages are pushed', async (t) => {
-  const plans = profileAllows(t.cfg.profile, 'safe') ? await writePlans(t, 1) : [];
-  // Own traffic when events can be provoked (the shared measurement made plenty); otherwise a
-  // passive {} subscription and what arrived so far.
-  if (plans.length > 0 && !(await eventMatrix(t)).notLive) {
-    if (profileAllows(t.cfg.profile, 'destructive')) {
-      // An object that appears and disappears: InterfacesRemoved is a D-Bus signal the spec does not push.
-      const { added } = await uploadAndTrack(t, { tag: 'kinds' });
-      for (const path of added) {
-        invalidateTreeCache();
-        await t.client.delete(path);
+check(
+  'EV-7',
+  'only InterfacesAdded and PropertiesChanged messages are pushed',
+  async (t) => {
+    const plans = profileAllows(t.cfg.profile, 'safe') ? await writePlans(t, 1) : [];
+    // Own traffic when events can be provoked (the shared measurement made plenty); otherwise a
+    // passive {} subscription and what arrived so far.
+    if (plans.length > 0 && !(await eventMatrix(t)).notLive) {
+      if (profileAllows(t.cfg.profile, 'destructive')) {
+        // An object that appears and disappears: InterfacesRemoved is a D-Bus signal the spec does not push.
+        const { added } = await uploadAndTrack(t, { tag: 'kinds' });
+        for (const path of added) {
+          invalidateTreeCache();
+          await t.client.delete(path);
+        }
       }
+    } else {
+      await subscribe(t, {}, 'the subscription with {}');
     }
-  } else {
-    await subscribe(t, {}, 'the subscription with {}');
-  }
-  await sleep(quietWindow(t.cfg));
-  const all = everythingReceived();
-  if (all.length === 0) {
-    const why = !profileAllows(t.cfg.profile, 'safe') ? 'writes need the safe profile' : plans.length === 0 ? noWritableReason() : 'see EP-14';
-    t.notTested(`no message arrived in this run of the events suite, and none could be provoked (${why})`);
-  }
-  const odd = all.filter((e) => !(isEventLike(e.data) && (EVENT_KINDS as readonly unknown[]).includes((e.data as { event: unknown }).event)));
-  t.observe('messages received by the events suite', all.length, 'EV-11');
-  const pings = pingsSeen();
-  t.observe('server pings seen by the events suite', pings, 'EV-11');
-  ensure(odd.length === 0, `${odd.length} of ${all.length} message(s) are neither InterfacesAdded nor PropertiesChanged: ${odd.slice(0, 3).map((e) => brief(e.raw, 120)).join(' ; ')}`);
-}, UPLOADS);
+    await sleep(quietWindow(t.cfg));
+    const all = everythingReceived();
+    if (all.length === 0) {
+      const why = !profileAllows(t.cfg.profile, 'safe')
+        ? 'writes need the safe profile'
+        : plans.length === 0
+          ? noWritableReason()
+          : 'see EP-14';
+      t.notTested(`no message arrived in this run of the events suite, and none could be provoked (${why})`);
+    }
+    const odd = all.filter(
+      (e) => !(isEventLike(e.data) && (EVENT_KINDS as readonly unknown[]).includes((e.data as { event: unknown }).event)),
+    );
+    t.observe('messages received by the events suite', all.length, 'EV-11');
+    const pings = pingsSeen();
+    t.observe('server pings seen by the events suite', pings, 'EV-11');
+    ensure(
+      odd.length === 0,
+      `${odd.length} of ${all.length} message(s) are neither InterfacesAdded nor PropertiesChanged: ${odd
+        .slice(0, 3)
+        .map((e) => brief(e.raw, 120))
+        .join(' ; ')}`,
+    );
+  },
+  UPLOADS,
+);
 
-check('EV-2', 'every PropertiesChanged received by the events suite has the spec\'s shape', async (t) => {
+check('EV-2', "every PropertiesChanged received by the events suite has the spec's shape", async (t) => {
   const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
   if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
   for (const e of all) {

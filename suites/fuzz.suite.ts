@@ -32,47 +32,80 @@ import { profileAllows } from '../runner/config.js';
 const cfg = runConfig();
 const budget = (requestsPerRun: number) => ({ timeoutMs: fuzzCheckTimeoutMs(cfg, requestsPerRun) });
 
-check(['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4'], 'every answer to a generated request is a correct envelope, or a refusal with no envelope at all', async (t) => {
-  if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
-  const env = await fuzzEnv(t);
-  await runChecked(t, env, envelopeProperty(env));
-}, budget(1));
+check(
+  ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4'],
+  'every answer to a generated request is a correct envelope, or a refusal with no envelope at all',
+  async (t) => {
+    if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
+    const env = await fuzzEnv(t);
+    await runChecked(t, env, envelopeProperty(env));
+  },
+  budget(1),
+);
 
-check(['AUTH-1', 'AUTH-5'], 'no generated request without credentials is answered with success or object data', async (t) => {
-  if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
-  const env = await fuzzEnv(t);
-  await runChecked(t, env, anonymousProperty(env));
-}, budget(1));
+check(
+  ['AUTH-1', 'AUTH-5'],
+  'no generated request without credentials is answered with success or object data',
+  async (t) => {
+    if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
+    const env = await fuzzEnv(t);
+    await runChecked(t, env, anonymousProperty(env));
+  },
+  budget(1),
+);
 
-check('AUTH-4', 'no generated login body (wrong arity, types, near-miss users and passwords) opens a session', async (t) => {
-  const env = await fuzzEnv(t);
-  const loginClient = t.client.fork();
-  t.cleanup(() => loginClient.close());
-  await runChecked(t, env, loginProperty(env, loginClient));
-  t.observe('failed logins naming the user not sent so far (lockout guard)', env.loginFailures.skipped);
-}, budget(1.2));
+check(
+  'AUTH-4',
+  'no generated login body (wrong arity, types, near-miss users and passwords) opens a session',
+  async (t) => {
+    const env = await fuzzEnv(t);
+    const loginClient = t.client.fork();
+    t.cleanup(() => loginClient.close());
+    await runChecked(t, env, loginProperty(env, loginClient));
+    t.observe('failed logins naming the user not sent so far (lockout guard)', env.loginFailures.skipped);
+  },
+  budget(1.2),
+);
 
-check(['ERR-5', 'WR-1', 'EP-8'], 'no generated request yields a 5xx or a dropped connection, and the target still answers afterwards', async (t) => {
-  if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
-  const env = await fuzzEnv(t);
-  await runChecked(t, env, serverErrorProperty(env));
-  const after = await t.client.get(env.knownGood);
-  ensure(after.status === 200, `GET ${env.knownGood} answers ${after.status} after fuzzing`, 'ERR-5');
-}, budget(1));
+check(
+  ['ERR-5', 'WR-1', 'EP-8'],
+  'no generated request yields a 5xx or a dropped connection, and the target still answers afterwards',
+  async (t) => {
+    if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
+    const env = await fuzzEnv(t);
+    await runChecked(t, env, serverErrorProperty(env));
+    const after = await t.client.get(env.knownGood);
+    ensure(after.status === 200, `GET ${env.knownGood} answers ${after.status} after fuzzing`, 'ERR-5');
+  },
+  budget(1),
+);
 
-check(['WR-1', 'EP-8', 'ERR-5'], 'a PUT of a wrongly typed value is refused and changes nothing; an accepted PUT reads back equal', async (t) => {
-  await restoreWritablesAfter(t);
-  const env = await fuzzEnv(t);
-  const targets = await writeTargets(env);
-  if (targets.length === 0) t.notTested('no declared writable attribute answers (use --writable PATH:ATTR[=V1|V2])');
-  t.observe('write targets', targets.map((w) => `${w.attr.path}/attr/${w.attr.name} (${w.kind})`));
-  await runChecked(t, env, writeProperty(env, targets));
-  // The spec leaves open what a body that is not {"data": …} JSON gets; refusing it is better.
-  if (env.acceptedMalformed.length > 0) t.observe('writes accepted with a malformed body', env.acceptedMalformed, 'ERR-6');
-}, { profile: 'safe', ...budget(3) });
+check(
+  ['WR-1', 'EP-8', 'ERR-5'],
+  'a PUT of a wrongly typed value is refused and changes nothing; an accepted PUT reads back equal',
+  async (t) => {
+    await restoreWritablesAfter(t);
+    const env = await fuzzEnv(t);
+    const targets = await writeTargets(env);
+    if (targets.length === 0) t.notTested('no declared writable attribute answers (use --writable PATH:ATTR[=V1|V2])');
+    t.observe(
+      'write targets',
+      targets.map((w) => `${w.attr.path}/attr/${w.attr.name} (${w.kind})`),
+    );
+    await runChecked(t, env, writeProperty(env, targets));
+    // The spec leaves open what a body that is not {"data": …} JSON gets; refusing it is better.
+    if (env.acceptedMalformed.length > 0) t.observe('writes accepted with a malformed body', env.acceptedMalformed, 'ERR-6');
+  },
+  { profile: 'safe', ...budget(3) },
+);
 
 // Last: the reads are checked on the tree as the fuzzing above left it, with time having passed.
-check(STABILITY_REQUIREMENTS, 'fuzzed reads are stable: attr/{name}, list and enumerate agree with the objects and listings', async (t) => {
-  const env = await fuzzEnv(t);
-  await runChecked(t, env, stabilityProperty(env));
-}, budget(3));
+check(
+  STABILITY_REQUIREMENTS,
+  'fuzzed reads are stable: attr/{name}, list and enumerate agree with the objects and listings',
+  async (t) => {
+    const env = await fuzzEnv(t);
+    await runChecked(t, env, stabilityProperty(env));
+  },
+  budget(3),
+);

@@ -28,7 +28,9 @@ check('EP-5', 'GET {path}/ answers with the absolute paths of the direct childre
     const parent = subtree(t, rel);
     const kids = await children(t.client, parent);
     expectSchema(t, 'pathArray', kids, `GET ${parent}/ data`);
-    const bad = kids.filter((k) => !k.startsWith(`${parent}/`) || k.slice(parent.length + 1).includes('/') || k.length === parent.length + 1);
+    const bad = kids.filter(
+      (k) => !k.startsWith(`${parent}/`) || k.slice(parent.length + 1).includes('/') || k.length === parent.length + 1,
+    );
     ensure(bad.length === 0, `GET ${parent}/ names paths that are not its direct children: ${show(bad.slice(0, 5))}`);
   }
 });
@@ -48,14 +50,22 @@ check(['EP-6', 'RULE-1'], 'GET {path}/list answers with every descendant, as the
     });
     t.judge('EP-6', onlyWalk.length === 0, `GET ${path}/list lacks descendants found by listing children: ${show(onlyWalk.slice(0, 5))}`);
     const notBelow = onlyList.filter((p) => !p.startsWith(`${path}/`));
-    t.judge('EP-6', notBelow.length === 0, `GET ${path}/list names paths that are not descendants of ${path}: ${show(notBelow.slice(0, 5))}`);
+    t.judge(
+      'EP-6',
+      notBelow.length === 0,
+      `GET ${path}/list names paths that are not descendants of ${path}: ${show(notBelow.slice(0, 5))}`,
+    );
     // A descendant the walk did not reach: list is right if it exists (rule 1's discovery fell
     // short), wrong if it does not.
     const unreached: string[] = [];
     const bogus: string[] = [];
-    for (const p of onlyList.filter((q) => q.startsWith(`${path}/`)).slice(0, 10)) (await exists(t, p) ? unreached : bogus).push(p);
+    for (const p of onlyList.filter((q) => q.startsWith(`${path}/`)).slice(0, 10)) ((await exists(t, p)) ? unreached : bogus).push(p);
     t.judge('EP-6', bogus.length === 0, `GET ${path}/list names paths that do not exist: ${show(bogus.slice(0, 5))}`);
-    t.judge('RULE-1', unreached.length === 0, `repeated listing of children from ${path}/ never reaches ${show(unreached.slice(0, 5))}, which exist`);
+    t.judge(
+      'RULE-1',
+      unreached.length === 0,
+      `repeated listing of children from ${path}/ never reaches ${show(unreached.slice(0, 5))}, which exist`,
+    );
   }
 });
 
@@ -89,11 +99,15 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
         // A counter may have moved between the two reads: read the enumeration once more.
         const again = asObject((await enumerate(t.client, path))[p], `enumerate ${p}`)[name];
         const direct2 = (await attributeMap(t.client, p))[name];
-        ensure(sameValue(again, direct2) || sameValue(again, direct[name]) || !sameValue(direct[name], direct2),
-          `GET ${path}/enumerate says ${p} ${name} = ${show(value)}, GET ${p} says ${show(direct[name])}`);
+        ensure(
+          sameValue(again, direct2) || sameValue(again, direct[name]) || !sameValue(direct[name], direct2),
+          `GET ${path}/enumerate says ${p} ${name} = ${show(value)}, GET ${p} says ${show(direct[name])}`,
+        );
       }
-      ensure(setDifference(Object.keys(direct), Object.keys(attrs)).length === 0,
-        `GET ${path}/enumerate lacks attributes of ${p}: ${show(setDifference(Object.keys(direct), Object.keys(attrs)))}`);
+      ensure(
+        setDifference(Object.keys(direct), Object.keys(attrs)).length === 0,
+        `GET ${path}/enumerate lacks attributes of ${p}: ${show(setDifference(Object.keys(direct), Object.keys(attrs)))}`,
+      );
       compared += 1;
     }
     ensure(compared > 0 || Object.keys(en).length === 0, `nothing to compare under ${path}`);
@@ -102,17 +116,24 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
     if (parentObject && !selfChecked) {
       selfChecked = true;
       const inner = await enumerate(t.client, parentObject);
-      ensure(!Object.hasOwn(inner, parentObject), `GET ${parentObject}/enumerate names ${parentObject} itself, which is no descendant of it`);
+      ensure(
+        !Object.hasOwn(inner, parentObject),
+        `GET ${parentObject}/enumerate names ${parentObject} itself, which is no descendant of it`,
+      );
     }
   }
-  if (encodings.length > 0) t.warn(`the same values are rendered differently by enumerate and GET {path}: ${[...new Set(encodings)].slice(0, 4).join('; ')}`);
+  if (encodings.length > 0)
+    t.warn(`the same values are rendered differently by enumerate and GET {path}: ${[...new Set(encodings)].slice(0, 4).join('; ')}`);
 });
 
 check('RULE-1', 'without a trailing slash GET gives attributes, with one it lists children', async (t) => {
   for (const rel of ['/inventory/system', '/state/host0', '/network']) {
     const path = subtree(t, rel);
     const attrs = expectOk(await t.client.get(path), `GET ${path}`);
-    ensure(attrs !== null && typeof attrs === 'object' && !Array.isArray(attrs), `GET ${path} (no slash) is not an attribute map: ${show(attrs)}`);
+    ensure(
+      attrs !== null && typeof attrs === 'object' && !Array.isArray(attrs),
+      `GET ${path} (no slash) is not an attribute map: ${show(attrs)}`,
+    );
     const kids = expectOk(await t.client.get(`${path}/`), `GET ${path}/`);
     ensure(Array.isArray(kids), `GET ${path}/ (trailing slash) is not a listing: ${show(kids)}`);
   }
@@ -135,17 +156,29 @@ check('RULE-1', 'GET / lists the top of the hierarchy and repeated listing from 
   ensure(unreached.length === 0, `listing from / never reaches ${show(unreached.slice(0, 5))} (of ${all.length} objects)`);
 });
 
-check('EP-7', 'GET {path}/enumerate shows a write at once', async (t) => {
-  const plan = await firstWritePlan(t);
-  restoreAfter(t, plan);
-  const { path, name } = plan.attr;
-  const parent = path.slice(0, path.lastIndexOf('/'));
-  const before = asObject((await enumerate(t.client, parent))[path], `GET ${parent}/enumerate entry ${path}`);
-  ensure(sameValue(before[name], plan.original), `GET ${parent}/enumerate says ${path} ${name} = ${show(before[name])} before the write, GET says ${show(plan.original)}`);
-  await putAttr(t, path, name, plan.next);
-  // EP-7 is "as GET of the object answers": a write that did not take is EP-8's failure.
-  const now = await readValue(t, path, name);
-  if (!sameValue(now, plan.next)) notJudged(`PUT ${path}/attr/${name} = ${show(plan.next)} answered success but ${name} reads ${show(now)} (see EP-8)`);
-  const after = asObject((await enumerate(t.client, parent))[path], `GET ${parent}/enumerate entry ${path}`);
-  ensure(sameValue(after[name], plan.next), `after PUT ${path}/attr/${name} = ${show(plan.next)}, GET ${path} says ${show(now)} but GET ${parent}/enumerate still says ${show(after[name])}`);
-}, { profile: 'safe' });
+check(
+  'EP-7',
+  'GET {path}/enumerate shows a write at once',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    const parent = path.slice(0, path.lastIndexOf('/'));
+    const before = asObject((await enumerate(t.client, parent))[path], `GET ${parent}/enumerate entry ${path}`);
+    ensure(
+      sameValue(before[name], plan.original),
+      `GET ${parent}/enumerate says ${path} ${name} = ${show(before[name])} before the write, GET says ${show(plan.original)}`,
+    );
+    await putAttr(t, path, name, plan.next);
+    // EP-7 is "as GET of the object answers": a write that did not take is EP-8's failure.
+    const now = await readValue(t, path, name);
+    if (!sameValue(now, plan.next))
+      notJudged(`PUT ${path}/attr/${name} = ${show(plan.next)} answered success but ${name} reads ${show(now)} (see EP-8)`);
+    const after = asObject((await enumerate(t.client, parent))[path], `GET ${parent}/enumerate entry ${path}`);
+    ensure(
+      sameValue(after[name], plan.next),
+      `after PUT ${path}/attr/${name} = ${show(plan.next)}, GET ${path} says ${show(now)} but GET ${parent}/enumerate still says ${show(after[name])}`,
+    );
+  },
+  { profile: 'safe' },
+);

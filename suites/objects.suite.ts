@@ -20,7 +20,11 @@ async function stableAttributes(t: CheckContext, path: string): Promise<Record<s
 }
 
 /** An attribute the spec shows for each object: it must be a key of the object's own map. */
-const SHOWN_ATTRIBUTE: Record<string, string> = { 'inventory/system': 'Model', 'state/host0': 'CurrentHostState', 'time/owner': 'TimeOwner' };
+const SHOWN_ATTRIBUTE: Record<string, string> = {
+  'inventory/system': 'Model',
+  'state/host0': 'CurrentHostState',
+  'time/owner': 'TimeOwner',
+};
 
 check('EP-3', 'GET {path} answers with a map of attribute name to value', async (t) => {
   for (const [rel, shown] of Object.entries(SHOWN_ATTRIBUTE)) {
@@ -49,7 +53,8 @@ check('EP-4', "GET {path}/attr/{name} answers with the bare value equal to the o
   }
   ensure(compared > 0, 'no attribute could be compared');
   // One D-Bus value in two encodings is the same value: a deviation from "equal", not a failure.
-  if (encodings.length > 0) t.warn(`the same values are rendered differently by attr/{name} and the object map: ${[...new Set(encodings)].slice(0, 4).join('; ')}`);
+  if (encodings.length > 0)
+    t.warn(`the same values are rendered differently by attr/{name} and the object map: ${[...new Set(encodings)].slice(0, 4).join('; ')}`);
 });
 
 /**
@@ -150,7 +155,11 @@ check('OBJ-8', 'attribute names are case-sensitive', async (t) => {
 check('VER-1', 'record server identification and version markers', async (t) => {
   const res = await t.client.get(`${t.root}/`);
   const h = res.headers;
-  t.observe('server headers', { server: h['server'] ?? null, 'x-powered-by': h['x-powered-by'] ?? null, 'api-version': h['api-version'] ?? null });
+  t.observe('server headers', {
+    server: h['server'] ?? null,
+    'x-powered-by': h['x-powered-by'] ?? null,
+    'api-version': h['api-version'] ?? null,
+  });
   t.observe('listing order', isSorted(res.json) ? 'sorted' : 'unsorted');
 });
 

@@ -11,7 +11,10 @@ async function putBodyFromGet(t: CheckContext, path: string): Promise<{ data: Re
   expectOk(res, `GET ${path}`, 'EP-3');
   const { message: _m, status: _s, ...body } = res.json as { data: Record<string, unknown>; message: unknown; status: unknown };
   const interfaces = interfaceKeys(body.data ?? {});
-  if (interfaces.length > 0) notJudged(`GET ${path} maps interface names (${show(interfaces.slice(0, 2))}), not attributes: no complete attribute map to put (see EP-3)`);
+  if (interfaces.length > 0)
+    notJudged(
+      `GET ${path} maps interface names (${show(interfaces.slice(0, 2))}), not attributes: no complete attribute map to put (see EP-3)`,
+    );
   return body;
 }
 
@@ -39,105 +42,144 @@ function wrongTyped(original: unknown): unknown {
   return 'bmc-conformance-wrong-type';
 }
 
-check('EP-8', 'PUT {path}/attr/{name} updates the attribute and it reads back equal', async (t) => {
-  const plan = await firstWritePlan(t);
-  restoreAfter(t, plan);
-  const { path, name } = plan.attr;
-  const res = await t.client.put(`${path}/attr/${name}`, plan.next);
-  expectSuccess(res, `PUT ${path}/attr/${name} = ${show(plan.next)}`);
-  t.observe('PUT attribute response data', (res.json as { data?: unknown })?.data, 'RULE-9');
-  // Read back from the object's map (attr/ agreeing with it is EP-4's concern).
-  expectEqual(await readValue(t, path, name), plan.next, `${path} ${name} after the PUT`);
-}, { profile: 'safe' });
+check(
+  'EP-8',
+  'PUT {path}/attr/{name} updates the attribute and it reads back equal',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    const res = await t.client.put(`${path}/attr/${name}`, plan.next);
+    expectSuccess(res, `PUT ${path}/attr/${name} = ${show(plan.next)}`);
+    t.observe('PUT attribute response data', (res.json as { data?: unknown })?.data, 'RULE-9');
+    // Read back from the object's map (attr/ agreeing with it is EP-4's concern).
+    expectEqual(await readValue(t, path, name), plan.next, `${path} ${name} after the PUT`);
+  },
+  { profile: 'safe' },
+);
 
-check('RULE-2', 'a GET response without message and status is accepted as the PUT body', async (t) => {
-  const plan = await firstWritePlan(t);
-  restoreAfter(t, plan);
-  const { path } = plan.attr;
-  const before = await stableMap(t, path);
-  const body = await putBodyFromGet(t, path);
-  invalidateTreeCache();
-  const res = await t.client.request('PUT', path, { json: body });
-  expectSuccess(res, `PUT ${path} with its own GET body`);
-  const after = await getObject(t.client, path);
-  for (const [k, v] of Object.entries(before)) expectEqual(after[k], v, `GET ${path} ${k} after putting back its own GET body`);
-}, { profile: 'safe' });
+check(
+  'RULE-2',
+  'a GET response without message and status is accepted as the PUT body',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path } = plan.attr;
+    const before = await stableMap(t, path);
+    const body = await putBodyFromGet(t, path);
+    invalidateTreeCache();
+    const res = await t.client.request('PUT', path, { json: body });
+    expectSuccess(res, `PUT ${path} with its own GET body`);
+    const after = await getObject(t.client, path);
+    for (const [k, v] of Object.entries(before)) expectEqual(after[k], v, `GET ${path} ${k} after putting back its own GET body`);
+  },
+  { profile: 'safe' },
+);
 
-check('EP-9', 'PUT {path} with the complete attribute map updates the object', async (t) => {
-  const plan = await firstWritePlan(t);
-  restoreAfter(t, plan);
-  const { path, name } = plan.attr;
-  const body = await putBodyFromGet(t, path);
-  body.data[name] = plan.next;
-  invalidateTreeCache();
-  const stable = await stableMap(t, path);
-  const res = await t.client.request('PUT', path, { json: body });
-  expectSuccess(res, `PUT ${path} with the complete map and ${name} = ${show(plan.next)}`);
-  const after = await getObject(t.client, path);
-  expectEqual(after[name], plan.next, `GET ${path} ${name} after the PUT of the object`);
-  for (const [k, v] of Object.entries(body.data)) {
-    if (k !== name && k in stable) ensure(sameValue(after[k], v), `PUT ${path} changed ${k} from ${show(v)} to ${show(after[k])}`);
-  }
-}, { profile: 'safe' });
+check(
+  'EP-9',
+  'PUT {path} with the complete attribute map updates the object',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    const body = await putBodyFromGet(t, path);
+    body.data[name] = plan.next;
+    invalidateTreeCache();
+    const stable = await stableMap(t, path);
+    const res = await t.client.request('PUT', path, { json: body });
+    expectSuccess(res, `PUT ${path} with the complete map and ${name} = ${show(plan.next)}`);
+    const after = await getObject(t.client, path);
+    expectEqual(after[name], plan.next, `GET ${path} ${name} after the PUT of the object`);
+    for (const [k, v] of Object.entries(body.data)) {
+      if (k !== name && k in stable) ensure(sameValue(after[k], v), `PUT ${path} changed ${k} from ${show(v)} to ${show(after[k])}`);
+    }
+  },
+  { profile: 'safe' },
+);
 
-check('RULE-3', 'a PUT of a partial object is refused and changes nothing', async (t) => {
-  const plan = await firstWritePlan(t, (p) => onObjectWithOthers(t, p), 'no named writable attribute is on an object with other attributes: a partial map cannot be formed');
-  restoreAfter(t, plan);
-  const { path, name } = plan.attr;
-  invalidateTreeCache();
-  const res = await t.client.put(path, { [name]: plan.next });
-  ensure(res.status < 200 || res.status >= 300, `PUT ${path} with only ${name} answered ${describeResponse(res)}`);
-  await expectUnchanged(t, plan, `a refused partial PUT`);
-}, { profile: 'safe' });
+check(
+  'RULE-3',
+  'a PUT of a partial object is refused and changes nothing',
+  async (t) => {
+    const plan = await firstWritePlan(
+      t,
+      (p) => onObjectWithOthers(t, p),
+      'no named writable attribute is on an object with other attributes: a partial map cannot be formed',
+    );
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    invalidateTreeCache();
+    const res = await t.client.put(path, { [name]: plan.next });
+    ensure(res.status < 200 || res.status >= 300, `PUT ${path} with only ${name} answered ${describeResponse(res)}`);
+    await expectUnchanged(t, plan, `a refused partial PUT`);
+  },
+  { profile: 'safe' },
+);
 
-check('RULE-3', 'PATCH is not implemented: a partial update by PATCH is refused and changes nothing', async (t) => {
-  const plan = await firstWritePlan(t);
-  restoreAfter(t, plan);
-  const { path, name } = plan.attr;
-  invalidateTreeCache();
-  const res = await t.client.request('PATCH', path, { json: { data: { [name]: plan.next } } });
-  ensure(res.status < 200 || res.status >= 300, `PATCH ${path} answered ${describeResponse(res)}`);
-  ensure(res.status < 500, `PATCH ${path} answered ${describeResponse(res)}: a server error`);
-  await expectUnchanged(t, plan, 'a PATCH');
-  t.observe('PATCH status', res.status, 'ERR-6');
-}, { profile: 'safe' });
+check(
+  'RULE-3',
+  'PATCH is not implemented: a partial update by PATCH is refused and changes nothing',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    invalidateTreeCache();
+    const res = await t.client.request('PATCH', path, { json: { data: { [name]: plan.next } } });
+    ensure(res.status < 200 || res.status >= 300, `PATCH ${path} answered ${describeResponse(res)}`);
+    ensure(res.status < 500, `PATCH ${path} answered ${describeResponse(res)}: a server error`);
+    await expectUnchanged(t, plan, 'a PATCH');
+    t.observe('PATCH status', res.status, 'ERR-6');
+  },
+  { profile: 'safe' },
+);
 
-check('WR-1', 'a PUT of a wrongly typed value is refused without a 5xx and changes nothing', async (t) => {
-  const plan = await firstWritePlan(t);
-  restoreAfter(t, plan);
-  const { path, name } = plan.attr;
-  const bad = wrongTyped(plan.original);
-  invalidateTreeCache();
-  const res = await t.client.put(`${path}/attr/${name}`, bad);
-  ensure(res.status < 500, `PUT ${path}/attr/${name} = ${show(bad)} answered ${describeResponse(res)}: a server error`);
-  ensure(res.status >= 400, `PUT ${path}/attr/${name} = ${show(bad)} was accepted: ${describeResponse(res)}`);
-  await expectUnchanged(t, plan, `a wrongly typed PUT of ${show(bad)}`);
-  t.observe('wrong type status', res.status, 'ERR-6');
-}, { profile: 'safe' });
+check(
+  'WR-1',
+  'a PUT of a wrongly typed value is refused without a 5xx and changes nothing',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    const bad = wrongTyped(plan.original);
+    invalidateTreeCache();
+    const res = await t.client.put(`${path}/attr/${name}`, bad);
+    ensure(res.status < 500, `PUT ${path}/attr/${name} = ${show(bad)} answered ${describeResponse(res)}: a server error`);
+    ensure(res.status >= 400, `PUT ${path}/attr/${name} = ${show(bad)} was accepted: ${describeResponse(res)}`);
+    await expectUnchanged(t, plan, `a wrongly typed PUT of ${show(bad)}`);
+    t.observe('wrong type status', res.status, 'ERR-6');
+  },
+  { profile: 'safe' },
+);
 
 const HOST = (t: CheckContext) => `${t.root}/state/host0`;
 
-check(['STATE-1', 'STATE-2'], 'RequestedHostTransition takes a Transition value and the requested value is set', async (t) => {
-  const path = HOST(t);
-  const read = async (name: string) => String(await readValue(t, path, name));
-  const requested = await read('RequestedHostTransition');
-  const current = await read('CurrentHostState');
-  const prefix = `xyz.${t.ns}.State.Host.Transition.`;
-  const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
-  t.cleanup(async () => {
-    invalidateTreeCache();
-    if (!sameValue(await read('RequestedHostTransition'), requested)) {
-      await putAttr(t, path, 'RequestedHostTransition', requested, 'STATE-1');
+check(
+  ['STATE-1', 'STATE-2'],
+  'RequestedHostTransition takes a Transition value and the requested value is set',
+  async (t) => {
+    const path = HOST(t);
+    const read = async (name: string) => String(await readValue(t, path, name));
+    const requested = await read('RequestedHostTransition');
+    const current = await read('CurrentHostState');
+    const prefix = `xyz.${t.ns}.State.Host.Transition.`;
+    const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
+    t.cleanup(async () => {
+      invalidateTreeCache();
+      if (!sameValue(await read('RequestedHostTransition'), requested)) {
+        await putAttr(t, path, 'RequestedHostTransition', requested, 'STATE-1');
+      }
+    });
+    await putAttr(t, path, 'RequestedHostTransition', next, 'STATE-1');
+    expectEqual(await read('RequestedHostTransition'), next, 'RequestedHostTransition after the PUT');
+    // What follows a request is not shown by the spec: record it.
+    const deadline = Date.now() + t.cfg.eventTimeoutMs;
+    let seen = current;
+    while (Date.now() < deadline && seen === current) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = await read('CurrentHostState');
     }
-  });
-  await putAttr(t, path, 'RequestedHostTransition', next, 'STATE-1');
-  expectEqual(await read('RequestedHostTransition'), next, 'RequestedHostTransition after the PUT');
-  // What follows a request is not shown by the spec: record it.
-  const deadline = Date.now() + t.cfg.eventTimeoutMs;
-  let seen = current;
-  while (Date.now() < deadline && seen === current) {
-    await new Promise((r) => setTimeout(r, 100));
-    seen = await read('CurrentHostState');
-  }
-  t.observe('CurrentHostState after the request', { before: current, requested: next, after: seen }, 'STATE-2');
-}, { profile: 'destructive' });
+    t.observe('CurrentHostState after the request', { before: current, requested: next, after: seen }, 'STATE-2');
+  },
+  { profile: 'destructive' },
+);

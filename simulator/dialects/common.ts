@@ -110,7 +110,13 @@ export function send(res: ServerResponse, status: number, body: string, headers:
 }
 
 /** Sends the answer and closes the connection, as a server that gave up on the request body does. */
-export function sendAndClose(req: IncomingMessage, res: ServerResponse, status: number, body = '', headers: Record<string, string> = {}): void {
+export function sendAndClose(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body = '',
+  headers: Record<string, string> = {},
+): void {
   send(res, status, body, { ...headers, Connection: 'close' });
   res.on('finish', () => setTimeout(() => req.socket.destroy(), 50).unref());
 }

@@ -85,9 +85,7 @@ function write(v: unknown, style: JsonStyle, depth: number, out: string[]): void
     return;
   }
   const isArray = Array.isArray(v);
-  const items: [string | undefined, unknown][] = isArray
-    ? (v as unknown[]).map((item) => [undefined, item])
-    : entriesOf(v as object);
+  const items: [string | undefined, unknown][] = isArray ? (v as unknown[]).map((item) => [undefined, item]) : entriesOf(v as object);
   if (!isArray && style.sortKeys) items.sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
   const [openBracket, closeBracket] = isArray ? ['[', ']'] : ['{', '}'];
   if (items.length === 0) {

@@ -67,7 +67,10 @@ function renderVariant(v: DbusValue, bools: Booleans): unknown {
   return v;
 }
 
-const rendered = (bools: Booleans) => (p: Property): unknown => render(parseSignature(p.signature), readProperty(p), bools);
+const rendered =
+  (bools: Booleans) =>
+  (p: Property): unknown =>
+    render(parseSignature(p.signature), readProperty(p), bools);
 
 export const PHOSPHOR_WIRE: WireStyle = {
   object: rendered('json'),

@@ -90,11 +90,13 @@ export function envelopeProblems(res: BmcResponse): Problem[] {
   if ('message' in env) {
     const m = typeof env.message === 'string' ? /^(\d{3}) (.+)$/.exec(env.message) : null;
     if (!m) problems.push({ requirement: 'ENV-2', problem: `message ${show(env.message)} is not "<code> <reason>"` });
-    else if (Number(m[1]) !== res.status) problems.push({ requirement: 'ENV-2', problem: `message ${show(env.message)} does not match the HTTP status ${res.status}` });
+    else if (Number(m[1]) !== res.status)
+      problems.push({ requirement: 'ENV-2', problem: `message ${show(env.message)} does not match the HTTP status ${res.status}` });
   }
   if ('status' in env) {
     const expected = res.status >= 200 && res.status < 300 ? 'ok' : 'error';
-    if (env.status !== expected) problems.push({ requirement: 'ENV-3', problem: `status ${show(env.status)} on HTTP ${res.status} (expected "${expected}")` });
+    if (env.status !== expected)
+      problems.push({ requirement: 'ENV-3', problem: `status ${show(env.status)} on HTTP ${res.status} (expected "${expected}")` });
   }
   return problems;
 }
@@ -134,7 +136,8 @@ export function expectOk(res: BmcResponse, what: string, requirement?: string): 
 
 /** An error answer with the given status (when known); the shape of error bodies is ERR-1's. */
 export function expectError(res: BmcResponse, what: string, status?: number): void {
-  if (status !== undefined) ensure(res.status === status, `${what}: expected ${status} ${STATUS_CODES[status]}, got ${describeResponse(res)}`);
+  if (status !== undefined)
+    ensure(res.status === status, `${what}: expected ${status} ${STATUS_CODES[status]}, got ${describeResponse(res)}`);
   else ensure(res.status >= 400, `${what}: expected an error status, got ${describeResponse(res)}`);
 }
 
@@ -158,12 +161,20 @@ export function expectEqual(actual: unknown, expected: unknown, what: string, re
 }
 
 export function asObject(value: unknown, what: string, requirement?: string): Record<string, unknown> {
-  ensure(value !== null && typeof value === 'object' && !Array.isArray(value), `${what}: expected a JSON object, got ${show(value)}`, requirement);
+  ensure(
+    value !== null && typeof value === 'object' && !Array.isArray(value),
+    `${what}: expected a JSON object, got ${show(value)}`,
+    requirement,
+  );
   return value as Record<string, unknown>;
 }
 
 export function asStringArray(value: unknown, what: string, requirement?: string): string[] {
-  ensure(Array.isArray(value) && value.every((v) => typeof v === 'string'), `${what}: expected an array of strings, got ${show(value)}`, requirement);
+  ensure(
+    Array.isArray(value) && value.every((v) => typeof v === 'string'),
+    `${what}: expected an array of strings, got ${show(value)}`,
+    requirement,
+  );
   return value as string[];
 }
 

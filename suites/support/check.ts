@@ -89,7 +89,8 @@ async function runCheck(
   const meta: CheckMeta = { requirements: ids, failures: [], warnings: [], observations: [] };
   const own = (requirement: string): string => {
     // A finding belongs to a requirement the test names: traceability runs through titles.
-    if (!ids.includes(requirement)) throw new Error(`check "${ctx.task.name}" attributes a finding to ${requirement}, which it does not name`);
+    if (!ids.includes(requirement))
+      throw new Error(`check "${ctx.task.name}" attributes a finding to ${requirement}, which it does not name`);
     return requirement;
   };
   ctx.task.meta.bmc = meta;
@@ -156,7 +157,9 @@ async function runCheck(
     // Allure: a finding about the target is a failed assertion; an error of the network or of the
     // harness alone (no finding, no CheckFailure) is "broken".
     const harnessError = findingsBefore === 0 && !(err instanceof CheckFailure);
-    throw harnessError ? new Error(failureSummary(meta.failures) || meta.unjudged, { cause: err }) : new CheckFailure(failureSummary(meta.failures));
+    throw harnessError
+      ? new Error(failureSummary(meta.failures) || meta.unjudged, { cause: err })
+      : new CheckFailure(failureSummary(meta.failures));
   } finally {
     const cleanupError = await runCleanups(cleanups);
     // Evidence is redacted as it is read: read only what a finding or the Allure steps show.

@@ -29,21 +29,27 @@ export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, w
   ensure(!problem, `${what}: ${problem}`);
   ensure(Object.hasOwn(event.data.properties, writer.name), `${what}: properties lack ${writer.name}`);
   const value = writer.valueIn(event.data);
-  ensure(writer.wrote(value), `${what}: ${writer.name} is ${show(value)}, which was never written (written: ${show(writer.writes.map((w) => w.value))})`);
+  ensure(
+    writer.wrote(value),
+    `${what}: ${writer.name} is ${show(value)}, which was never written (written: ${show(writer.writes.map((w) => w.value))})`,
+  );
 }
 
 /** Which interfaces an event involves: that of a PropertiesChanged, the keys of an InterfacesAdded. */
 export function involves(data: unknown, iface: string): boolean {
   if (isPropertiesChanged(data)) return data.interface === iface;
-  if (isInterfacesAdded(data)) return typeof data.interfaces === 'object' && data.interfaces !== null && Object.hasOwn(data.interfaces, iface);
+  if (isInterfacesAdded(data))
+    return typeof data.interfaces === 'object' && data.interfaces !== null && Object.hasOwn(data.interfaces, iface);
   return false;
 }
 
 export function streamProblems(a: StreamAnalysis, label: string): { missing?: string; extra?: string; order?: string } {
   const out: { missing?: string; extra?: string; order?: string } = {};
   const seen = `written ${show(a.expected, 400)}, received ${show(a.received, 400)}`;
-  if (a.missing.length > 0) out.missing = `${label}: ${a.missing.length} of ${a.expected.length} write(s) never produced an event (${show(a.missing)}); ${seen}`;
-  if (a.extra.length > 0) out.extra = `${label}: ${a.extra.length} event(s) more than writes, duplicated or never written (${show(a.extra)}); ${seen}`;
+  if (a.missing.length > 0)
+    out.missing = `${label}: ${a.missing.length} of ${a.expected.length} write(s) never produced an event (${show(a.missing)}); ${seen}`;
+  if (a.extra.length > 0)
+    out.extra = `${label}: ${a.extra.length} event(s) more than writes, duplicated or never written (${show(a.extra)}); ${seen}`;
   if (a.orderProblem) out.order = `${label}: ${a.orderProblem}; ${seen}`;
   return out;
 }
@@ -51,7 +57,8 @@ export function streamProblems(a: StreamAnalysis, label: string): { missing?: st
 /** A tap that never delivered the change it was primed with: why, as a sentence. */
 export function neverLive(tap: Tap): string {
   const close = tap.sub.closeInfo;
-  if (close) return `the target closed ${tap.what} (filter ${show(tap.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
+  if (close)
+    return `the target closed ${tap.what} (filter ${show(tap.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
   return `${tap.what} (filter ${show(tap.filter)}) never delivered the change it admits; ${recent(tap.sub)}`;
 }
 

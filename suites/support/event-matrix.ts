@@ -89,7 +89,17 @@ async function measure(t: CheckContext): Promise<Matrix> {
   const a = new AttrWriter(t, plans[0]!);
   const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`, SUITE);
   const all = await subscribe(t, {}, 'the subscription with {}', SUITE);
-  const m: Matrix = { a, only, all, seenInterfaces: {}, written: new Map(), from: new Map(), until: new Map(), closedByTarget: new Set(), phases: {} };
+  const m: Matrix = {
+    a,
+    only,
+    all,
+    seenInterfaces: {},
+    written: new Map(),
+    from: new Map(),
+    until: new Map(),
+    closedByTarget: new Set(),
+    phases: {},
+  };
   let lap = performance.now();
   const phase = (name: string) => {
     m.phases[name] = Math.round(performance.now() - lap) / 1000;
@@ -100,7 +110,8 @@ async function measure(t: CheckContext): Promise<Matrix> {
   // candidate is primed together with A.
   const candidates = plans.slice(1).map((p) => new AttrWriter(t, p));
   candidates.sort((x, y) => Number(y.distinctValues(4).length === 4) - Number(x.distinctValues(4).length === 4));
-  const firstTap = candidates[0] && (await subscribe(t, { paths: [candidates[0].path] }, `the subscription to ${candidates[0].path}`, SUITE));
+  const firstTap =
+    candidates[0] && (await subscribe(t, { paths: [candidates[0].path] }, `the subscription to ${candidates[0].path}`, SUITE));
   const [primedA] = await Promise.all([tryGoLive(t, [only, all], a), firstTap && tryGoLive(t, [firstTap], candidates[0]!)]);
   m.notLive = primedA;
   phase('priming A');
@@ -129,8 +140,22 @@ async function measure(t: CheckContext): Promise<Matrix> {
   if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
     m.interfaces = { a: iA, b: iB };
     late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`, SUITE)));
-    late.push((m.either = await subscribe(t, { paths: [a.path], interfaces: [iB] }, `the subscription to path ${a.path} or interface ${iB}`, SUITE)));
-    late.push((m.neither = await subscribe(t, { paths: [a.path], interfaces: [iA] }, `the subscription to path ${a.path} or interface ${iA}`, SUITE)));
+    late.push(
+      (m.either = await subscribe(
+        t,
+        { paths: [a.path], interfaces: [iB] },
+        `the subscription to path ${a.path} or interface ${iB}`,
+        SUITE,
+      )),
+    );
+    late.push(
+      (m.neither = await subscribe(
+        t,
+        { paths: [a.path], interfaces: [iA] },
+        `the subscription to path ${a.path} or interface ${iA}`,
+        SUITE,
+      )),
+    );
   }
   // One priming write of A reaches every late subscription (A matches each by path or interface).
   if (late.length > 0) await tryGoLive(t, late, a);
@@ -149,12 +174,15 @@ async function measure(t: CheckContext): Promise<Matrix> {
   phase('writing');
   // Every tap waits for what its filter admits at the same time: one quiet window for all. A tap
   // that never went live waits for nothing (its check says why).
-  await collectTogether(t, taps.map((tap) => ({
-    tap,
-    pred: (d: unknown) => admitted(m, tap).some((w) => w.changed(d)),
-    count: tap.liveAt === undefined ? 0 : expectedCount(m, tap),
-    from: m.from.get(tap)!,
-  })));
+  await collectTogether(
+    t,
+    taps.map((tap) => ({
+      tap,
+      pred: (d: unknown) => admitted(m, tap).some((w) => w.changed(d)),
+      count: tap.liveAt === undefined ? 0 : expectedCount(m, tap),
+      from: m.from.get(tap)!,
+    })),
+  );
   phase('collecting');
   for (const tap of taps) {
     m.until.set(tap, tap.sub.mark());
@@ -232,7 +260,9 @@ export async function withB(t: CheckContext): Promise<Matrix & { b: AttrWriter }
 export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: AttrWriter; interfaces: { a: string; b: string } }> {
   const m = await withB(t);
   if (!m.interfaces) {
-    t.notTested(`the events of the writable attributes do not name two distinct interfaces (${show(m.seenInterfaces.a)} for ${m.a.label}, ${show(m.seenInterfaces.b)} for ${m.b.label}; see EV-2): an interfaces filter cannot separate them`);
+    t.notTested(
+      `the events of the writable attributes do not name two distinct interfaces (${show(m.seenInterfaces.a)} for ${m.a.label}, ${show(m.seenInterfaces.b)} for ${m.b.label}; see EV-2): an interfaces filter cannot separate them`,
+    );
   }
   t.observe('interfaces used', { [m.a.label]: m.interfaces!.a, [m.b.label]: m.interfaces!.b }, 'EV-11');
   return m as Matrix & { b: AttrWriter; interfaces: { a: string; b: string } };

@@ -91,7 +91,12 @@ export interface Tap {
 }
 
 /** Opens a subscription on the shared session, sends the filter, and closes it after the test. */
-export async function subscribe(t: CheckContext, filter: unknown, what = 'the subscription', opts: { forSuite?: boolean } = {}): Promise<Tap> {
+export async function subscribe(
+  t: CheckContext,
+  filter: unknown,
+  what = 'the subscription',
+  opts: { forSuite?: boolean } = {},
+): Promise<Tap> {
   let sub: EventSubscriber;
   try {
     sub = await EventSubscriber.open(t.client, filter);
@@ -270,7 +275,12 @@ export interface NotLive {
  * writes, each waited for eventTimeoutMs). With `settle`, then waits a quiet window so that
  * stragglers of the priming land before anything is measured.
  */
-export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter, opts: { settle?: boolean } = {}): Promise<NotLive | undefined> {
+export async function tryGoLive(
+  t: CheckContext,
+  taps: Tap[],
+  writer: AttrWriter,
+  opts: { settle?: boolean } = {},
+): Promise<NotLive | undefined> {
   const pending = new Set(taps.filter((x) => x.liveAt === undefined));
   // Once a subscription of this write had the change, the event latency is known to be short.
   let anyArrived = false;
@@ -308,13 +318,17 @@ export async function tryGoLive(t: CheckContext, taps: Tap[], writer: AttrWriter
     const reason = [...pending]
       .map((x) => {
         const close = x.sub.closeInfo;
-        if (close) return `the target closed ${x.what} (filter ${show(x.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
+        if (close)
+          return `the target closed ${x.what} (filter ${show(x.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
         return `${x.what} (filter ${show(x.filter)}) did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each; ${recent(x.sub)}`;
       })
       .join('; ');
     const now = await readValue(t, writer.path, writer.name);
     if (!sameValue(now, writer.current)) {
-      return { reason, notTested: `the write of ${writer.label} = ${show(writer.current)} did not take effect (it reads ${show(now)}): no change, no event (see EP-8)` };
+      return {
+        reason,
+        notTested: `the write of ${writer.label} = ${show(writer.current)} did not take effect (it reads ${show(now)}): no change, no event (see EP-8)`,
+      };
     }
     return { reason };
   }
@@ -339,7 +353,12 @@ export async function goLive(t: CheckContext, taps: Tap[], writer: AttrWriter, o
 }
 
 /** Opens a subscription and primes it with a change the filter admits. */
-export async function openLive(t: CheckContext, filter: unknown, writer: AttrWriter, opts: LiveOptions & { what?: string } = {}): Promise<Tap> {
+export async function openLive(
+  t: CheckContext,
+  filter: unknown,
+  writer: AttrWriter,
+  opts: LiveOptions & { what?: string } = {},
+): Promise<Tap> {
   const tap = await subscribe(t, filter, opts.what);
   await goLive(t, [tap], writer, opts);
   return tap;
@@ -393,7 +412,10 @@ function matching(tap: Tap, pred: EventPredicate, from: number): ReceivedEvent[]
  * has received what it waited for, the others get one quiet window more, not a whole event
  * timeout (the events left the target together); that window also catches extras for all.
  */
-export async function collectTogether(t: CheckContext, watches: Array<{ tap: Tap; pred: EventPredicate; count: number; from: number }>): Promise<void> {
+export async function collectTogether(
+  t: CheckContext,
+  watches: Array<{ tap: Tap; pred: EventPredicate; count: number; from: number }>,
+): Promise<void> {
   const stop = new AbortController();
   let first: Promise<void> | undefined;
   const waits = watches.map(async (w) => {

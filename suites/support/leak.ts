@@ -156,7 +156,10 @@ const PATH_TOKEN = /\/[^\s"'<>,;()[\]{}\\|`^]*/g;
 
 /** The longest tree path that is `token` or an ancestor of it, lower-cased. */
 function treePathIn(token: string, k: TreeKnowledge): string | undefined {
-  let p = token.replace(/[.:!?']+$/, '').replace(/\/+$/, '').toLowerCase();
+  let p = token
+    .replace(/[.:!?']+$/, '')
+    .replace(/\/+$/, '')
+    .toLowerCase();
   while (p.length > 1) {
     if (k.paths.has(p)) return p;
     const cut = p.lastIndexOf('/');
@@ -181,13 +184,15 @@ export function leakIn(res: BmcResponse, request: SentRequest, k: TreeKnowledge)
   for (const text of texts) {
     for (const token of text.match(PATH_TOKEN) ?? []) {
       const found = treePathIn(token, k);
-      if (found && !isEcho(found, spellings)) return `the body names ${JSON.stringify(token.slice(0, 120))}, a path of the tree other than the requested one`;
+      if (found && !isEcho(found, spellings))
+        return `the body names ${JSON.stringify(token.slice(0, 120))}, a path of the tree other than the requested one`;
     }
   }
   const carried = `${[...spellings].join('\n')}\n${decodeAll(request.path)}\n${bodyText(request.body)}`;
   for (const value of k.values) {
     if (carried.includes(value)) continue;
-    if (texts.some((t) => t.includes(value))) return `the body carries ${JSON.stringify(value.slice(0, 80))}, an attribute value of the tree`;
+    if (texts.some((t) => t.includes(value)))
+      return `the body carries ${JSON.stringify(value.slice(0, 80))}, an attribute value of the tree`;
   }
   return undefined;
 }

@@ -27,7 +27,11 @@ export async function list(client: BmcClient, path: string): Promise<string[]> {
 
 /** Descendant path → attribute map (endpoint 7). */
 export async function enumerate(client: BmcClient, path: string): Promise<Record<string, Record<string, unknown>>> {
-  const data = asObject(expectOk(await client.get(`${path}/enumerate`), `GET ${path}/enumerate`, 'EP-7'), `GET ${path}/enumerate data`, 'EP-7');
+  const data = asObject(
+    expectOk(await client.get(`${path}/enumerate`), `GET ${path}/enumerate`, 'EP-7'),
+    `GET ${path}/enumerate data`,
+    'EP-7',
+  );
   for (const [p, attrs] of Object.entries(data)) asObject(attrs, `enumerate entry ${p}`, 'EP-7');
   return data as Record<string, Record<string, unknown>>;
 }
@@ -46,7 +50,8 @@ export function interfaceKeys(map: Record<string, unknown>): string[] {
 export async function attributeMap(client: BmcClient, path: string): Promise<Record<string, unknown>> {
   const map = await getObject(client, path);
   const interfaces = interfaceKeys(map);
-  if (interfaces.length > 0) notJudged(`GET ${path} maps interface names (${JSON.stringify(interfaces.slice(0, 2))}), not attributes (see EP-3)`);
+  if (interfaces.length > 0)
+    notJudged(`GET ${path} maps interface names (${JSON.stringify(interfaces.slice(0, 2))}), not attributes (see EP-3)`);
   return map;
 }
 

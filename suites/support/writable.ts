@@ -54,7 +54,11 @@ export async function readValue(t: CheckContext, path: string, name: string): Pr
 }
 
 /** Plans for the declared writable attributes that exist and have a guessable second value. */
-export async function writePlans(t: CheckContext, max = Infinity, accept: (plan: WritePlan) => Promise<boolean> | boolean = () => true): Promise<WritePlan[]> {
+export async function writePlans(
+  t: CheckContext,
+  max = Infinity,
+  accept: (plan: WritePlan) => Promise<boolean> | boolean = () => true,
+): Promise<WritePlan[]> {
   const plans: WritePlan[] = [];
   for (const attr of t.cfg.writable) {
     if (plans.length >= max) break;
@@ -70,9 +74,18 @@ export async function writePlans(t: CheckContext, max = Infinity, accept: (plan:
 }
 
 /** The first declared writable that suits the check (`accept`), or NOT_TESTED with `why`. */
-export async function firstWritePlan(t: CheckContext, accept?: (plan: WritePlan) => Promise<boolean> | boolean, why?: string): Promise<WritePlan> {
+export async function firstWritePlan(
+  t: CheckContext,
+  accept?: (plan: WritePlan) => Promise<boolean> | boolean,
+  why?: string,
+): Promise<WritePlan> {
   const plans = await writePlans(t, 1, accept);
-  if (plans.length === 0) t.notTested(accept && why ? `${why} (named writables: ${t.cfg.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'})` : noWritableReason());
+  if (plans.length === 0)
+    t.notTested(
+      accept && why
+        ? `${why} (named writables: ${t.cfg.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'})`
+        : noWritableReason(),
+    );
   return plans[0]!;
 }
 
@@ -99,7 +112,11 @@ export async function restoreValue(t: CheckContext, path: string, name: string, 
   if (map !== null && typeof map === 'object' && !Array.isArray(map) && Object.hasOwn(map, name)) {
     await t.client.request('PUT', path, { json: { data: { ...(map as Record<string, unknown>), [name]: original } } });
   }
-  expectEqual(await readValue(t, path, name), original, `${path} ${name} after restoring (PUT ${path}/attr/${name} answered ${res.status})`);
+  expectEqual(
+    await readValue(t, path, name),
+    original,
+    `${path} ${name} after restoring (PUT ${path}/attr/${name} answered ${res.status})`,
+  );
 }
 
 /** PUT one attribute and expect success (a failure is EP-8's, or `requirement`'s). */

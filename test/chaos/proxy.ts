@@ -74,15 +74,22 @@ export interface ChaosProxy {
   close(): Promise<void>;
 }
 
-const HTML_PAGE = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>\n';
+const HTML_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>\n';
 const HUGE_CHUNK = Buffer.alloc(64 * 1024, 'x');
 
 export async function startChaosProxy(opts: ChaosOptions): Promise<ChaosProxy> {
   const { key, cert } = await testCert();
   const upstreamAgent = new Agent({ keepAlive: true, rejectUnauthorized: false });
   const stats: ChaosStats = {
-    connections: 0, peakConnections: 0, requests: 0, arrivals: [],
-    sessionsOpened: 0, sessionsClosed: 0, peakSessions: 0, sessionsLostInRestart: 0,
+    connections: 0,
+    peakConnections: 0,
+    requests: 0,
+    arrivals: [],
+    sessionsOpened: 0,
+    sessionsClosed: 0,
+    peakSessions: 0,
+    sessionsLostInRestart: 0,
   };
   const open = new Set<Socket>();
   const sessions = new Set<string>();
@@ -104,7 +111,11 @@ export async function startChaosProxy(opts: ChaosOptions): Promise<ChaosProxy> {
     for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
     up.write(`${lines.join('\r\n')}\r\n\r\n`);
     up.write(head);
-    for (const s of [socket, up]) s.on('error', () => { socket.destroy(); up.destroy(); });
+    for (const s of [socket, up])
+      s.on('error', () => {
+        socket.destroy();
+        up.destroy();
+      });
     socket.on('close', () => up.destroy());
     up.on('close', () => socket.destroy());
     socket.pipe(up).pipe(socket);
@@ -208,10 +219,11 @@ export async function startChaosProxy(opts: ChaosOptions): Promise<ChaosProxy> {
       down = false;
     },
     async close() {
-      if (!down) await new Promise<void>((resolve) => {
-        tcp.close(() => resolve());
-        for (const s of open) s.destroy();
-      });
+      if (!down)
+        await new Promise<void>((resolve) => {
+          tcp.close(() => resolve());
+          for (const s of open) s.destroy();
+        });
       https.close();
       upstreamAgent.destroy();
     },
@@ -259,7 +271,11 @@ async function sendHuge(res: ServerResponse, bytes: number, chunked: boolean): P
   while (left > 0 && !res.destroyed) {
     const chunk = left >= HUGE_CHUNK.length ? HUGE_CHUNK : HUGE_CHUNK.subarray(0, left);
     left -= chunk.length;
-    if (!res.write(chunk)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    if (!res.write(chunk))
+      await new Promise((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
   }
   if (!res.destroyed) res.end(tail);
 }

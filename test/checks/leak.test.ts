@@ -8,14 +8,10 @@ import { leakIn, spellingsOf, treeKnowledge } from '../../suites/support/leak.js
 
 const ROOT = '/xyz/mgmt_project';
 const SYSTEM = `${ROOT}/inventory/system`;
-const knowledge = treeKnowledge(
-  ROOT,
-  [`${ROOT}/inventory`, SYSTEM, `${ROOT}/led/groups/enclosure_identify`, `${ROOT}/state/host0`],
-  {
-    [SYSTEM]: { SerialNumber: 'SN-1234-5678', Model: 'MGMT-1000', Present: 1, Manufacturer: 'Example' },
-    [`${ROOT}/state/host0`]: { CurrentHostState: 'xyz.mgmt_project.State.Host.HostState.Off' },
-  },
-);
+const knowledge = treeKnowledge(ROOT, [`${ROOT}/inventory`, SYSTEM, `${ROOT}/led/groups/enclosure_identify`, `${ROOT}/state/host0`], {
+  [SYSTEM]: { SerialNumber: 'SN-1234-5678', Model: 'MGMT-1000', Present: 1, Manufacturer: 'Example' },
+  [`${ROOT}/state/host0`]: { CurrentHostState: 'xyz.mgmt_project.State.Host.HostState.Off' },
+});
 
 function refusal(status: number, description: string, extra: Record<string, unknown> = {}): BmcResponse {
   const body = { data: { description, ...extra }, message: `${status} Error`, status: 'error' };
@@ -45,7 +41,9 @@ describe('no leak: the request coming back', () => {
 
   test('a value the request carried itself', () => {
     const body = JSON.stringify({ data: 'SN-1234-5678' });
-    expect(leakIn(refusal(401, 'Login required to set SN-1234-5678'), { path: `${SYSTEM}/attr/SerialNumber`, body }, knowledge)).toBeUndefined();
+    expect(
+      leakIn(refusal(401, 'Login required to set SN-1234-5678'), { path: `${SYSTEM}/attr/SerialNumber`, body }, knowledge),
+    ).toBeUndefined();
   });
 
   test('words and short values are not taken for data', () => {
@@ -59,11 +57,19 @@ describe('leak: data of the target the request did not carry', () => {
   });
 
   test('a sibling path', () => {
-    expect(leakIn(refusal(404, `Path ${ROOT}/inventory/nope not found; try ${ROOT}/led/groups/enclosure_identify`), { path: `${ROOT}/inventory/nope` }, knowledge)).toMatch(/enclosure_identify/);
+    expect(
+      leakIn(
+        refusal(404, `Path ${ROOT}/inventory/nope not found; try ${ROOT}/led/groups/enclosure_identify`),
+        { path: `${ROOT}/inventory/nope` },
+        knowledge,
+      ),
+    ).toMatch(/enclosure_identify/);
   });
 
   test('paths listed in an extra member of an error map', () => {
-    expect(leakIn(refusal(401, 'no', { paths: [`${ROOT}/inventory`, `${ROOT}/state`] }), { path: '/' }, knowledge)).toMatch(/a path of the tree/);
+    expect(leakIn(refusal(401, 'no', { paths: [`${ROOT}/inventory`, `${ROOT}/state`] }), { path: '/' }, knowledge)).toMatch(
+      /a path of the tree/,
+    );
   });
 
   test('a child of the requested path is not its prefix', () => {
@@ -71,7 +77,9 @@ describe('leak: data of the target the request did not carry', () => {
   });
 
   test('an enumerated value in a body that is not JSON', () => {
-    expect(leakIn(plain(500, 'Traceback: state xyz.mgmt_project.State.Host.HostState.Off'), { path: '/subscribe' }, knowledge)).toMatch(/attribute value/);
+    expect(leakIn(plain(500, 'Traceback: state xyz.mgmt_project.State.Host.HostState.Off'), { path: '/subscribe' }, knowledge)).toMatch(
+      /attribute value/,
+    );
   });
 });
 

@@ -17,8 +17,18 @@ async function rule3(faults: string[]): Promise<{ verdict: string; reason?: stri
   const out = await mkdtemp(join(tmpdir(), 'bmc-strength-'));
   try {
     const { results } = await runConformance({
-      user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true, out, allowFactoryReset: false,
-      writable: WRITABLE, faults, only: ['writes'], requirements: ['RULE-3'], lean: true, print: () => {},
+      user: 'root',
+      password: '0penBmc',
+      namespace: 'mgmt_project',
+      insecure: true,
+      out,
+      allowFactoryReset: false,
+      writable: WRITABLE,
+      faults,
+      only: ['writes'],
+      requirements: ['RULE-3'],
+      lean: true,
+      print: () => {},
     });
     return results.requirements.find((r) => r.id === 'RULE-3')!;
   } finally {

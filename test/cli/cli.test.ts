@@ -77,7 +77,18 @@ describe('usage errors exit 2 with one sentence', () => {
 describe('run against a target', () => {
   test('writes results.json, junit.xml and Allure results, none holding a credential', async () => {
     const dir = join(out, 'run');
-    const r = await cli(['run', '--target', sim.url, '--insecure', '--password', PASSWORD, '--only', 'auth,envelope,objects', '--out', dir]);
+    const r = await cli([
+      'run',
+      '--target',
+      sim.url,
+      '--insecure',
+      '--password',
+      PASSWORD,
+      '--only',
+      'auth,envelope,objects',
+      '--out',
+      dir,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
     expect(results).toMatchObject({ target: sim.url, namespace: 'mgmt_project', profile: 'safe' });
@@ -87,7 +98,11 @@ describe('run against a target', () => {
     expect(byId['EP-1'].verdict).toBe('PASS');
     expect(byId['EP-5']).toMatchObject({ verdict: 'NOT_TESTED', reason: 'area listings not selected (--only)' });
     expect(byId['AUTH-2'].tests.some((t: { verdict: string }) => t.verdict === 'NOT_TESTED')).toBe(true);
-    const files = [join(dir, 'results.json'), join(dir, 'junit.xml'), ...(await readdir(join(dir, 'allure-results'))).map((f) => join(dir, 'allure-results', f))];
+    const files = [
+      join(dir, 'results.json'),
+      join(dir, 'junit.xml'),
+      ...(await readdir(join(dir, 'allure-results'))).map((f) => join(dir, 'allure-results', f)),
+    ];
     expect(files.length).toBeGreaterThan(5);
     for (const f of files) {
       const text = await readFile(f, 'utf8');
@@ -137,7 +152,24 @@ describe('simulate and load', () => {
 
   test('load runs a bounded scenario and writes load.json', async () => {
     const dir = join(out, 'load');
-    const r = await cli(['load', '--target', sim.url, '--insecure', '--password', PASSWORD, '--scenario', 'get-object', '--duration', '1', '--connections', '2', '--max-requests', '300', '--out', dir]);
+    const r = await cli([
+      'load',
+      '--target',
+      sim.url,
+      '--insecure',
+      '--password',
+      PASSWORD,
+      '--scenario',
+      'get-object',
+      '--duration',
+      '1',
+      '--connections',
+      '2',
+      '--max-requests',
+      '300',
+      '--out',
+      dir,
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const load = JSON.parse(await readFile(join(dir, 'load.json'), 'utf8'));
     expect(load.results[0]).toMatchObject({ scenario: 'get-object', non2xx: 0, errors: 0 });

@@ -26,7 +26,10 @@ describe('toCurl', () => {
   });
 
   test('binary bodies go through printf', () => {
-    const line = toCurl('POST', 'https://h', '/upload/image', { body: Buffer.from([0, 0x27, 0x25, 0xff, 0x41]), contentType: 'application/octet-stream' });
+    const line = toCurl('POST', 'https://h', '/upload/image', {
+      body: Buffer.from([0, 0x27, 0x25, 0xff, 0x41]),
+      contentType: 'application/octet-stream',
+    });
     const arg = /--data-binary @<\(printf '([^']*)'\)/.exec(line)?.[1];
     expect(arg).toBeDefined();
     const bytes = execFileSync('bash', ['-c', `printf '${arg}'`]);

@@ -27,7 +27,9 @@ describe('transport failures against real sockets', () => {
   test('a self-signed certificate without --insecure is a TlsError naming the fix', async () => {
     const s = await startHttps((_req, res) => sendJson(res, 200, envelope(200, null)));
     servers.push(s);
-    const err = await client(s.url, false).get('/').catch((e: unknown) => e);
+    const err = await client(s.url, false)
+      .get('/')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TlsError);
     expect((err as Error).message).toBe(`TLS handshake with ${s.url} failed: self-signed certificate; pass --insecure to accept it.`);
     expect((await client(s.url, true).get('/')).status).toBe(200);
@@ -36,7 +38,9 @@ describe('transport failures against real sockets', () => {
   test('a refused connection is an UnreachableError', async () => {
     const port = await closedPort();
     const url = `https://127.0.0.1:${port}`;
-    const err = await client(url, true).get('/').catch((e: unknown) => e);
+    const err = await client(url, true)
+      .get('/')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreachableError);
     expect((err as Error).message).toBe(`Cannot reach ${url}: connection refused.`);
   });
@@ -45,7 +49,9 @@ describe('transport failures against real sockets', () => {
     const s = await startHttp((_req, res) => sendJson(res, 200, envelope(200, null)));
     servers.push(s);
     const url = s.url.replace('http:', 'https:');
-    const err = await client(url, true).get('/').catch((e: unknown) => e);
+    const err = await client(url, true)
+      .get('/')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TlsError);
     expect((err as Error).message).toMatch(/^TLS handshake with https:\/\/127\.0\.0\.1:\d+ failed: the port does not speak TLS/);
   });
@@ -55,7 +61,9 @@ describe('transport failures against real sockets', () => {
       res.socket?.destroy();
     });
     servers.push(s);
-    const err = await client(s.url, true).get('/xyz/a').catch((e: unknown) => e);
+    const err = await client(s.url, true)
+      .get('/xyz/a')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectionLostError);
     expect((err as Error).message).toMatch(/^The connection to https:\/\/127\.0\.0\.1:\d+ broke before GET \/xyz\/a got a complete answer/);
   });
@@ -66,9 +74,21 @@ describe('classifyNetworkError', () => {
   const coded = (code: string, message = code): Error => Object.assign(new Error(message), { code });
 
   test.each([
-    ['ERR_TLS_CERT_ALTNAME_INVALID', TlsError, 'TLS handshake with https://10.0.0.5 failed: the certificate does not name this host; pass --insecure to accept it.'],
-    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', TlsError, 'TLS handshake with https://10.0.0.5 failed: the certificate is not signed by a trusted authority; pass --insecure to accept it.'],
-    ['CERT_HAS_EXPIRED', TlsError, 'TLS handshake with https://10.0.0.5 failed: the certificate has expired; pass --insecure to accept it.'],
+    [
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      TlsError,
+      'TLS handshake with https://10.0.0.5 failed: the certificate does not name this host; pass --insecure to accept it.',
+    ],
+    [
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      TlsError,
+      'TLS handshake with https://10.0.0.5 failed: the certificate is not signed by a trusted authority; pass --insecure to accept it.',
+    ],
+    [
+      'CERT_HAS_EXPIRED',
+      TlsError,
+      'TLS handshake with https://10.0.0.5 failed: the certificate has expired; pass --insecure to accept it.',
+    ],
     ['ENOTFOUND', UnreachableError, 'Cannot reach https://10.0.0.5: host name not found.'],
     ['EHOSTUNREACH', UnreachableError, 'Cannot reach https://10.0.0.5: host unreachable.'],
     ['UND_ERR_CONNECT_TIMEOUT', UnreachableError, 'Cannot reach https://10.0.0.5: no answer to the connection attempt.'],

@@ -18,7 +18,13 @@ describe('redaction', () => {
       exchange({
         method: 'POST',
         url: '/login',
-        requestHeaders: { cookie: 'a=1; SESSION=abc', 'x-xsrf-token': 't', authorization: 'Basic x', 'sec-websocket-protocol': 'p', accept: 'application/json' },
+        requestHeaders: {
+          cookie: 'a=1; SESSION=abc',
+          'x-xsrf-token': 't',
+          authorization: 'Basic x',
+          'sec-websocket-protocol': 'p',
+          accept: 'application/json',
+        },
         requestBody: '{"data":["root","other-pass"]}',
         status: 200,
         responseHeaders: { 'set-cookie': ['SESSION=abc; Path=/; Secure; HttpOnly', 'XSRF-TOKEN=zz; Path=/'], 'x-auth-token': 'tok' },
@@ -38,13 +44,17 @@ describe('redaction', () => {
       'set-cookie': ['SESSION=<redacted>; Path=/; Secure; HttpOnly', 'XSRF-TOKEN=<redacted>; Path=/'],
       'x-auth-token': '<redacted>',
     });
-    expect(e?.responseBody).toBe('{"token":"***","data":{"Password":"***","nested":[{"UserPassword":"***","authToken":"***","keep":1}]},"note":"***"}');
+    expect(e?.responseBody).toBe(
+      '{"token":"***","data":{"Password":"***","nested":[{"UserPassword":"***","authToken":"***","keep":1}]},"note":"***"}',
+    );
   });
 
   test('non-JSON bodies and URLs get secret-string redaction; bodies are truncated', () => {
     const log = new EvidenceLog();
     log.addSecret('topsecret');
-    log.record(exchange({ url: '/x?pw=topsecret', requestBody: `{"data":["root","topsecret"` + 'x'.repeat(5000), responseBody: 'y'.repeat(9000) }));
+    log.record(
+      exchange({ url: '/x?pw=topsecret', requestBody: `{"data":["root","topsecret"` + 'x'.repeat(5000), responseBody: 'y'.repeat(9000) }),
+    );
     const [e] = log.entries();
     expect(e?.url).toBe('/x?pw=***');
     expect(e?.requestBody?.startsWith('{"data":["root","***"')).toBe(true);

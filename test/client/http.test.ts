@@ -68,7 +68,8 @@ describe('sessions', () => {
 
   test('keeps a cookie whose Domain does not match the address used', async () => {
     const s = await serve((req, res) => {
-      if (req.url === '/login') return sendJson(res, 200, envelope(200, null), { 'set-cookie': 'sid=abcdefgh123; Domain=bmc.example.com; Path=/' });
+      if (req.url === '/login')
+        return sendJson(res, 200, envelope(200, null), { 'set-cookie': 'sid=abcdefgh123; Domain=bmc.example.com; Path=/' });
       sendJson(res, 200, envelope(200, req.headers.cookie ?? null));
     });
     const c = client(s);
@@ -404,7 +405,9 @@ describe('requests that cannot be sent', () => {
     const c = client(s, { connections: 2, timeoutMs: 5_000 });
     for (let i = 0; i < 8; i++) {
       await expect(c.request('G ET', '/x', { auth: false })).rejects.toBeInstanceOf(InvalidRequestError);
-      await expect(c.request('PUT', '/x', { auth: false, body: '{}', contentType: 'application/json\r\nX: y' })).rejects.toThrow(/control characters/);
+      await expect(c.request('PUT', '/x', { auth: false, body: '{}', contentType: 'application/json\r\nX: y' })).rejects.toThrow(
+        /control characters/,
+      );
     }
     const started = Date.now();
     for (let i = 0; i < 5; i++) {

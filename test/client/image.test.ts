@@ -8,11 +8,18 @@ describe('image builder', () => {
     expect([...files.keys()].sort()).toEqual(['MANIFEST', 'image-bmc']);
     const manifest = files.get('MANIFEST')?.toString('utf8');
     expect(manifest).toBe('purpose=xyz.mgmt_project.Software.Version.VersionPurpose.BMC\nversion=2.15.0-test1\n');
-    expect(parseManifest(manifest ?? '')).toEqual({ purpose: 'xyz.mgmt_project.Software.Version.VersionPurpose.BMC', version: '2.15.0-test1' });
+    expect(parseManifest(manifest ?? '')).toEqual({
+      purpose: 'xyz.mgmt_project.Software.Version.VersionPurpose.BMC',
+      version: '2.15.0-test1',
+    });
   });
 
   test('extra files and a custom purpose; identical input gives identical bytes', async () => {
-    const spec = { version: 'v1', purpose: 'xyz.openbmc_project.Software.Version.VersionPurpose.Host', extraFiles: { 'image-host': Buffer.from([1, 2, 3]), 'sub/dir.txt': 'x' } };
+    const spec = {
+      version: 'v1',
+      purpose: 'xyz.openbmc_project.Software.Version.VersionPurpose.Host',
+      extraFiles: { 'image-host': Buffer.from([1, 2, 3]), 'sub/dir.txt': 'x' },
+    };
     const a = await buildImage(spec);
     const files = await readImage(a);
     expect([...files.keys()].sort()).toEqual(['MANIFEST', 'image-host', 'sub/dir.txt']);

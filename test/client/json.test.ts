@@ -3,7 +3,10 @@ import { jsonEqual, parseJson, stringifyJson } from '../../client/json.js';
 
 describe('lossless JSON', () => {
   test('integers beyond 2^53 become bigint; others stay numbers', () => {
-    const v = parseJson('{"a": 9007199254740993, "b": 9007199254740991, "c": -9007199254740993, "d": 1.5, "e": 1e3, "f": 0}') as Record<string, unknown>;
+    const v = parseJson('{"a": 9007199254740993, "b": 9007199254740991, "c": -9007199254740993, "d": 1.5, "e": 1e3, "f": 0}') as Record<
+      string,
+      unknown
+    >;
     expect(v).toEqual({ a: 9007199254740993n, b: 9007199254740991, c: -9007199254740993n, d: 1.5, e: 1000, f: 0 });
   });
 

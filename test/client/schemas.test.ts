@@ -5,8 +5,16 @@ const NS = 'mgmt_project';
 const v = validators(NS);
 
 const inventory = {
-  AssetTag: '', BuildDate: '2024-01-01', Cached: 0, FieldReplaceable: 1, Manufacturer: 'ACME', Model: 'M1',
-  PartNumber: 'P1', Present: 1, PrettyName: 'System', SerialNumber: 'S1',
+  AssetTag: '',
+  BuildDate: '2024-01-01',
+  Cached: 0,
+  FieldReplaceable: 1,
+  Manufacturer: 'ACME',
+  Model: 'M1',
+  PartNumber: 'P1',
+  Present: 1,
+  PrettyName: 'System',
+  SerialNumber: 'S1',
 };
 const host = {
   AttemptsLeft: 3,
@@ -15,46 +23,120 @@ const host = {
   OperatingSystemState: `xyz.${NS}.State.OperatingSystem.Status.OSStatus.Inactive`,
   RequestedHostTransition: `xyz.${NS}.State.Host.Transition.Off`,
 };
-const propertiesChanged = { event: 'PropertiesChanged', path: `/xyz/${NS}/state/host0`, interface: `xyz.${NS}.State.Host`, properties: { CurrentHostState: host.CurrentHostState } };
-const interfacesAdded = { event: 'InterfacesAdded', path: `/xyz/${NS}/logging/entry/7`, interfaces: { [`xyz.${NS}.Logging.Entry`]: { Id: 7 } } };
+const propertiesChanged = {
+  event: 'PropertiesChanged',
+  path: `/xyz/${NS}/state/host0`,
+  interface: `xyz.${NS}.State.Host`,
+  properties: { CurrentHostState: host.CurrentHostState },
+};
+const interfacesAdded = {
+  event: 'InterfacesAdded',
+  path: `/xyz/${NS}/logging/entry/7`,
+  interfaces: { [`xyz.${NS}.Logging.Entry`]: { Id: 7 } },
+};
 
 /** For every schema: values it must accept and values it must reject. */
 const CASES: Record<SchemaName, { good: unknown[]; bad: unknown[] }> = {
   envelope: {
-    good: [{ data: {}, message: '200 OK', status: 'ok' }, { data: { description: 'x' }, message: '404 Not Found', status: 'error' }],
-    bad: [{ data: {}, message: '200 OK' }, { data: 1, message: 'OK', status: 'ok' }, { data: {}, message: '200 OK', status: 'fine' }, { data: 'x', message: '500 Internal Server Error', status: 'error' }, []],
+    good: [
+      { data: {}, message: '200 OK', status: 'ok' },
+      { data: { description: 'x' }, message: '404 Not Found', status: 'error' },
+    ],
+    bad: [
+      { data: {}, message: '200 OK' },
+      { data: 1, message: 'OK', status: 'ok' },
+      { data: {}, message: '200 OK', status: 'fine' },
+      { data: 'x', message: '500 Internal Server Error', status: 'error' },
+      [],
+    ],
   },
-  envelopeOk: { good: [{ data: null, message: '200 OK', status: 'ok' }], bad: [{ data: { description: 'x' }, message: '400 Bad Request', status: 'error' }] },
+  envelopeOk: {
+    good: [{ data: null, message: '200 OK', status: 'ok' }],
+    bad: [{ data: { description: 'x' }, message: '400 Bad Request', status: 'error' }],
+  },
   envelopeError: {
     good: [{ data: { description: 'The specified property cannot be created', extra: 1 }, message: '403 Forbidden', status: 'error' }],
-    bad: [{ data: {}, message: '403 Forbidden', status: 'error' }, { data: { description: 'x' }, message: '200 OK', status: 'ok' }, { data: { description: 3 }, message: '400 Bad Request', status: 'error' }],
+    bad: [
+      { data: {}, message: '403 Forbidden', status: 'error' },
+      { data: { description: 'x' }, message: '200 OK', status: 'ok' },
+      { data: { description: 3 }, message: '400 Bad Request', status: 'error' },
+    ],
   },
   errorData: { good: [{ description: '' }], bad: [{}, { description: null }, 'x'] },
   attributeMap: { good: [{}, inventory], bad: [[], 'x', null] },
   bareValue: { good: [1, 'x', null, [], {}, 2n ** 64n], bad: [] },
   pathArray: { good: [[], [`/xyz/${NS}/a`, '/b']], bad: [['relative'], [1], {}] },
   enumerateMap: { good: [{}, { '/a': {}, '/b': { X: 1 } }], bad: [{ a: {} }, { '/a': 1 }, []] },
-  propertiesChanged: { good: [propertiesChanged], bad: [{ ...propertiesChanged, interface: undefined }, { ...propertiesChanged, event: 'InterfacesAdded' }, { ...propertiesChanged, properties: [] }] },
-  interfacesAdded: { good: [interfacesAdded], bad: [{ ...interfacesAdded, interfaces: { i: 1 } }, { ...interfacesAdded, path: 'x' }, { event: 'InterfacesAdded', path: '/a' }] },
-  event: { good: [propertiesChanged, interfacesAdded], bad: [{ event: 'Other' }, { event: 'PropertiesChanged', path: '/a' }, { ...interfacesAdded, interfaces: [] }, {}] },
+  propertiesChanged: {
+    good: [propertiesChanged],
+    bad: [
+      { ...propertiesChanged, interface: undefined },
+      { ...propertiesChanged, event: 'InterfacesAdded' },
+      { ...propertiesChanged, properties: [] },
+    ],
+  },
+  interfacesAdded: {
+    good: [interfacesAdded],
+    bad: [
+      { ...interfacesAdded, interfaces: { i: 1 } },
+      { ...interfacesAdded, path: 'x' },
+      { event: 'InterfacesAdded', path: '/a' },
+    ],
+  },
+  event: {
+    good: [propertiesChanged, interfacesAdded],
+    bad: [{ event: 'Other' }, { event: 'PropertiesChanged', path: '/a' }, { ...interfacesAdded, interfaces: [] }, {}],
+  },
   filter: { good: [{}, { paths: ['/a'] }, { interfaces: ['i'], paths: [] }], bad: [{ paths: '/a' }, { paths: [1] }, { other: [] }, []] },
   inventorySystem: {
     good: [inventory, { ...inventory, Cached: false, FieldReplaceable: true, Present: true, Extra: 1 }],
-    bad: [{ ...inventory, Present: 2 }, { ...inventory, Cached: 'true' }, { ...inventory, Model: 1 }, { ...inventory, SerialNumber: undefined }],
+    bad: [
+      { ...inventory, Present: 2 },
+      { ...inventory, Cached: 'true' },
+      { ...inventory, Model: 1 },
+      { ...inventory, SerialNumber: undefined },
+    ],
   },
-  timeElapsed: { good: [{ Elapsed: 1_700_000_000_000_000 }, { Elapsed: 18446744073709551615n }], bad: [{ Elapsed: 1.5 }, { Elapsed: '1' }, {}] },
-  timeOwner: { good: [{ TimeOwner: `xyz.${NS}.Time.Owner.Owners.BMC` }, { TimeOwner: `xyz.${NS}.Time.Owner.Owners.Split` }], bad: [{ TimeOwner: 'xyz.openbmc_project.Time.Owner.Owners.BMC' }, { TimeOwner: 'BMC' }, { TimeOwner: `xyz.${NS}.Time.Owner.Owners.` }] },
-  timeSyncMethod: { good: [{ TimeSyncMethod: `xyz.${NS}.Time.Synchronization.Method.NTP` }], bad: [{ TimeSyncMethod: `xyz.${NS}.Time.Owner.Owners.NTP` }, {}] },
+  timeElapsed: {
+    good: [{ Elapsed: 1_700_000_000_000_000 }, { Elapsed: 18446744073709551615n }],
+    bad: [{ Elapsed: 1.5 }, { Elapsed: '1' }, {}],
+  },
+  timeOwner: {
+    good: [{ TimeOwner: `xyz.${NS}.Time.Owner.Owners.BMC` }, { TimeOwner: `xyz.${NS}.Time.Owner.Owners.Split` }],
+    bad: [{ TimeOwner: 'xyz.openbmc_project.Time.Owner.Owners.BMC' }, { TimeOwner: 'BMC' }, { TimeOwner: `xyz.${NS}.Time.Owner.Owners.` }],
+  },
+  timeSyncMethod: {
+    good: [{ TimeSyncMethod: `xyz.${NS}.Time.Synchronization.Method.NTP` }],
+    bad: [{ TimeSyncMethod: `xyz.${NS}.Time.Owner.Owners.NTP` }, {}],
+  },
   hostState: {
-    good: [host, { ...host, CurrentHostState: `xyz.${NS}.State.Host.HostState.Running`, RequestedHostTransition: `xyz.${NS}.State.Host.Transition.Reboot` }],
-    bad: [{ ...host, AttemptsLeft: '3' }, { ...host, CurrentHostState: `xyz.${NS}.State.Host.Transition.On` }, { ...host, BootProgress: undefined }, { ...host, OperatingSystemState: 'Inactive' }],
+    good: [
+      host,
+      {
+        ...host,
+        CurrentHostState: `xyz.${NS}.State.Host.HostState.Running`,
+        RequestedHostTransition: `xyz.${NS}.State.Host.Transition.Reboot`,
+      },
+    ],
+    bad: [
+      { ...host, AttemptsLeft: '3' },
+      { ...host, CurrentHostState: `xyz.${NS}.State.Host.Transition.On` },
+      { ...host, BootProgress: undefined },
+      { ...host, OperatingSystemState: 'Inactive' },
+    ],
   },
   versionId: { good: ['a1b2c3d4'], bad: ['', 12345678, null] },
-  loginBody: { good: [{ data: ['root', 'pw'] }], bad: [{ data: ['root'] }, { data: ['root', 'pw', 'x'] }, { data: ['root', 1] }, { username: 'root', password: 'pw' }] },
+  loginBody: {
+    good: [{ data: ['root', 'pw'] }],
+    bad: [{ data: ['root'] }, { data: ['root', 'pw', 'x'] }, { data: ['root', 1] }, { username: 'root', password: 'pw' }],
+  },
 };
 
 /** JSON.stringify drops undefined members: use it to make "member missing" cases. */
-const clean = (x: unknown): unknown => (typeof x === 'object' && x !== null ? JSON.parse(JSON.stringify(x, (_k, val: unknown) => (typeof val === 'bigint' ? Number(val) : val))) : x);
+const clean = (x: unknown): unknown =>
+  typeof x === 'object' && x !== null
+    ? JSON.parse(JSON.stringify(x, (_k, val: unknown) => (typeof val === 'bigint' ? Number(val) : val)))
+    : x;
 
 describe('schemas', () => {
   test('every schema has cases and a file', () => {
@@ -78,7 +160,9 @@ describe('schemas', () => {
 
   test('readable errors name the instance path', () => {
     expect(v.inventorySystem({ ...inventory, Cached: 2 }).errors).toEqual(['/Cached: must be one of: 0, 1; or must be boolean']);
-    expect(v.envelope({ data: {}, message: '200 OK', status: 'error' }).errors).toEqual(["/data: must have required property 'description'"]);
+    expect(v.envelope({ data: {}, message: '200 OK', status: 'error' }).errors).toEqual([
+      "/data: must have required property 'description'",
+    ]);
     expect(v.filter({ paths: [], foo: 1 }).errors).toEqual(['/: has unexpected member "foo"']);
   });
 

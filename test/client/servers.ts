@@ -14,7 +14,10 @@ let pem: Promise<Pem> | undefined;
 
 /** One self-signed certificate per test file. */
 export function testCert(): Promise<Pem> {
-  pem ??= generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048, notAfterDate: new Date(Date.now() + 30 * 86_400_000) }).then((p) => ({
+  pem ??= generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keySize: 2048,
+    notAfterDate: new Date(Date.now() + 30 * 86_400_000),
+  }).then((p) => ({
     key: p.private,
     cert: p.cert,
   }));

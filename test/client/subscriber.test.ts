@@ -26,7 +26,10 @@ function loggedInClient(server: WsTestServer, withXsrf = true, evidence?: Eviden
     ...(withXsrf ? [{ key: 'XSRF-TOKEN', value: XSRF, domain: '127.0.0.1', path: '/', hostOnly: true, secure: true }] : []),
   );
   const c = new BmcClient({ baseUrl: server.url, user: 'root', password: 'pw', insecure: true, cookies, evidence });
-  closers.push(() => seed.close(), () => c.close());
+  closers.push(
+    () => seed.close(),
+    () => c.close(),
+  );
   return c;
 }
 
@@ -50,7 +53,9 @@ function track(sub: EventSubscriber): EventSubscriber {
 function emitter(ws: WebSocket): void {
   ws.on('message', (raw: Buffer) => {
     const filter = JSON.parse(raw.toString()) as { emit?: unknown[]; delayMs?: number };
-    (filter.emit ?? []).forEach((e, i) => setTimeout(() => ws.send(typeof e === 'string' ? e : JSON.stringify(e)), (filter.delayMs ?? 0) * (i + 1)));
+    (filter.emit ?? []).forEach((e, i) =>
+      setTimeout(() => ws.send(typeof e === 'string' ? e : JSON.stringify(e)), (filter.delayMs ?? 0) * (i + 1)),
+    );
   });
 }
 
@@ -102,7 +107,9 @@ describe('EventSubscriber', () => {
     expect(s.upgrades[0]?.headers['sec-websocket-protocol']).toBeUndefined();
     const err = await EventSubscriber.open(c, {}, { auth: false }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SubscriptionError);
-    expect((err as Error).message).toBe(`The WebSocket subscription to ${s.url.replace('https', 'wss')}/subscribe was refused (401 Unauthorized).`);
+    expect((err as Error).message).toBe(
+      `The WebSocket subscription to ${s.url.replace('https', 'wss')}/subscribe was refused (401 Unauthorized).`,
+    );
   });
 
   test('a socket the server closes right away is a "closed" outcome', async () => {
@@ -138,7 +145,9 @@ describe('EventSubscriber', () => {
     );
     const sub = track(await EventSubscriber.open(loggedInClient(s), {}));
     const t0 = performance.now();
-    await expect(sub.waitFor(() => true, 5_000)).rejects.toThrow(/closed \(code 1011\) before a matching event arrived; no event arrived at all/);
+    await expect(sub.waitFor(() => true, 5_000)).rejects.toThrow(
+      /closed \(code 1011\) before a matching event arrived; no event arrived at all/,
+    );
     expect(performance.now() - t0).toBeLessThan(2_000);
     expect(sub.closed).toBe(true);
     expect(sub.closeInfo).toEqual({ code: 1011, reason: 'bye' });
@@ -146,9 +155,7 @@ describe('EventSubscriber', () => {
 
   test('waitFor honours `from`; expectQuiet passes on silence and fails on a match', async () => {
     const s = await serve(() => ({ accept: true }), emitter);
-    const sub = track(
-      await EventSubscriber.open(loggedInClient(s), { emit: [{ n: 1 }, { n: 2 }, { n: 3 }], delayMs: 30 }),
-    );
+    const sub = track(await EventSubscriber.open(loggedInClient(s), { emit: [{ n: 1 }, { n: 2 }, { n: 3 }], delayMs: 30 }));
     await sub.waitForCount(() => true, 3, 2_000);
     await expect(sub.waitFor((d) => (d as { n: number }).n === 1, 100, { from: 1 })).rejects.toThrow(/did not arrive/);
     await expect(sub.expectQuiet(() => true, 100)).resolves.toBeUndefined();
@@ -159,7 +166,10 @@ describe('EventSubscriber', () => {
 
   test('expectQuiet fails as soon as a matching event arrives inside the window', async () => {
     let socket: WebSocket | undefined;
-    const s = await serve(() => ({ accept: true }), (ws) => (socket = ws));
+    const s = await serve(
+      () => ({ accept: true }),
+      (ws) => (socket = ws),
+    );
     const sub = track(await EventSubscriber.open(loggedInClient(s), {}));
     setTimeout(() => socket?.send('{"late":true}'), 50);
     const t0 = performance.now();

@@ -3,7 +3,11 @@ import { splitCredentials, withUrlCredentials } from '../../client/target-url.js
 
 describe('credentials in a target URL', () => {
   test('are taken out of the URL, decoded', () => {
-    expect(splitCredentials('https://admin:p%40ss%3Aword@10.0.0.5:8443/')).toEqual({ url: 'https://10.0.0.5:8443', user: 'admin', password: 'p@ss:word' });
+    expect(splitCredentials('https://admin:p%40ss%3Aword@10.0.0.5:8443/')).toEqual({
+      url: 'https://10.0.0.5:8443',
+      user: 'admin',
+      password: 'p@ss:word',
+    });
   });
 
   test('a URL without them is left as it is', () => {
@@ -14,6 +18,10 @@ describe('credentials in a target URL', () => {
   test('replace --user and --password; a user alone keeps the password flag', () => {
     const flags = { target: 'https://ops:s3cret@bmc', user: 'root', password: '0penBmc', namespace: 'x' };
     expect(withUrlCredentials(flags)).toEqual({ target: 'https://bmc', user: 'ops', password: 's3cret', namespace: 'x' });
-    expect(withUrlCredentials({ ...flags, target: 'https://ops@bmc' })).toMatchObject({ target: 'https://bmc', user: 'ops', password: '0penBmc' });
+    expect(withUrlCredentials({ ...flags, target: 'https://ops@bmc' })).toMatchObject({
+      target: 'https://bmc',
+      user: 'ops',
+      password: '0penBmc',
+    });
   });
 });

@@ -22,20 +22,26 @@ export function dialectTableTests(dialect: DialectName, table: Readonly<Record<s
   test('every requirement gets the verdict of the table (a FAIL the profile expects shows as XFAIL)', () => {
     const got = Object.fromEntries(run.results.requirements.map((r) => [r.id, r.verdict === 'XFAIL' ? 'FAIL' : r.verdict]));
     const want = Object.fromEntries(REQUIREMENTS.map((r) => [r.id, table[r.id]?.verdict ?? 'PASS']));
-    const differences = Object.keys(want).filter((id) => got[id] !== want[id])
+    const differences = Object.keys(want)
+      .filter((id) => got[id] !== want[id])
       .map((id) => `${id}: ${got[id]} (${run.results.requirements.find((r) => r.id === id)?.reason ?? ''}), expected ${want[id]}`);
     expect(differences).toEqual([]);
   });
 
   test('the shipped profile names exactly the FAILs of the table, each with a reason and a source', async () => {
     const expectations = await loadExpectations(file);
-    const fails = Object.entries(table).filter(([, e]) => e.verdict === 'FAIL').map(([id]) => id).sort();
+    const fails = Object.entries(table)
+      .filter(([, e]) => e.verdict === 'FAIL')
+      .map(([id]) => id)
+      .sort();
     expect(Object.keys(expectations.expected).sort()).toEqual(fails);
     for (const reason of Object.values(expectations.expected)) expect(reason).toMatch(/\S.*\[.+\]$/);
   });
 
   test('with the shipped profile the run exits 0: every FAIL is an XFAIL, none an XPASS', () => {
     expect(run.exitCode).toBe(0);
-    expect(run.results.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'XPASS').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(
+      run.results.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'XPASS').map((r) => `${r.id}: ${r.reason}`),
+    ).toEqual([]);
   });
 }

@@ -26,7 +26,7 @@ export const PHOSPHOR_REST: Readonly<Record<string, Expected>> = {
 };
 
 export const BMCWEB: Readonly<Record<string, Expected>> = {
-  'EP-1': { verdict: 'FAIL', deviation: 'the spec\'s login body answers 400' },
+  'EP-1': { verdict: 'FAIL', deviation: "the spec's login body answers 400" },
   'ENV-2': { verdict: 'FAIL', deviation: 'a 500 carries the message "400 Bad Request"' },
   'EP-7': { verdict: 'FAIL', deviation: 'enumerate names the managed object itself' },
   'RULE-1': { verdict: 'FAIL', deviation: 'GET / answers 404' },

@@ -42,7 +42,10 @@ describe('analyseStream', () => {
   });
 
   test('each pushed twice (events-duplicated): extra, but no order problem', () => {
-    const a = judge(distinct, distinct.flatMap((v) => [v, v]));
+    const a = judge(
+      distinct,
+      distinct.flatMap((v) => [v, v]),
+    );
     expect(a.extra).toEqual(distinct);
     expect(a.missing).toEqual([]);
     expect(a.orderProblem).toBeUndefined();
@@ -84,7 +87,11 @@ describe('sameValue', () => {
 
 describe('AttrWriter.nextValue', () => {
   const t = { cleanup: () => undefined } as unknown as CheckContext;
-  const plan = (name: string, original: unknown, next: unknown, values?: unknown[]): WritePlan => ({ attr: { path: P, name, values }, original, next });
+  const plan = (name: string, original: unknown, next: unknown, values?: unknown[]): WritePlan => ({
+    attr: { path: P, name, values },
+    original,
+    next,
+  });
   /** The values a writer would write in turn, simulating the successful PUTs. */
   function sequence(p: WritePlan, n: number): unknown[] {
     const w = new AttrWriter(t, p);

@@ -40,7 +40,9 @@ describe.concurrent('usage errors: exit 2, one sentence, before any run', () => 
   });
 
   test('a password written into the targets file', async () => {
-    const file = await targetsFile('inline.json', [{ name: 'rack1', url: 'https://127.0.0.1:1', password: PASSWORD, passwordEnv: 'X', targetProfile: PROFILE }]);
+    const file = await targetsFile('inline.json', [
+      { name: 'rack1', url: 'https://127.0.0.1:1', password: PASSWORD, passwordEnv: 'X', targetProfile: PROFILE },
+    ]);
     const r = await cli(['run', '--targets', file, '--out', join(dir, 'inline')]);
     expect(r.code).toBe(2);
     expectSentence(r.stderr);
@@ -75,14 +77,19 @@ describe('signals', () => {
     const file = await targetsFile('slow.json', [entry('a'), entry('b'), entry('c')]);
     const out = join(dir, 'slow');
     let children: number[] = [];
-    const ran = await cli(['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'listings', '--out', out], { FLEET_SIG_PW: PASSWORD }, 30_000, (pid) => {
-      const poll = setInterval(() => {
-        children = childrenOf(pid);
-        if (children.length < 2) return;
-        clearInterval(poll);
-        process.kill(pid, 'SIGTERM');
-      }, 100);
-    });
+    const ran = await cli(
+      ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'listings', '--out', out],
+      { FLEET_SIG_PW: PASSWORD },
+      30_000,
+      (pid) => {
+        const poll = setInterval(() => {
+          children = childrenOf(pid);
+          if (children.length < 2) return;
+          clearInterval(poll);
+          process.kill(pid, 'SIGTERM');
+        }, 100);
+      },
+    );
     expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(children).toHaveLength(2);
     for (const pid of children) expect(alive(pid), `run ${pid} outlived the fleet`).toBe(false);
@@ -98,7 +105,10 @@ describe('signals', () => {
 
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
   } catch {
     return []; // ps exits 1 when there are none
   }

@@ -29,8 +29,16 @@ interface Machine {
 const MACHINES: Machine[] = [
   { name: 'spec-clean', sim: {}, profile: 'profiles/simulator.json' },
   { name: 'spec-status-ok', sim: { faults: ['status-ok-on-error'] }, profile: 'profiles/simulator.json' },
-  { name: 'phosphor-shipped', sim: { dialect: 'phosphor-rest', namespace: 'openbmc_project' }, profile: 'profiles/phosphor-rest-server.json' },
-  { name: 'phosphor-relative', sim: { dialect: 'phosphor-rest', namespace: 'openbmc_project', faults: ['listing-relative-paths'] }, profile: 'profiles/phosphor-rest-server.json' },
+  {
+    name: 'phosphor-shipped',
+    sim: { dialect: 'phosphor-rest', namespace: 'openbmc_project' },
+    profile: 'profiles/phosphor-rest-server.json',
+  },
+  {
+    name: 'phosphor-relative',
+    sim: { dialect: 'phosphor-rest', namespace: 'openbmc_project', faults: ['listing-relative-paths'] },
+    profile: 'profiles/phosphor-rest-server.json',
+  },
   { name: 'bmcweb-shipped', sim: { dialect: 'bmcweb', namespace: 'openbmc_project' }, profile: 'profiles/bmcweb.json' },
   // No expectations for its deviations: they FAIL, as on a platform nobody profiled yet.
   { name: 'bmcweb-unprofiled', sim: { dialect: 'bmcweb' }, profile: 'profiles/simulator.json', platform: 'bmcweb' },
@@ -62,19 +70,58 @@ beforeAll(async () => {
       insecure: true,
       ...(m.platform && { platform: m.platform }),
     })),
-    { name: UNREACHABLE, url: 'https://127.0.0.1:1', passwordEnv: 'FLEET_PW_0', targetProfile: join(packageRoot(), 'profiles/simulator.json'), insecure: true },
+    {
+      name: UNREACHABLE,
+      url: 'https://127.0.0.1:1',
+      passwordEnv: 'FLEET_PW_0',
+      targetProfile: join(packageRoot(), 'profiles/simulator.json'),
+      insecure: true,
+    },
   ];
   // Written in an order of its own: the shards must not depend on it.
   await writeFile(join(root, 'lab.json'), JSON.stringify({ targets: [...targets].reverse() }, null, 2));
   const single = (m: Machine, i: number): Promise<Ran> =>
-    cli(['run', '--target', sims[i]!.url, '--insecure', '--target-profile', join(packageRoot(), m.profile), '--out', join(root, 'single', m.name), ...LEAN], { BMC_PASSWORD: passwords[i] });
+    cli(
+      [
+        'run',
+        '--target',
+        sims[i]!.url,
+        '--insecure',
+        '--target-profile',
+        join(packageRoot(), m.profile),
+        '--out',
+        join(root, 'single', m.name),
+        ...LEAN,
+      ],
+      { BMC_PASSWORD: passwords[i] },
+    );
   const shard = (i: number): Promise<Ran> =>
-    cli(['run', '--targets', join(root, 'lab.json'), '--shard', `${i}/2`, '--fleet-concurrency', '2', '--out', join(root, `shard-${i}`), ...LEAN], env);
+    cli(
+      [
+        'run',
+        '--targets',
+        join(root, 'lab.json'),
+        '--shard',
+        `${i}/2`,
+        '--fleet-concurrency',
+        '2',
+        '--out',
+        join(root, `shard-${i}`),
+        ...LEAN,
+      ],
+      env,
+    );
   // Never two runs against one simulator at once: a write of one (EP-7 writes and restores) would
   // show in the other's reads and trace. The shards hold different targets, so they go side by side.
-  const singleRuns = await pooled(MACHINES.map((m, i) => [m, i] as const), 3, ([m, i]) => single(m, i));
+  const singleRuns = await pooled(
+    MACHINES.map((m, i) => [m, i] as const),
+    3,
+    ([m, i]) => single(m, i),
+  );
   const shardRuns = await Promise.all([shard(1), shard(2)]);
-  singles = await Promise.all(singleRuns.map(async (ran, i) => ({ ran, results: await readJson<Results>(join(root, 'single', MACHINES[i]!.name, 'results.json')) })));
+  singles = await Promise.all(
+    singleRuns.map(async (ran, i) => ({ ran, results: await readJson<Results>(join(root, 'single', MACHINES[i]!.name, 'results.json')) })),
+  );
   shards = shardRuns;
   shardFleets = await Promise.all([1, 2].map((i) => readJson<FleetMatrix>(join(root, `shard-${i}`, 'fleet.json'))));
   merged = await cli(['report', '--merge', join(root, 'shard-1'), join(root, 'shard-2'), '--out', join(root, 'merged')]);
@@ -88,7 +135,9 @@ afterAll(async () => {
 
 describe('a fleet of six simulators and an unreachable seventh, in two shards', () => {
   test('the single runs give FAILs on the faulty and unprofiled targets (the comparison means something)', () => {
-    const fails = Object.fromEntries(singles.map((s, i) => [MACHINES[i]!.name, s.results.requirements.filter((r) => r.verdict === 'FAIL').map((r) => r.id)]));
+    const fails = Object.fromEntries(
+      singles.map((s, i) => [MACHINES[i]!.name, s.results.requirements.filter((r) => r.verdict === 'FAIL').map((r) => r.id)]),
+    );
     expect(fails['spec-clean']).toEqual([]);
     expect(fails['spec-status-ok']).toContain('ENV-3');
     expect(fails['phosphor-relative']).toContain('EP-5');
@@ -107,7 +156,10 @@ describe('a fleet of six simulators and an unreachable seventh, in two shards', 
       expect(t.status).toBe(singles[i]!.ran.code === 0 ? 'passed' : 'failed');
     }
     expect(fleet.targets.map((t) => t.name)).toEqual([...MACHINES.map((m) => m.name), UNREACHABLE].sort());
-    expect(fleet.shards).toEqual([{ index: 1, count: 2 }, { index: 2, count: 2 }]);
+    expect(fleet.shards).toEqual([
+      { index: 1, count: 2 },
+      { index: 2, count: 2 },
+    ]);
   });
 
   test('the shards split the list: disjoint, together the whole of it', () => {
@@ -128,13 +180,16 @@ describe('a fleet of six simulators and an unreachable seventh, in two shards', 
     expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stdout).toMatch(new RegExp(`\\] ${UNREACHABLE}  unreachable: Cannot reach .*  exit 2`));
     expect(await readFile(join(root, 'merged', 'summary.md'), 'utf8')).toContain(`| unreachable: ${gone.message} |`);
-    expect(await readFile(join(root, 'merged', 'summary.html'), 'utf8')).toContain(`<span class="badge s-unreachable">unreachable</span> ${gone.message}`);
+    expect(await readFile(join(root, 'merged', 'summary.html'), 'utf8')).toContain(
+      `<span class="badge s-unreachable">unreachable</span> ${gone.message}`,
+    );
   });
 
   test('each shard prints a line per target as it ends and a final table; exits as its worst target', () => {
     for (const [i, ran] of shards.entries()) {
       const mine = shardFleets[i]!.targets;
-      for (const t of mine) expect(ran.stdout).toMatch(new RegExp(`^\\[\\d/${mine.length}\\] ${t.name}  .*  \\d+\\.\\d s  (exit \\d|no exit code)$`, 'm'));
+      for (const t of mine)
+        expect(ran.stdout).toMatch(new RegExp(`^\\[\\d/${mine.length}\\] ${t.name}  .*  \\d+\\.\\d s  (exit \\d|no exit code)$`, 'm'));
       expect(ran.stdout).toMatch(/^\| target +\| platform +\| result +\| PASS .*\| exit \|$/m);
       const want = mine.some((t) => t.exitCode === 2) ? 2 : mine.some((t) => t.exitCode === 1) ? 1 : 0;
       expect(ran.code).toBe(want);
@@ -144,17 +199,22 @@ describe('a fleet of six simulators and an unreachable seventh, in two shards', 
   test('counts per requirement across the fleet, by platform', async () => {
     const md = await readFile(join(root, 'merged', 'summary.md'), 'utf8');
     expect(md).toContain('**RULE-1**');
-    expect(md).toMatch(/RULE-1\*\* .*: fails on 1 of 6 machines, of platform bmcweb; expected to fail \(XFAIL\) on 3: phosphor-rest-server 2, bmcweb 1/);
+    expect(md).toMatch(
+      /RULE-1\*\* .*: fails on 1 of 6 machines, of platform bmcweb; expected to fail \(XFAIL\) on 3: phosphor-rest-server 2, bmcweb 1/,
+    );
     expect(md).toMatch(/ENV-3\*\* .*: fails on 1 of 6 machines, of platform bmc-conformance simulator/);
   });
 
   test('junit.xml has one suite per target; the unreachable one errors', async () => {
-    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(await readFile(join(root, 'merged', 'junit.xml'), 'utf8'));
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      await readFile(join(root, 'merged', 'junit.xml'), 'utf8'),
+    );
     const suites = xml.testsuites.testsuite as Array<{ name: string; failures: string; errors: string; testcase: unknown }>;
     expect(suites.map((s) => s.name)).toEqual(fleet.targets.map((t) => t.name));
     const gone = suites.find((s) => s.name === UNREACHABLE)!;
     expect(gone.errors).toBe('1');
-    for (const [i, m] of MACHINES.entries()) expect(Number(suites.find((s) => s.name === m.name)!.failures)).toBe(singles[i]!.results.summary.FAIL);
+    for (const [i, m] of MACHINES.entries())
+      expect(Number(suites.find((s) => s.name === m.name)!.failures)).toBe(singles[i]!.results.summary.FAIL);
   });
 
   test('report --merge --previous: newly failing and newly passing per target and requirement; a regression exits 1', async () => {
@@ -164,7 +224,16 @@ describe('a fleet of six simulators and an unreachable seventh, in two shards', 
     prev.targets = prev.targets.filter((t) => t.name !== 'bmcweb-shipped');
     await mkdir(join(root, 'previous'));
     await writeFile(join(root, 'previous', 'fleet.json'), JSON.stringify(prev));
-    const r = await cli(['report', '--merge', join(root, 'shard-2'), join(root, 'shard-1'), '--out', join(root, 'merged-2'), '--previous', join(root, 'previous')]);
+    const r = await cli([
+      'report',
+      '--merge',
+      join(root, 'shard-2'),
+      join(root, 'shard-1'),
+      '--out',
+      join(root, 'merged-2'),
+      '--previous',
+      join(root, 'previous'),
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const again = await readJson<FleetMatrix>(join(root, 'merged-2', 'fleet.json'));
     expect(again.changes!.changes).toEqual([
@@ -181,7 +250,8 @@ describe('a fleet of six simulators and an unreachable seventh, in two shards', 
   test('no password from the environment appears in any file of the fleet folders or in what the fleet printed', async () => {
     const files: string[] = [];
     for (const dir of ['shard-1', 'shard-2', 'merged']) {
-      for (const f of await readdir(join(root, dir), { recursive: true, withFileTypes: true })) if (f.isFile()) files.push(join(f.parentPath, f.name));
+      for (const f of await readdir(join(root, dir), { recursive: true, withFileTypes: true }))
+        if (f.isFile()) files.push(join(f.parentPath, f.name));
     }
     expect(files.filter((f) => f.endsWith('run.log')).length).toBe(7);
     expect(files.length).toBeGreaterThan(40);

@@ -3,7 +3,20 @@ import { describe, expect, test } from 'vitest';
 import { parseShard, shardOf } from '../../runner/shard.js';
 import { UsageError } from '../../runner/usage-error.js';
 
-const NAMES = ['rack1-bmc1', 'rack1-bmc2', 'rack2-bmc1', 'Lab-A', 'lab-a', 'bmcweb-7', 'phosphor-10', 'phosphor-9', '10.0.0.5-443', 'z', 'a.b_c-d', 'x1'];
+const NAMES = [
+  'rack1-bmc1',
+  'rack1-bmc2',
+  'rack2-bmc1',
+  'Lab-A',
+  'lab-a',
+  'bmcweb-7',
+  'phosphor-10',
+  'phosphor-9',
+  '10.0.0.5-443',
+  'z',
+  'a.b_c-d',
+  'x1',
+];
 
 /** A deterministic shuffle, so a failure replays. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -18,18 +31,21 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 }
 
 describe('shardOf', () => {
-  test.each([1, 2, 3, 4, 5, 12, 13])('%i shards: the same parts for every order of the list; disjoint; together the whole list', (count) => {
-    const entries = NAMES.map((name) => ({ name }));
-    const parts = (list: Array<{ name: string }>): string[][] =>
-      Array.from({ length: count }, (_, i) => shardOf(list, { index: i + 1, count }).map((e) => e.name));
-    const reference = parts(entries);
-    for (let seed = 1; seed <= 20; seed++) expect(parts(shuffled(entries, seed))).toEqual(reference);
-    const all = reference.flat();
-    expect([...all].sort()).toEqual([...NAMES].sort());
-    expect(new Set(all).size).toBe(NAMES.length);
-    const sizes = reference.map((p) => p.length);
-    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-  });
+  test.each([1, 2, 3, 4, 5, 12, 13])(
+    '%i shards: the same parts for every order of the list; disjoint; together the whole list',
+    (count) => {
+      const entries = NAMES.map((name) => ({ name }));
+      const parts = (list: Array<{ name: string }>): string[][] =>
+        Array.from({ length: count }, (_, i) => shardOf(list, { index: i + 1, count }).map((e) => e.name));
+      const reference = parts(entries);
+      for (let seed = 1; seed <= 20; seed++) expect(parts(shuffled(entries, seed))).toEqual(reference);
+      const all = reference.flat();
+      expect([...all].sort()).toEqual([...NAMES].sort());
+      expect(new Set(all).size).toBe(NAMES.length);
+      const sizes = reference.map((p) => p.length);
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    },
+  );
 
   test('the order within a part does not depend on the order of entry either', () => {
     const entries = NAMES.map((name) => ({ name }));

@@ -23,19 +23,51 @@ async function load(doc: unknown): Promise<Awaited<ReturnType<typeof loadTargets
   return loadTargets(file);
 }
 
-const entry = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ url: 'https://10.0.0.5', passwordEnv: 'BMC5_PASSWORD', targetProfile: PROFILE, ...extra });
+const entry = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  url: 'https://10.0.0.5',
+  passwordEnv: 'BMC5_PASSWORD',
+  targetProfile: PROFILE,
+  ...extra,
+});
 
 describe('loadTargets', () => {
-  test('defaults: the name from the URL, user root, the platform from the profile; a relative profile is read from the file\'s folder', async () => {
+  test("defaults: the name from the URL, user root, the platform from the profile; a relative profile is read from the file's folder", async () => {
     await writeFile(join(dir, 'p.json'), JSON.stringify({ platform: 'lab platform' }));
-    const [a, b] = await load({ targets: [entry(), entry({ url: 'https://bmc-7.lab:8443/', name: 'seven', user: 'admin', targetProfile: 'p.json', platform: 'X', insecure: true })] });
-    expect(a).toMatchObject({ name: '10.0.0.5', url: 'https://10.0.0.5', user: 'root', platform: 'bmcweb', insecure: false, targetProfile: PROFILE });
-    expect(b).toMatchObject({ name: 'seven', url: 'https://bmc-7.lab:8443', user: 'admin', platform: 'X', insecure: true, targetProfile: join(dir, 'p.json') });
+    const [a, b] = await load({
+      targets: [
+        entry(),
+        entry({ url: 'https://bmc-7.lab:8443/', name: 'seven', user: 'admin', targetProfile: 'p.json', platform: 'X', insecure: true }),
+      ],
+    });
+    expect(a).toMatchObject({
+      name: '10.0.0.5',
+      url: 'https://10.0.0.5',
+      user: 'root',
+      platform: 'bmcweb',
+      insecure: false,
+      targetProfile: PROFILE,
+    });
+    expect(b).toMatchObject({
+      name: 'seven',
+      url: 'https://bmc-7.lab:8443',
+      user: 'admin',
+      platform: 'X',
+      insecure: true,
+      targetProfile: join(dir, 'p.json'),
+    });
   });
 
   test.each([
-    ['a password member', { targets: [entry({ name: 'rack1', password: 'hunter2' })] }, /^Target "rack1" in .* gives its password inline; .*"passwordEnv"\.$/],
-    ['a password in the URL', { targets: [entry({ url: 'https://root:hunter2@10.0.0.5' })] }, /^Target #1 in .* gives its password inline \(in the URL\); .*\.$/],
+    [
+      'a password member',
+      { targets: [entry({ name: 'rack1', password: 'hunter2' })] },
+      /^Target "rack1" in .* gives its password inline; .*"passwordEnv"\.$/,
+    ],
+    [
+      'a password in the URL',
+      { targets: [entry({ url: 'https://root:hunter2@10.0.0.5' })] },
+      /^Target #1 in .* gives its password inline \(in the URL\); .*\.$/,
+    ],
   ])('%s is refused with one sentence that does not repeat it', async (_what, doc, message) => {
     const err = await load(doc).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
@@ -50,9 +82,17 @@ describe('loadTargets', () => {
     ['an unknown member', { targets: [entry({ secretz: 1 })] }, /unknown member "secretz" at "targets\.0"\.$/],
     ['a URL that is not one', { targets: [entry({ url: 'bmc5' })] }, /"targets\.0\.url" must be an http\(s\) URL\.$/],
     ['a name that is no folder name', { targets: [entry({ name: '../up' })] }, /"targets\.0\.name" must match pattern/],
-    ['two targets of one name', { targets: [entry({ name: 'a' }), entry({ name: 'a', url: 'https://b' })] }, /two targets named "a"; give each a unique name\.$/],
+    [
+      'two targets of one name',
+      { targets: [entry({ name: 'a' }), entry({ name: 'a', url: 'https://b' })] },
+      /two targets named "a"; give each a unique name\.$/,
+    ],
     ['a target named as a report file', { targets: [entry({ name: 'fleet.json' })] }, /the name of a fleet report file; rename it\.$/],
-    ['a profile that is missing', { targets: [entry({ targetProfile: 'nowhere.json' })] }, /The target profile .*nowhere\.json cannot be read\.$/],
+    [
+      'a profile that is missing',
+      { targets: [entry({ targetProfile: 'nowhere.json' })] },
+      /The target profile .*nowhere\.json cannot be read\.$/,
+    ],
   ])('%s: one sentence', async (_what, doc, message) => {
     const err = await load(doc).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);

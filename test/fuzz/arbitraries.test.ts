@@ -2,7 +2,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { MODEL, NS, ROOT, WHO } from './fixture.js';
-import { INERT_CHARS, mutationArb, nearMiss, readPathArb, renderPath, sentinelPathArb, type PathCase } from '../../suites/support/fuzz/paths.js';
+import {
+  INERT_CHARS,
+  mutationArb,
+  nearMiss,
+  readPathArb,
+  renderPath,
+  sentinelPathArb,
+  type PathCase,
+} from '../../suites/support/fuzz/paths.js';
 import { bodyArb, isWellFormed, renderBody } from '../../suites/support/fuzz/bodies.js';
 import { derivePassword, isNeverValid, loginCaseArb, renderLogin, PASSWORD_OPS } from '../../suites/support/fuzz/login.js';
 import { anonymousRequestArb, anyRequestArb, plausibleArgs, type FuzzRequest } from '../../suites/support/fuzz/requests.js';
@@ -59,12 +67,18 @@ describe('paths', () => {
     expect(renderPath({ ...base, mutations: [{ op: 'case', at: 0, mode: 0 }] })).toBe(`/XYZ/${NS}/inventory/system/attr/AssetTag`);
     expect(renderPath({ ...base, mutations: [{ op: 'dot', at: 2, two: true }] })).toBe(`/xyz/${NS}/../inventory/system/attr/AssetTag`);
     expect(renderPath({ ...base, mutations: [{ op: 'back', at: 0 }] })).toBe(`/xyz/../xyz/${NS}/inventory/system/attr/AssetTag`);
-    expect(renderPath({ ...base, mutations: [{ op: 'pct', at: 0, pos: 0, lower: true }] })).toBe(`/%78yz/${NS}/inventory/system/attr/AssetTag`);
+    expect(renderPath({ ...base, mutations: [{ op: 'pct', at: 0, pos: 0, lower: true }] })).toBe(
+      `/%78yz/${NS}/inventory/system/attr/AssetTag`,
+    );
     expect(renderPath({ ...base, mutations: [{ op: 'slash2f', at: 2 }] })).toBe(`/xyz/${NS}/inventory%2Fsystem/attr/AssetTag`);
     expect(renderPath({ ...base, mutations: [{ op: 'char', at: 0, pos: 1, ch: 'é' }] })).toBe(`/xéyz/${NS}/inventory/system/attr/AssetTag`);
-    expect(renderPath({ ...base, mutations: [{ op: 'reserved', at: 0, word: 'attr/' }] })).toBe(`/attr//xyz/${NS}/inventory/system/attr/AssetTag`);
+    expect(renderPath({ ...base, mutations: [{ op: 'reserved', at: 0, word: 'attr/' }] })).toBe(
+      `/attr//xyz/${NS}/inventory/system/attr/AssetTag`,
+    );
     expect(renderPath({ ...base, mutations: [{ op: 'query', text: 'x=1' }] })).toBe(`${ROOT}/inventory/system/attr/AssetTag?x=1`);
-    expect(renderPath({ ...base, mutations: [{ op: 'long', at: 0, len: 3, ch: 'a' }] })).toBe(`/aaa/xyz/${NS}/inventory/system/attr/AssetTag`);
+    expect(renderPath({ ...base, mutations: [{ op: 'long', at: 0, len: 3, ch: 'a' }] })).toBe(
+      `/aaa/xyz/${NS}/inventory/system/attr/AssetTag`,
+    );
   });
 
   test('near misses differ from the real name', () => {

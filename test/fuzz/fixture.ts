@@ -7,7 +7,16 @@ export const WHO = { user: 'root', password: '0penBmc' };
 
 export const MODEL = buildModel(
   NS,
-  [`${ROOT}/inventory`, `${ROOT}/inventory/system`, `${ROOT}/logging`, `${ROOT}/logging/entry`, `${ROOT}/logging/entry/1`, `${ROOT}/software`, `${ROOT}/time`, `${ROOT}/time/bmc`],
+  [
+    `${ROOT}/inventory`,
+    `${ROOT}/inventory/system`,
+    `${ROOT}/logging`,
+    `${ROOT}/logging/entry`,
+    `${ROOT}/logging/entry/1`,
+    `${ROOT}/software`,
+    `${ROOT}/time`,
+    `${ROOT}/time/bmc`,
+  ],
   {
     [`${ROOT}/inventory/system`]: { AssetTag: 'A', Present: 1, Model: 'M' },
     [`${ROOT}/logging/entry/1`]: { Id: 1, Message: 'x' },

@@ -41,7 +41,12 @@ describe('shrinking and replay', () => {
     // Small, or one long segment of a non-ASCII letter (the shortest "very long segment" is 256).
     expect((first.counterexample as FuzzRequest).path.length).toBeLessThan(400);
 
-    const again = await runProperty(crashOnNonAscii(), { numRuns: 300, runSeed: 42, timeLimitMs: 20_000, replay: { path: first.counterexamplePath! } });
+    const again = await runProperty(crashOnNonAscii(), {
+      numRuns: 300,
+      runSeed: 42,
+      timeLimitMs: 20_000,
+      replay: { path: first.counterexamplePath! },
+    });
     expect(again.numRuns).toBe(1);
     expect(again.counterexample).toEqual(first.counterexample);
 
@@ -79,7 +84,12 @@ function curlArgs(line: string, env: Record<string, string>): { method: string; 
       return undefined;
     }
   };
-  return { method: read('method')!.toString(), url: read('url')!.toString(), body: read('body'), headers: read('headers')!.toString().split('\n').filter(Boolean) };
+  return {
+    method: read('method')!.toString(),
+    url: read('url')!.toString(),
+    body: read('body'),
+    headers: read('headers')!.toString().split('\n').filter(Boolean),
+  };
 }
 
 describe('curl reproductions', () => {

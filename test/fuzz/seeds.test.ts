@@ -55,7 +55,9 @@ describe.each<[string, SimulatorOptions, string[]]>([
 
   test('twenty seeds find no violation but of the true deviations', async () => {
     const bySeed: Record<number, string[]> = {};
-    const originals = await Promise.all(target.env.writable.map(async (w) => (await target.env.client.get(`${w.path}/attr/${w.name}`)).json));
+    const originals = await Promise.all(
+      target.env.writable.map(async (w) => (await target.env.client.get(`${w.path}/attr/${w.name}`)).json),
+    );
     for (const seed of SEEDS) {
       const found = (await violations(target, seed)).filter((v) => !deviations.includes(v.slice(0, v.indexOf(':'))));
       if (found.length > 0) bySeed[seed] = found;
@@ -74,7 +76,11 @@ test('a write whose body is not valid UTF-8, taken by a lenient server, is recor
     const targets = await writeTargets(target.env);
     const i = targets.findIndex((w) => w.attr.name === 'AssetTag');
     // {"data":"\x80"}: a lone continuation byte, which the lenient server stores as U+FFFD.
-    const c = { target: i, contentType: 'application/json', body: { shape: 'data' as const, value: 'x', malform: { kind: 'bytes' as const, hex: '7b2264617461223a2280227d' } } };
+    const c = {
+      target: i,
+      contentType: 'application/json',
+      body: { shape: 'data' as const, value: 'x', malform: { kind: 'bytes' as const, hex: '7b2264617461223a2280227d' } },
+    };
     const judged: string[] = [];
     await writeProperty(target.env, targets).predicate(c, { violation: (requirement) => void judged.push(requirement) });
     expect(judged).toEqual([]);

@@ -127,8 +127,12 @@ describe('envelope verdicts', () => {
   });
 
   test('each problem names the requirement it breaks', () => {
-    expect(envelopeVerdict(get, res(404, '{"data":{"description":"x"},"message":"200 OK","status":"error"}'))[0]?.requirement).toBe('ENV-2');
-    expect(envelopeVerdict(get, res(404, '{"data":{"description":"x"},"message":"404 Not Found","status":"ok"}'))[0]?.requirement).toBe('ENV-3');
+    expect(envelopeVerdict(get, res(404, '{"data":{"description":"x"},"message":"200 OK","status":"error"}'))[0]?.requirement).toBe(
+      'ENV-2',
+    );
+    expect(envelopeVerdict(get, res(404, '{"data":{"description":"x"},"message":"404 Not Found","status":"ok"}'))[0]?.requirement).toBe(
+      'ENV-3',
+    );
     expect(envelopeVerdict(get, res(200, '{"message":"200 OK","status":"ok"}'))[0]?.requirement).toBe('ENV-1');
     expect(envelopeVerdict(get, res(200, 'hello'))[0]?.requirement).toBe('ENV-4');
   });

@@ -12,25 +12,38 @@ import { runConformance, type RunOptions, type RunOutcome } from '../../runner/r
 
 async function embeddedRun(opts: Partial<RunOptions>): Promise<RunOutcome> {
   return runConformance({
-    user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true, allowFactoryReset: false,
-    out: await mkdtemp(join(tmpdir(), 'bmc-hw-')), writable: [], faults: [], seed: 20261123, fuzzRuns: 40, lean: true, print: () => {},
+    user: 'root',
+    password: '0penBmc',
+    namespace: 'mgmt_project',
+    insecure: true,
+    allowFactoryReset: false,
+    out: await mkdtemp(join(tmpdir(), 'bmc-hw-')),
+    writable: [],
+    faults: [],
+    seed: 20261123,
+    fuzzRuns: 40,
+    lean: true,
+    print: () => {},
     ...opts,
   });
 }
 
-describe('a profile naming the faults\' requirements', () => {
+describe("a profile naming the faults' requirements", () => {
   let profile: TargetProfile;
   const faults = ['post-create-405', 'delete-nondeletable-404', 'attr-case-insensitive'];
   beforeAll(async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'bmc-profile-')), 'lab.json');
-    await writeFile(file, JSON.stringify({
-      platform: 'lab platform',
-      expected: {
-        'RULE-4': { reason: 'answers 405 to a creating POST', source: 'lab ticket 1' },
-        'RULE-5': 'answers 404 to a DELETE it refuses',
-        'OBJ-8': 'matches attribute names in any case',
-      },
-    }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        platform: 'lab platform',
+        expected: {
+          'RULE-4': { reason: 'answers 405 to a creating POST', source: 'lab ticket 1' },
+          'RULE-5': 'answers 404 to a DELETE it refuses',
+          'OBJ-8': 'matches attribute names in any case',
+        },
+      }),
+    );
     profile = await loadTargetProfile(file);
   });
   const only: RunOptions['only'] = ['objects', 'actions', 'delete'];
@@ -39,7 +52,11 @@ describe('a profile naming the faults\' requirements', () => {
     const run = await embeddedRun({ faults, targetProfile: profile, only });
     expect(run.exitCode).toBe(0);
     const xfail = Object.fromEntries(run.results.requirements.filter((r) => r.verdict === 'XFAIL').map((r) => [r.id, r.expected]));
-    expect(xfail).toEqual({ 'RULE-4': 'answers 405 to a creating POST [lab ticket 1]', 'RULE-5': 'answers 404 to a DELETE it refuses', 'OBJ-8': 'matches attribute names in any case' });
+    expect(xfail).toEqual({
+      'RULE-4': 'answers 405 to a creating POST [lab ticket 1]',
+      'RULE-5': 'answers 404 to a DELETE it refuses',
+      'OBJ-8': 'matches attribute names in any case',
+    });
     expect(run.results.summary.FAIL).toBe(0);
   }, 60_000);
 
@@ -70,8 +87,15 @@ describe('leave no trace', () => {
     const run = await embeddedRun({ profile: 'safe', faults: ['restore-skipped'], only: ['writes'], requirements: ['EP-8'] });
     const trace = run.results.trace!;
     expect(trace.verdict).toBe('FAIL');
-    expect(trace.changed).toContainEqual({ path: '/xyz/mgmt_project/inventory/system', attribute: 'AssetTag', before: 'ASSET-0001', after: 'ASSET-0001-bmcc' });
-    expect(trace.lines.join('\n')).toMatch(/\/xyz\/mgmt_project\/inventory\/system AssetTag: "ASSET-0001" before the run, "ASSET-0001-bmcc" after/);
+    expect(trace.changed).toContainEqual({
+      path: '/xyz/mgmt_project/inventory/system',
+      attribute: 'AssetTag',
+      before: 'ASSET-0001',
+      after: 'ASSET-0001-bmcc',
+    });
+    expect(trace.lines.join('\n')).toMatch(
+      /\/xyz\/mgmt_project\/inventory\/system AssetTag: "ASSET-0001" before the run, "ASSET-0001-bmcc" after/,
+    );
     expect(run.exitCode).toBe(1);
   }, 60_000);
 });

@@ -10,7 +10,7 @@ import { compareSnapshots } from '../../runner/trace.js';
 import * as pace from '../../suites/support/pace.js';
 
 describe('the quiet window learned from the run', () => {
-  test('starts at the configured window or the profile\'s estimate, follows the slowest event, stays within bounds', () => {
+  test("starts at the configured window or the profile's estimate, follows the slowest event, stays within bounds", () => {
     expect(pace.quietWindow({ quietWindowMs: 6000, eventLatency: {} })).toBe(6000);
     expect(pace.quietWindow({ quietWindowMs: 6000, eventLatency: { expectedMs: 2000 } })).toBe(3250);
     pace.recordLatency(3);
@@ -27,7 +27,9 @@ describe('what a run left behind', () => {
   const after = { objects: { '/a': { Tag: 'x-changed', Elapsed: 99, Reading: 11 }, '/new': { Tag: 'z' } } };
   // Re-reads after the run: Reading keeps moving (a sensor), Tag stays where the run left it.
   let reads = 0;
-  const client = { get: async () => ({ status: 200, json: { data: { Tag: 'x-changed', Elapsed: 100, Reading: 12 + reads++ } } }) } as unknown as BmcClient;
+  const client = {
+    get: async () => ({ status: 200, json: { data: { Tag: 'x-changed', Elapsed: 100, Reading: 12 + reads++ } } }),
+  } as unknown as BmcClient;
 
   test('values left changed, objects added and removed; clocks and moving readings are not', async () => {
     const report = await compareSnapshots(client, before, after, 1);

@@ -46,7 +46,10 @@ export function relativeImports(file: SourceFile): string[] {
 }
 
 /** Every import of the files that breaks the rule. */
-export function importViolations(files: readonly SourceFile[], forbidden: Readonly<Record<string, readonly string[]>> = FORBIDDEN): Violation[] {
+export function importViolations(
+  files: readonly SourceFile[],
+  forbidden: Readonly<Record<string, readonly string[]>> = FORBIDDEN,
+): Violation[] {
   const out: Violation[] = [];
   for (const file of files) {
     const from = topFolder(file.path);

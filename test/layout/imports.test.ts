@@ -21,14 +21,17 @@ describe('layout: imports', () => {
       "const cli = await import('../cli/main.js');",
       "import 'node:fs';",
       "// import { nope } from '../suites/nope.js';",
-      "const s = \"from '../suites/string.js'\";",
+      'const s = "from \'../suites/string.js\'";',
     ].join('\n');
     expect(relativeImports({ path: 'runner/example.ts', text })).toEqual(['suites/support/check.ts', 'runner/run.ts', 'cli/main.ts']);
   });
 
   test('the checker reports an upward import as file → imported file', () => {
     const files = [
-      { path: 'runner/verdict.ts', text: "import type { CheckMeta } from '../suites/support/check.js';\nimport { x } from '../client/http.js';" },
+      {
+        path: 'runner/verdict.ts',
+        text: "import type { CheckMeta } from '../suites/support/check.js';\nimport { x } from '../client/http.js';",
+      },
       { path: 'client/http.ts', text: "const r = await import('../runner/config.js');" },
       { path: 'suites/a.suite.ts', text: "import { runConfig } from '../runner/config.js';" },
       { path: 'simulator/index.ts', text: "export * from './server.js';" },

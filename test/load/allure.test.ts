@@ -18,7 +18,9 @@ test('with allure-results present, each scenario becomes an Allure test with loa
   const r = await runLoadCommand({ out, scenario: ['get-object', 'get-attr'], duration: 1, connections: 1, maxP99: 0 });
   expect(r.exitCode).toBe(1);
   const files = await readdir(join(out, 'allure-results'));
-  const results = await Promise.all(files.filter((f) => f.endsWith('-result.json')).map(async (f) => JSON.parse(await readFile(join(out, 'allure-results', f), 'utf8'))));
+  const results = await Promise.all(
+    files.filter((f) => f.endsWith('-result.json')).map(async (f) => JSON.parse(await readFile(join(out, 'allure-results', f), 'utf8'))),
+  );
   expect(results.map((x) => x.name).sort()).toEqual(['load: get-attr', 'load: get-object']);
   for (const x of results) {
     // p99 <= 0 ms cannot hold: the step and the test fail, saying why.

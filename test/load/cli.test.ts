@@ -19,13 +19,18 @@ const PASSWORD = 'load-cli-Secret-2b';
 function ensureBuilt(): void {
   const newest = (dir: string): number => Math.max(...readdirSync(join(ROOT, dir)).map((f) => statSync(join(ROOT, dir, f)).mtimeMs));
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= Math.max(...['load', 'cli', 'simulator', 'client', 'runner'].map(newest))) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'ignore' });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
+    stdio: 'ignore',
+  });
 }
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'load', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '' } });
+    const child = spawn(process.execPath, [CLI, 'load', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -101,7 +106,25 @@ test('a thresholds file that names an unknown scenario', async () => {
 
 test('asked connections are capped by --max-connections and the cap is reported', async () => {
   const out = await mkdtemp(join(tmpdir(), 'bmc-load-cli-'));
-  const r = await cli(['--target', sim.url, '--insecure', '--password', PASSWORD, '--scenario', 'get-attr', '--duration', '1', '--connections', '50', '--max-connections', '3', '--max-requests', '200', '--out', out]);
+  const r = await cli([
+    '--target',
+    sim.url,
+    '--insecure',
+    '--password',
+    PASSWORD,
+    '--scenario',
+    'get-attr',
+    '--duration',
+    '1',
+    '--connections',
+    '50',
+    '--max-connections',
+    '3',
+    '--max-requests',
+    '200',
+    '--out',
+    out,
+  ]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.stdout).toMatch(/closed loop, 3 connections/);
   expect(r.stdout).toMatch(/50 connections asked, capped at 3 by --max-connections/);

@@ -46,7 +46,10 @@ describe('a target that stalls (slow-stalls: 1 s in every 3 s)', () => {
 
   test('open loop records every request the stall held back; closed loop with one connection records one per stall', async () => {
     // Side by side through the same stalls; 3.5 s hold at least 1 s of stall wherever they start.
-    const [open, closed] = await Promise.all([openLoop(s.opts({ durationS: 3.5 }), [{ rate: 40, durationS: 3.5 }]), closedLoop(s.opts({ connections: 1, durationS: 3.5 }))]);
+    const [open, closed] = await Promise.all([
+      openLoop(s.opts({ durationS: 3.5 }), [{ rate: 40, durationS: 3.5 }]),
+      closedLoop(s.opts({ connections: 1, durationS: 3.5 })),
+    ]);
     expect(open.failed).toBe(0);
     expect(closed.failed).toBe(0);
     // Requests due at the start of a stall wait for all of it, measured from their due time.

@@ -33,7 +33,16 @@ async function eventRun(faults: string[]) {
   // Two objects: odd subscribers watch only the first, so filtering is part of the account.
   const { cycles } = await prepareWrites(c, simulatorTargetProfile(NS).writable.slice(0, 2));
   try {
-    return await runEventScenario({ client: c, cycles, subscribers: 4, writeRate: 20, durationS: 1, maxWrites: 1_000, eventTimeoutMs: 1_000, abortErrorRate: 0.5 });
+    return await runEventScenario({
+      client: c,
+      cycles,
+      subscribers: 4,
+      writeRate: 20,
+      durationS: 1,
+      maxWrites: 1_000,
+      eventTimeoutMs: 1_000,
+      abortErrorRate: 0.5,
+    });
   } finally {
     await restoreOriginals(c, cycles);
   }

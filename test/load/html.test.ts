@@ -40,7 +40,14 @@ test.skipIf(!existsSync(CHROMIUM))('headless Chromium draws every chart and logs
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     viewport: { width: 1400, height: 2000 },
   });
   try {

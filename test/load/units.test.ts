@@ -70,7 +70,16 @@ test('a ramp goes from A to B in N steps of at least a second', () => {
 });
 
 test('soak drift compares the first and the last full window', () => {
-  const w = (index: number, p99: number, failed = 0) => ({ index, startS: index * 10, endS: index * 10 + 10, requests: 100, failed, errorRate: failed / 100, requestsPerSecond: 10, latency: { count: 100, min: 1, mean: 2, p50: 2, p90: 3, p99, p999: p99, max: p99 } });
+  const w = (index: number, p99: number, failed = 0) => ({
+    index,
+    startS: index * 10,
+    endS: index * 10 + 10,
+    requests: 100,
+    failed,
+    errorRate: failed / 100,
+    requestsPerSecond: 10,
+    latency: { count: 100, min: 1, mean: 2, p50: 2, p90: 3, p99, p999: p99, max: p99 },
+  });
   const drift = driftOf([w(0, 10), w(1, 12), w(2, 20, 5), { ...w(3, 90), endS: 32 }], 10)!;
   expect(drift.windows).toBe(3);
   expect(drift.p99ChangePct).toBe(100);
@@ -80,7 +89,30 @@ test('soak drift compares the first and the last full window', () => {
 
 function report(scenario: string, over: Partial<ScenarioReport> = {}): ScenarioReport {
   const latency = { count: 10, min: 1, mean: 5, p50: 4, p90: 8, p99: 10, p999: 12, max: 12 };
-  return { scenario, description: '', mode: 'closed', connections: 2, requests: 100, ok: 100, non2xx: 0, errors: 0, timeouts: 0, failed: 0, errorRate: 0, durationS: 1, requestsPerSecond: 100, bytes: 0, bytesPerSecond: 0, statusCodes: {}, latency, curve: [], histogram: '', series: [], stoppedBy: 'duration', ...over };
+  return {
+    scenario,
+    description: '',
+    mode: 'closed',
+    connections: 2,
+    requests: 100,
+    ok: 100,
+    non2xx: 0,
+    errors: 0,
+    timeouts: 0,
+    failed: 0,
+    errorRate: 0,
+    durationS: 1,
+    requestsPerSecond: 100,
+    bytes: 0,
+    bytesPerSecond: 0,
+    statusCodes: {},
+    latency,
+    curve: [],
+    histogram: '',
+    series: [],
+    stoppedBy: 'duration',
+    ...over,
+  };
 }
 
 describe('thresholds', () => {
@@ -116,17 +148,27 @@ describe('thresholds', () => {
 
 test('a baseline regression needs more than the tolerance and, for latency, a real millisecond', () => {
   const base = [report('a', { latency: { ...report('a').latency, p99: 0.4 } }), report('b')];
-  const now = [report('a', { latency: { ...report('a').latency, p99: 0.7 } }), report('b', { requestsPerSecond: 70, latency: { ...report('b').latency, p99: 30 } })];
+  const now = [
+    report('a', { latency: { ...report('a').latency, p99: 0.7 } }),
+    report('b', { requestsPerSecond: 70, latency: { ...report('b').latency, p99: 30 } }),
+  ];
   const changes = compareToBaseline(now, base, 20);
-  expect(changes.filter((c) => c.regression).map((c) => `${c.scenario} ${c.metric}`).sort()).toEqual(['b p99', 'b rps']);
+  expect(
+    changes
+      .filter((c) => c.regression)
+      .map((c) => `${c.scenario} ${c.metric}`)
+      .sort(),
+  ).toEqual(['b p99', 'b rps']);
 });
 
 describe('capacity search', () => {
-  const target = (capacity: number) => async (rate: number): Promise<OpenLoopFigures> => {
-    const p99 = rate <= capacity ? 20 : 900;
-    const latency = { count: 10, min: 1, mean: 5, p50: 5, p90: 10, p99, p999: p99, max: p99 };
-    return { ...report('x', { latency, requestsPerSecond: rate }), steps: [], sendLagMs: { ...latency, p99: 0.5 } } as OpenLoopFigures;
-  };
+  const target =
+    (capacity: number) =>
+    async (rate: number): Promise<OpenLoopFigures> => {
+      const p99 = rate <= capacity ? 20 : 900;
+      const latency = { count: 10, min: 1, mean: 5, p50: 5, p90: 10, p99, p999: p99, max: p99 };
+      return { ...report('x', { latency, requestsPerSecond: rate }), steps: [], sendLagMs: { ...latency, p99: 0.5 } } as OpenLoopFigures;
+    };
   const opts = { startRate: 10, maxRate: 10_000, p99BoundMs: 250, precision: 0.05, maxBisections: 6, pauseMs: 0 };
 
   test('climbs by doubling, then bisects to within the precision', async () => {

@@ -13,7 +13,14 @@ test('a p99 threshold and the baseline both fail on a simulator slowed by slow-r
   expect(checked.exitCode, checked.stdout).toBe(0);
   expect(checked.doc.thresholds.filter((t) => t.scenario === 'get-object').every((t) => t.pass)).toBe(true);
 
-  const slow = await runLoadCommand({ scenario: ['get-object'], duration: 1, connections: 2, fault: ['slow-requests'], thresholds, baseline: join(clean.out, 'load.json') });
+  const slow = await runLoadCommand({
+    scenario: ['get-object'],
+    duration: 1,
+    connections: 2,
+    fault: ['slow-requests'],
+    thresholds,
+    baseline: join(clean.out, 'load.json'),
+  });
   expect(slow.exitCode).toBe(1);
   expect(slow.doc.verdict).toBe('fail');
   expect(slow.doc.faults).toEqual(['slow-requests']);

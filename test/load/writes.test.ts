@@ -119,8 +119,21 @@ test('a run interrupted in the middle of the write mix still restores and reads 
 
 describe('profiles', () => {
   test('writes need the safe profile and uploads the destructive one', async () => {
-    await expect(runLoadCommand({ target: sim.url, insecure: true, password: PASSWORD, profile: 'read-only', scenario: ['write-mix'], writable: WRITABLE })).rejects.toThrow(/write-mix needs --profile safe/);
-    await expect(runLoadCommand({ target: sim.url, insecure: true, password: PASSWORD, scenario: ['upload'] })).rejects.toThrow(/upload needs --profile destructive/);
-    await expect(runLoadCommand({ target: sim.url, insecure: true, password: PASSWORD, scenario: ['write-mix'] })).rejects.toThrow(/--writable/);
+    await expect(
+      runLoadCommand({
+        target: sim.url,
+        insecure: true,
+        password: PASSWORD,
+        profile: 'read-only',
+        scenario: ['write-mix'],
+        writable: WRITABLE,
+      }),
+    ).rejects.toThrow(/write-mix needs --profile safe/);
+    await expect(runLoadCommand({ target: sim.url, insecure: true, password: PASSWORD, scenario: ['upload'] })).rejects.toThrow(
+      /upload needs --profile destructive/,
+    );
+    await expect(runLoadCommand({ target: sim.url, insecure: true, password: PASSWORD, scenario: ['write-mix'] })).rejects.toThrow(
+      /--writable/,
+    );
   });
 });

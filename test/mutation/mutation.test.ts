@@ -33,12 +33,15 @@ describe('mutation self-test', () => {
     expect(report.uncovered).toEqual([]);
   });
 
-  test.each(FAULTS.map((f) => [f.name, f.verdict ?? 'FAIL', f.requirement]))('fault %s is caught as a %s of %s, and FAILs nothing undeclared', (name) => {
-    const outcome = report.outcomes.find((o) => o.fault === name);
-    expect(outcome, `no outcome for ${name}`).toBeDefined();
-    expect(outcome!.killed, `${name} survived as ${outcome!.verdict}: ${outcome!.reason ?? ''}`).toBe(true);
-    expect(outcome!.undeclared, `${name} also FAILs requirements it does not declare`).toEqual([]);
-  });
+  test.each(FAULTS.map((f) => [f.name, f.verdict ?? 'FAIL', f.requirement]))(
+    'fault %s is caught as a %s of %s, and FAILs nothing undeclared',
+    (name) => {
+      const outcome = report.outcomes.find((o) => o.fault === name);
+      expect(outcome, `no outcome for ${name}`).toBeDefined();
+      expect(outcome!.killed, `${name} survived as ${outcome!.verdict}: ${outcome!.reason ?? ''}`).toBe(true);
+      expect(outcome!.undeclared, `${name} also FAILs requirements it does not declare`).toEqual([]);
+    },
+  );
 
   test('recall and precision are 100 %', () => {
     expect(report.recall).toBe(1);

@@ -26,8 +26,14 @@ const results = {
 /** What allure-vitest writes for one test: its name, status and requirement labels. */
 function vitestResult(id: string, status: string, message?: string): string {
   return JSON.stringify({
-    uuid: id, name: `[${id}] test of ${id}`, status, ...(message && { statusDetails: { message } }),
-    labels: [{ name: 'requirement', value: id }, { name: 'suite', value: 'x' }],
+    uuid: id,
+    name: `[${id}] test of ${id}`,
+    status,
+    ...(message && { statusDetails: { message } }),
+    labels: [
+      { name: 'requirement', value: id },
+      { name: 'suite', value: 'x' },
+    ],
   });
 }
 
@@ -56,16 +62,26 @@ async function written(dir: string, name: string): Promise<string> {
   return readFile(join(dir, 'allure-results', name), 'utf8');
 }
 
-const statusOf = async (dir: string, file: string) => JSON.parse(await written(dir, file)) as { status: string; statusDetails?: { message?: string } };
+const statusOf = async (dir: string, file: string) =>
+  JSON.parse(await written(dir, file)) as { status: string; statusDetails?: { message?: string } };
 
 describe('Allure results completed after the run', () => {
   test('an expected deviation is skipped as XFAIL, a warning and an XPASS say so, a test not run says why', async () => {
     const dir = await runFolder();
     await allureResults.write(await reportContext({ dir, results, secrets: [] }));
     expect(await statusOf(dir, 'a-result.json')).toMatchObject({ status: 'failed', statusDetails: { message: 'RULE-4: got 405' } });
-    expect(await statusOf(dir, 'b-result.json')).toMatchObject({ status: 'skipped', statusDetails: { message: 'XFAIL: expected deviation: EP-6 (known platform bug)\n\nEP-6: lists too much' } });
-    expect(await statusOf(dir, 'c-result.json')).toMatchObject({ status: 'passed', statusDetails: { message: 'WARN: EP-7: JSON true where the spec shows 1' } });
-    expect(await statusOf(dir, 'd-result.json')).toMatchObject({ status: 'skipped', statusDetails: { message: 'NOT_TESTED: needs the destructive profile' } });
+    expect(await statusOf(dir, 'b-result.json')).toMatchObject({
+      status: 'skipped',
+      statusDetails: { message: 'XFAIL: expected deviation: EP-6 (known platform bug)\n\nEP-6: lists too much' },
+    });
+    expect(await statusOf(dir, 'c-result.json')).toMatchObject({
+      status: 'passed',
+      statusDetails: { message: 'WARN: EP-7: JSON true where the spec shows 1' },
+    });
+    expect(await statusOf(dir, 'd-result.json')).toMatchObject({
+      status: 'skipped',
+      statusDetails: { message: 'NOT_TESTED: needs the destructive profile' },
+    });
     expect((await statusOf(dir, 'e-result.json')).statusDetails?.message).toMatch(/^XPASS: EP-9: expected to fail/);
     expect((await statusOf(dir, 'f-result.json')).statusDetails).toBeUndefined();
   });
@@ -79,9 +95,17 @@ describe('Allure results completed after the run', () => {
     expect(await Promise.all(['a', 'b', 'c', 'd', 'e'].map((x) => written(dir, `${x}-result.json`)))).toEqual(first);
     const categories = JSON.parse(await written(dir, 'categories.json')) as typeof CATEGORIES;
     const matches = (r: { status: string; statusDetails?: { message?: string } }) =>
-      categories.filter((c) => c.matchedStatuses.includes(r.status) && (!c.messageRegex || new RegExp(c.messageRegex.replace('(?s)', ''), 's').test(r.statusDetails?.message ?? '')));
+      categories.filter(
+        (c) =>
+          c.matchedStatuses.includes(r.status) &&
+          (!c.messageRegex || new RegExp(c.messageRegex.replace('(?s)', ''), 's').test(r.statusDetails?.message ?? '')),
+      );
     expect(first.map((t) => matches(JSON.parse(t)).map((c) => c.name))).toEqual([
-      ['Conformance failures'], ['Expected deviations (XFAIL)'], ['Warnings (deviations from what the spec shows)'], ['Not tested'], ['Expected failures that now pass (XPASS)'],
+      ['Conformance failures'],
+      ['Expected deviations (XFAIL)'],
+      ['Warnings (deviations from what the spec shows)'],
+      ['Not tested'],
+      ['Expected failures that now pass (XPASS)'],
     ]);
   });
 
@@ -99,13 +123,32 @@ describe('Allure results completed after the run', () => {
   });
 
   test('the baseline report\u2019s history is carried once and numbers the build after it', async () => {
-    const dir = await runFolder(JSON.stringify([{ buildOrder: 7, data: {} }, { buildOrder: 6, data: {} }]));
-    const ctx = await reportContext({ dir, results, secrets: [], baseline: { trend: { source: 's', previousStartedAt: 't', changes: [], explicit: false }, allureHistory: join(dir, 'allure-report', 'history') } });
+    const dir = await runFolder(
+      JSON.stringify([
+        { buildOrder: 7, data: {} },
+        { buildOrder: 6, data: {} },
+      ]),
+    );
+    const ctx = await reportContext({
+      dir,
+      results,
+      secrets: [],
+      baseline: {
+        trend: { source: 's', previousStartedAt: 't', changes: [], explicit: false },
+        allureHistory: join(dir, 'allure-report', 'history'),
+      },
+    });
     await allureResults.write(ctx);
     expect(JSON.parse(await written(dir, 'history/history-trend.json'))).toHaveLength(2);
-    expect(JSON.parse(await written(dir, 'executor.json'))).toMatchObject({ buildOrder: 8, reportName: 'Conformance of https://bmc.example' });
+    expect(JSON.parse(await written(dir, 'executor.json'))).toMatchObject({
+      buildOrder: 8,
+      reportName: 'Conformance of https://bmc.example',
+    });
     // Rendering again must not count this run twice: the history already carried stays.
-    await writeFile(join(dir, 'allure-report', 'history', 'history-trend.json'), JSON.stringify([{ buildOrder: 8 }, { buildOrder: 7 }, { buildOrder: 6 }]));
+    await writeFile(
+      join(dir, 'allure-report', 'history', 'history-trend.json'),
+      JSON.stringify([{ buildOrder: 8 }, { buildOrder: 7 }, { buildOrder: 6 }]),
+    );
     await allureResults.write(ctx);
     expect(JSON.parse(await written(dir, 'history/history-trend.json'))).toHaveLength(2);
     expect(JSON.parse(await written(dir, 'executor.json')).buildOrder).toBe(8);

@@ -11,8 +11,20 @@ afterAll(() => folders.removeAll());
 
 describe('changes since a baseline', () => {
   test('newly failing, newly passing and other changes; unchanged verdicts are not listed', () => {
-    const before = resultsWith({ 'EP-1': { verdict: 'PASS' }, 'EP-2': { verdict: 'FAIL' }, 'EP-3': { verdict: 'FAIL' }, 'EP-4': { verdict: 'NOT_TESTED' }, 'EP-5': { verdict: 'PASS' } });
-    const after = resultsWith({ 'EP-1': { verdict: 'FAIL' }, 'EP-2': { verdict: 'PASS' }, 'EP-3': { verdict: 'NOT_TESTED' }, 'EP-4': { verdict: 'PASS' }, 'EP-5': { verdict: 'WARN' } });
+    const before = resultsWith({
+      'EP-1': { verdict: 'PASS' },
+      'EP-2': { verdict: 'FAIL' },
+      'EP-3': { verdict: 'FAIL' },
+      'EP-4': { verdict: 'NOT_TESTED' },
+      'EP-5': { verdict: 'PASS' },
+    });
+    const after = resultsWith({
+      'EP-1': { verdict: 'FAIL' },
+      'EP-2': { verdict: 'PASS' },
+      'EP-3': { verdict: 'NOT_TESTED' },
+      'EP-4': { verdict: 'PASS' },
+      'EP-5': { verdict: 'WARN' },
+    });
     const changes = verdictChanges(before, after);
     expect(changes).toEqual([
       { id: 'EP-1', from: 'PASS', to: 'FAIL', kind: 'regression' },
@@ -48,8 +60,11 @@ describe('the kept run', () => {
   test('a new run keeps the results it replaces, clears their outputs and leaves the load run and the Allure history', async () => {
     const dir = await runFolder();
     await prepareRunDirectory(dir, ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results']);
-    expect(JSON.parse(await readFile(join(dir, 'previous', 'results.json'), 'utf8')).requirements).toHaveLength(resultsWith().requirements.length);
-    for (const gone of ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results']) expect(existsSync(join(dir, gone)), gone).toBe(false);
+    expect(JSON.parse(await readFile(join(dir, 'previous', 'results.json'), 'utf8')).requirements).toHaveLength(
+      resultsWith().requirements.length,
+    );
+    for (const gone of ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results'])
+      expect(existsSync(join(dir, gone)), gone).toBe(false);
     for (const kept of ['load.json', 'load.html', 'allure-report/history']) expect(existsSync(join(dir, kept)), kept).toBe(true);
   });
 

@@ -47,18 +47,32 @@ test('checks that cannot reach the target are broken in Allure, under environmen
   try {
     const link = await relay(Number(new URL(sim.url).port));
     await runConformance({
-      target: `https://127.0.0.1:${link.port}`, user: 'root', password: 'relay-pw-5521', namespace: 'mgmt_project', insecure: true,
-      out, allowFactoryReset: false, writable: [], faults: [], only: ['envelope'], timeoutMs: 5_000,
+      target: `https://127.0.0.1:${link.port}`,
+      user: 'root',
+      password: 'relay-pw-5521',
+      namespace: 'mgmt_project',
+      insecure: true,
+      out,
+      allowFactoryReset: false,
+      writable: [],
+      faults: [],
+      only: ['envelope'],
+      timeoutMs: 5_000,
       // Gone for good: the run waits a second for it to come back, then gives up.
       rebootWaitMs: 1_000,
       // The run names its target once the login worked: the target goes away right then.
       print: (line) => void (line.startsWith('bmc-conformance run:') && link.cut()),
     });
     const names = (await readdir(join(out, 'allure-results'))).filter((n) => n.endsWith('-result.json'));
-    const statuses = await Promise.all(names.map(async (n) => JSON.parse(await readFile(join(out, 'allure-results', n), 'utf8')).status as string));
+    const statuses = await Promise.all(
+      names.map(async (n) => JSON.parse(await readFile(join(out, 'allure-results', n), 'utf8')).status as string),
+    );
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(['broken']));
-    const categories = JSON.parse(await readFile(join(out, 'allure-results', 'categories.json'), 'utf8')) as Array<{ name: string; matchedStatuses: string[] }>;
+    const categories = JSON.parse(await readFile(join(out, 'allure-results', 'categories.json'), 'utf8')) as Array<{
+      name: string;
+      matchedStatuses: string[];
+    }>;
     expect(categories.filter((c) => c.matchedStatuses.includes('broken')).map((c) => c.name)).toEqual(['Environment or harness problems']);
   } finally {
     await sim.close();

@@ -22,28 +22,49 @@ export const EXCHANGE: Exchange = {
 };
 
 /** Every catalogue requirement PASSes with one test, except the verdicts given. */
-export function resultsWith(verdicts: Record<string, { verdict: Verdict; reason?: string; expected?: string; evidence?: Exchange[] }> = {}): Results {
+export function resultsWith(
+  verdicts: Record<string, { verdict: Verdict; reason?: string; expected?: string; evidence?: Exchange[] }> = {},
+): Results {
   const requirements = REQUIREMENTS.map((r) => {
     const v = verdicts[r.id];
     const verdict = v?.verdict ?? 'PASS';
     const testVerdict: Verdict = verdict === 'XFAIL' ? 'FAIL' : verdict === 'XPASS' ? 'PASS' : verdict;
     return {
-      id: r.id, level: r.level, section: r.section, title: r.title, verdict,
+      id: r.id,
+      level: r.level,
+      section: r.section,
+      title: r.title,
+      verdict,
       ...(v?.reason !== undefined && { reason: v.reason }),
       ...(v?.expected !== undefined && { expected: v.expected }),
-      tests: [{ name: `[${r.id}] test of ${r.id}`, verdict: testVerdict, ...(v?.reason !== undefined && { reason: v.reason }), ...(v?.evidence && { evidence: v.evidence }) }],
+      tests: [
+        {
+          name: `[${r.id}] test of ${r.id}`,
+          verdict: testVerdict,
+          ...(v?.reason !== undefined && { reason: v.reason }),
+          ...(v?.evidence && { evidence: v.evidence }),
+        },
+      ],
     };
   });
   return {
-    target: 'https://bmc.example:443', namespace: 'mgmt_project', profile: 'safe',
-    startedAt: '2026-01-02T03:04:00.000Z', durationMs: 12_345, seed: 42,
-    summary: summarize(requirements), requirements, observations: [],
+    target: 'https://bmc.example:443',
+    namespace: 'mgmt_project',
+    profile: 'safe',
+    startedAt: '2026-01-02T03:04:00.000Z',
+    durationMs: 12_345,
+    seed: 42,
+    summary: summarize(requirements),
+    requirements,
+    observations: [],
   };
 }
 
 export function context(results: Results, extra: Partial<ReportContext> = {}): ReportContext {
   return {
-    dir: '/nonexistent', results, tool: toolInfo(),
+    dir: '/nonexistent',
+    results,
+    tool: toolInfo(),
     redact: (t) => t,
     write: async () => {},
     ...extra,

@@ -16,7 +16,11 @@ interface Case {
 
 function parse(xml: string): { suites: Record<string, string>; cases: Case[] } {
   const parser = new XMLParser({
-    ignoreAttributes: false, attributeNamePrefix: '@', textNodeName: '#', parseAttributeValue: false, parseTagValue: false,
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    textNodeName: '#',
+    parseAttributeValue: false,
+    parseTagValue: false,
     isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
   });
   const doc = parser.parse(xml) as { testsuites: Record<string, string> & { testsuite: Array<{ testcase: Case[] }> } };
@@ -35,7 +39,11 @@ describe('junit.xml', () => {
     'ENV-2': { verdict: 'FAIL', reason: HOSTILE },
   });
   const previous = resultsWith({ 'ENV-2': { verdict: 'FAIL', reason: 'old' } });
-  const xml = junitText(context(results, { trend: { source: 'old/results.json', previousStartedAt: 'then', changes: verdictChanges(previous, results), explicit: true } }));
+  const xml = junitText(
+    context(results, {
+      trend: { source: 'old/results.json', previousStartedAt: 'then', changes: verdictChanges(previous, results), explicit: true },
+    }),
+  );
   const { suites, cases } = parse(xml);
   const byId = (id: string): Case => cases.find((c) => c['@name'].startsWith(`${id} `))!;
 

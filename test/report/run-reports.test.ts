@@ -37,8 +37,16 @@ function collectSessionCookies(message: unknown): void {
 
 async function run(dir: string, opts: { only: Array<'auth' | 'actions' | 'envelope'>; faults: string[] }): Promise<Results> {
   const { results } = await runConformance({
-    user: 'root', password: PASSWORD, namespace: 'mgmt_project', insecure: true, out: dir,
-    allowFactoryReset: false, writable: [], print: () => {}, seed: 7, ...opts,
+    user: 'root',
+    password: PASSWORD,
+    namespace: 'mgmt_project',
+    insecure: true,
+    out: dir,
+    allowFactoryReset: false,
+    writable: [],
+    print: () => {},
+    seed: 7,
+    ...opts,
   });
   return results;
 }
@@ -93,8 +101,16 @@ describe('a failing requirement in every output', () => {
 
   test('junit.xml: a failure of the test case "RULE-4 <title>", its reason the message, with the change since the first run', async () => {
     const xml = await readFile(join(dir, 'junit.xml'), 'utf8');
-    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (n) => ['testsuite', 'testcase', 'property'].includes(n) }).parse(xml);
-    const cases = doc.testsuites.testsuite.flatMap((s: { testcase: unknown[] }) => s.testcase) as Array<{ '@name': string; failure?: { '@message': string; '#text': string }; properties: { property: Array<{ '@name': string; '@value': string }> } }>;
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@',
+      isArray: (n) => ['testsuite', 'testcase', 'property'].includes(n),
+    }).parse(xml);
+    const cases = doc.testsuites.testsuite.flatMap((s: { testcase: unknown[] }) => s.testcase) as Array<{
+      '@name': string;
+      failure?: { '@message': string; '#text': string };
+      properties: { property: Array<{ '@name': string; '@value': string }> };
+    }>;
     const rule4 = cases.find((c) => c['@name'].startsWith('RULE-4 A POST that would create'))!;
     expect(rule4.failure?.['@message']).toMatch(/expected 403 Forbidden, got 405/);
     expect(rule4.failure?.['#text']).toContain('HTTP 405 Method Not Allowed');
@@ -104,26 +120,47 @@ describe('a failing requirement in every output', () => {
 
   test('Allure: failed (not broken), critical, labelled, linked to its catalogue entry, each request a step with request and response as text', async () => {
     const names = await readdir(join(dir, 'allure-results'));
-    const all = await Promise.all(names.filter((n) => n.endsWith('-result.json')).map(async (n) => JSON.parse(await readFile(join(dir, 'allure-results', n), 'utf8'))));
-    const rule4 = all.find((r) => r.labels.some((l: { name: string; value: string }) => l.name === 'requirement' && l.value === 'RULE-4') && r.status !== 'passed');
+    const all = await Promise.all(
+      names.filter((n) => n.endsWith('-result.json')).map(async (n) => JSON.parse(await readFile(join(dir, 'allure-results', n), 'utf8'))),
+    );
+    const rule4 = all.find(
+      (r) =>
+        r.labels.some((l: { name: string; value: string }) => l.name === 'requirement' && l.value === 'RULE-4') && r.status !== 'passed',
+    );
     expect(rule4.status).toBe('failed');
     expect(all.filter((r) => r.status === 'broken')).toEqual([]);
-    expect(rule4.labels).toEqual(expect.arrayContaining([
-      { name: 'severity', value: 'critical' }, { name: 'area', value: 'actions' }, { name: 'profile', value: 'destructive' },
-    ]));
+    expect(rule4.labels).toEqual(
+      expect.arrayContaining([
+        { name: 'severity', value: 'critical' },
+        { name: 'area', value: 'actions' },
+        { name: 'profile', value: 'destructive' },
+      ]),
+    );
     expect(rule4.links).toContainEqual({ url: 'catalogue.html#RULE-4', name: 'RULE-4 in the catalogue', type: 'tms' });
-    expect(await readFile(join(dir, 'allure-report', 'catalogue.html'), 'utf8')).toMatch(/<tr id="RULE-4"><td class="id">RULE-4<\/td><td>MUST<\/td><td>A POST that would create/);
+    expect(await readFile(join(dir, 'allure-report', 'catalogue.html'), 'utf8')).toMatch(
+      /<tr id="RULE-4"><td class="id">RULE-4<\/td><td>MUST<\/td><td>A POST that would create/,
+    );
     const step = rule4.steps.find((s: { name: string }) => s.name.startsWith('POST /xyz/mgmt_project/'));
     expect(step.name).toMatch(/→ 405 Method Not Allowed$/);
-    const attachments = step.steps.flatMap((s: { attachments: unknown[] }) => s.attachments).concat(step.attachments) as Array<{ name: string; source: string; type: string }>;
+    const attachments = step.steps.flatMap((s: { attachments: unknown[] }) => s.attachments).concat(step.attachments) as Array<{
+      name: string;
+      source: string;
+      type: string;
+    }>;
     const text = async (name: string) => readFile(join(dir, 'allure-results', attachments.find((a) => a.name === name)!.source), 'utf8');
     expect(attachments.map((a) => a.type)).toEqual(['text/plain', 'text/plain']);
     expect(await text('request')).toMatch(/^POST \/xyz\/mgmt_project\/\S+\n[\s\S]*cookie: sid=<redacted>/);
     expect(await text('response')).toMatch(/^HTTP 405 Method Not Allowed/);
     const env = await readFile(join(dir, 'allure-results', 'environment.properties'), 'utf8');
     expect(env).toMatch(/^Profile=destructive$/m);
-    const trend = JSON.parse(await readFile(join(dir, 'allure-report', 'history', 'history-trend.json'), 'utf8')) as Array<{ buildOrder: number; data: { failed: number } }>;
-    expect(trend.map((t) => [t.buildOrder, t.data.failed])).toEqual([[2, 1], [1, 0]]);
+    const trend = JSON.parse(await readFile(join(dir, 'allure-report', 'history', 'history-trend.json'), 'utf8')) as Array<{
+      buildOrder: number;
+      data: { failed: number };
+    }>;
+    expect(trend.map((t) => [t.buildOrder, t.data.failed])).toEqual([
+      [2, 1],
+      [1, 0],
+    ]);
   });
 
   test('summary.html and summary.md: the FAIL with its reason, newly failing since the first run', async () => {
@@ -201,9 +238,17 @@ describe.skipIf(!chromiumPath && !process.env.CI)('the pages in headless Chromiu
     await page.locator('#counts').screenshot({ path: join(SCREENSHOTS, 'summary-verdicts.png') });
     // The table is long: its head, and the rows around the failing requirement.
     const top = (await table.boundingBox())!;
-    await page.screenshot({ path: join(SCREENSHOTS, 'summary-requirements.png'), fullPage: true, clip: { ...top, height: Math.min(top.height, 1200) } });
+    await page.screenshot({
+      path: join(SCREENSHOTS, 'summary-requirements.png'),
+      fullPage: true,
+      clip: { ...top, height: Math.min(top.height, 1200) },
+    });
     const row = (await table.locator('tr#RULE-4').boundingBox())!;
-    await page.screenshot({ path: join(SCREENSHOTS, 'summary-requirements-RULE-4.png'), fullPage: true, clip: { x: top.x, y: row.y - 250, width: top.width, height: row.height + 500 } });
+    await page.screenshot({
+      path: join(SCREENSHOTS, 'summary-requirements-RULE-4.png'),
+      fullPage: true,
+      clip: { x: top.x, y: row.y - 250, width: top.width, height: row.height + 500 },
+    });
     await page.locator('#evidence-RULE-4').screenshot({ path: join(SCREENSHOTS, 'summary-evidence-RULE-4.png') });
     expect(errors).toEqual([]);
     await page.close();

@@ -28,13 +28,27 @@ const results = {
   ],
 };
 const previous = resultsWith({ 'EP-7': { verdict: 'FAIL', reason: 'old' } });
-const trend = { source: 'old/results.json', previousStartedAt: '2026-01-01T00:00:00.000Z', changes: verdictChanges(previous, results), explicit: false };
+const trend = {
+  source: 'old/results.json',
+  previousStartedAt: '2026-01-01T00:00:00.000Z',
+  changes: verdictChanges(previous, results),
+  explicit: false,
+};
 
 describe('summary.html', () => {
   const page = summaryPage(context(results, { trend }));
 
   test('names the target, its fingerprint, the profile, the date, the tool and the catalogue', () => {
-    for (const text of ['https://bmc.example:443', 'phosphor-rest/1.2', '2.14.0-dev', '321', 'safe', '2026-01-02T03:04:00.000Z', 'bmc-conformance 0.1.0', `${REQUIREMENTS.length} requirements, digest`]) {
+    for (const text of [
+      'https://bmc.example:443',
+      'phosphor-rest/1.2',
+      '2.14.0-dev',
+      '321',
+      'safe',
+      '2026-01-02T03:04:00.000Z',
+      'bmc-conformance 0.1.0',
+      `${REQUIREMENTS.length} requirements, digest`,
+    ]) {
       expect(page).toContain(text);
     }
     expect(page).toContain('Does not conform: 2 requirements fail (ENV-2, RULE-4).');
@@ -66,7 +80,9 @@ describe('summary.html', () => {
     const newlyFailing = changes.slice(changes.indexOf('Newly failing'), changes.indexOf('Newly passing'));
     expect(newlyFailing).toContain('<li><a href="#ENV-2">ENV-2</a>: PASS → <span class="badge v-FAIL">FAIL</span></li>');
     expect(newlyFailing).toContain('<li><a href="#RULE-4">RULE-4</a>: PASS → <span class="badge v-FAIL">FAIL</span></li>');
-    expect(changes.slice(changes.indexOf('Newly passing'))).toContain('<li><a href="#EP-7">EP-7</a>: FAIL → <span class="badge v-PASS">PASS</span></li>');
+    expect(changes.slice(changes.indexOf('Newly passing'))).toContain(
+      '<li><a href="#EP-7">EP-7</a>: FAIL → <span class="badge v-PASS">PASS</span></li>',
+    );
   });
 
   test('escapes what the target answered: no markup of it survives', () => {
@@ -78,25 +94,34 @@ describe('summary.html', () => {
 describe('summary.html with a load run beside it', () => {
   test('shows the figures it can read and links the charts', async () => {
     const dir = await folders.make('bmc-load-');
-    await writeFile(join(dir, 'load.json'), JSON.stringify({
-      startedAt: '2026-01-02T04:00:00Z',
-      scenarios: [
-        { name: 'get-object', requestsPerSecond: 812.4, latencyMs: { p50: 2.1, p99: 9.8 }, requests: 2437 },
-        { scenario: 'enumerate-root', rps: 31, p50: 40, p99: 120.5 },
-        { requestsPerSecond: 5 },
-      ],
-    }));
+    await writeFile(
+      join(dir, 'load.json'),
+      JSON.stringify({
+        startedAt: '2026-01-02T04:00:00Z',
+        scenarios: [
+          { name: 'get-object', requestsPerSecond: 812.4, latencyMs: { p50: 2.1, p99: 9.8 }, requests: 2437 },
+          { scenario: 'enumerate-root', rps: 31, p50: 40, p99: 120.5 },
+          { requestsPerSecond: 5 },
+        ],
+      }),
+    );
     await writeFile(join(dir, 'load.html'), '<html></html>');
     const load = await readLoadRun(dir);
     expect(load?.scenarios.map((s) => s.name)).toEqual(['get-object', 'enumerate-root']);
     const section = summaryPage(context(resultsWith(), { load })).split('id="load"')[1]!;
-    for (const text of ['get-object', '812', '2437', '9.8', 'enumerate-root', '31', '120.5', '<a href="load.html">load.html</a>']) expect(section).toContain(text);
+    for (const text of ['get-object', '812', '2437', '9.8', 'enumerate-root', '31', '120.5', '<a href="load.html">load.html</a>'])
+      expect(section).toContain(text);
   });
 
   test('an older load-results.json is read too; an unreadable file is said so, not fatal', async () => {
     const older = await folders.make('bmc-load-old-');
-    await writeFile(join(older, 'load-results.json'), JSON.stringify({ results: [{ scenario: 'get-attr', requestsPerSecond: 100, latencyMs: { p50: 1, p99: 3 } }] }));
-    expect((await readLoadRun(older))?.scenarios).toEqual([{ name: 'get-attr', requests: undefined, requestsPerSecond: 100, p50Ms: 1, p99Ms: 3 }]);
+    await writeFile(
+      join(older, 'load-results.json'),
+      JSON.stringify({ results: [{ scenario: 'get-attr', requestsPerSecond: 100, latencyMs: { p50: 1, p99: 3 } }] }),
+    );
+    expect((await readLoadRun(older))?.scenarios).toEqual([
+      { name: 'get-attr', requests: undefined, requestsPerSecond: 100, p50Ms: 1, p99Ms: 3 },
+    ]);
     const broken = await folders.make('bmc-load-broken-');
     await writeFile(join(broken, 'load.json'), '{ truncated');
     const load = await readLoadRun(broken);

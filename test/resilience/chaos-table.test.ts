@@ -44,15 +44,63 @@ interface Mode {
 
 let every = 0;
 const MODES: Mode[] = [
-  { mode: 'latency 100 ms (every 4th request)', fault: () => (++every % 4 === 0 ? { kind: 'latency', ms: 100 } : undefined), boundMs: 60_000, affected: undefined },
-  { mode: 'stall mid-answer', fault: onSystem({ kind: 'stall' }), boundMs: 40_000, affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer stalled on 1 of \d+ requests/ } },
-  { mode: 'reset', fault: () => (++every % 7 === 0 ? { kind: 'reset' } : undefined), boundMs: 30_000, affected: { verdict: 'NOT_TESTED', reason: /^not judged: connection reset on \d+ of \d+ requests/ } },
-  { mode: 'truncated body', fault: onSystem({ kind: 'truncate' }), boundMs: 30_000, affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer truncated on 1 of \d+ requests/ } },
-  { mode: 'body of 300 MiB', fault: onSystem({ kind: 'huge', bytes: 300 * MiB, chunked: true }), boundMs: 30_000, affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer over the size cap on 1 of \d+ requests/ } },
-  { mode: 'trickle (1 byte/s)', fault: onSystem({ kind: 'trickle' }), boundMs: 40_000, affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer trickled on 1 of \d+ requests/ } },
-  { mode: 'HTML page (502)', fault: onSystem({ kind: 'html', status: 502 }), boundMs: 30_000, affected: { verdict: 'FAIL', reason: /502/ } },
-  { mode: 'refused TLS handshake', refuseTls: true, boundMs: 30_000, affected: { verdict: 'NOT_TESTED', reason: /TLS handshake (refused on|with .* failed: the target closed the connection during the handshake)/ } },
-  { mode: 'restart for 3 s', restartSeconds: 3, boundMs: 40_000, affected: { verdict: 'NOT_TESTED', reason: /^not judged: target unreachable from \d\d:\d\d:\d\d for [\d.]+ s/ } },
+  {
+    mode: 'latency 100 ms (every 4th request)',
+    fault: () => (++every % 4 === 0 ? { kind: 'latency', ms: 100 } : undefined),
+    boundMs: 60_000,
+    affected: undefined,
+  },
+  {
+    mode: 'stall mid-answer',
+    fault: onSystem({ kind: 'stall' }),
+    boundMs: 40_000,
+    affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer stalled on 1 of \d+ requests/ },
+  },
+  {
+    mode: 'reset',
+    fault: () => (++every % 7 === 0 ? { kind: 'reset' } : undefined),
+    boundMs: 30_000,
+    affected: { verdict: 'NOT_TESTED', reason: /^not judged: connection reset on \d+ of \d+ requests/ },
+  },
+  {
+    mode: 'truncated body',
+    fault: onSystem({ kind: 'truncate' }),
+    boundMs: 30_000,
+    affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer truncated on 1 of \d+ requests/ },
+  },
+  {
+    mode: 'body of 300 MiB',
+    fault: onSystem({ kind: 'huge', bytes: 300 * MiB, chunked: true }),
+    boundMs: 30_000,
+    affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer over the size cap on 1 of \d+ requests/ },
+  },
+  {
+    mode: 'trickle (1 byte/s)',
+    fault: onSystem({ kind: 'trickle' }),
+    boundMs: 40_000,
+    affected: { verdict: 'NOT_TESTED', reason: /^not judged: answer trickled on 1 of \d+ requests/ },
+  },
+  {
+    mode: 'HTML page (502)',
+    fault: onSystem({ kind: 'html', status: 502 }),
+    boundMs: 30_000,
+    affected: { verdict: 'FAIL', reason: /502/ },
+  },
+  {
+    mode: 'refused TLS handshake',
+    refuseTls: true,
+    boundMs: 30_000,
+    affected: {
+      verdict: 'NOT_TESTED',
+      reason: /TLS handshake (refused on|with .* failed: the target closed the connection during the handshake)/,
+    },
+  },
+  {
+    mode: 'restart for 3 s',
+    restartSeconds: 3,
+    boundMs: 40_000,
+    affected: { verdict: 'NOT_TESTED', reason: /^not judged: target unreachable from \d\d:\d\d:\d\d for [\d.]+ s/ },
+  },
 ];
 
 /** The fault for the first GET of inventory/system (the object map several checks read). */
@@ -90,76 +138,100 @@ afterAll(async () => {
   await writeFile(join(dir, 'chaos-table.md'), `${table(rows)}\n`);
 });
 
-test.each(MODES)('$mode: bounded and honest', async (m) => {
-  const out = await folders.make('bmc-chaos-');
-  let armed = false;
-  let restarted: Promise<void> | undefined;
-  const proxy: ChaosProxy = await startChaosProxy({
-    upstream: sim.port,
-    fault: (req) => {
-      if (!armed) return undefined;
-      if (m.restartSeconds && !restarted && req.path === `${NS}/state/host0`) restarted = proxy.restart(m.restartSeconds, restartSimulator(proxy));
-      return m.fault?.(req);
-    },
-    refuseTls: () => armed && m.refuseTls === true,
-  });
-  const rss = peakRss();
-  const stderr = vi.spyOn(process.stderr, 'write');
-  const started = performance.now();
-  let results: Results | undefined;
-  let exitCode: number;
-  try {
-    const outcome = await runConformance({
-      target: proxy.url, user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true,
-      out, allowFactoryReset: false, writable: [], faults: [], only: ['objects'], timeoutMs: TIMEOUT_MS,
-      maxResponseBytes: 8 * MiB, rebootWaitMs: 15_000, lean: true,
-      // The suites' requests meet the fault; the run's login and preflight do not.
-      print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
+test.each(MODES)(
+  '$mode: bounded and honest',
+  async (m) => {
+    const out = await folders.make('bmc-chaos-');
+    let armed = false;
+    let restarted: Promise<void> | undefined;
+    const proxy: ChaosProxy = await startChaosProxy({
+      upstream: sim.port,
+      fault: (req) => {
+        if (!armed) return undefined;
+        if (m.restartSeconds && !restarted && req.path === `${NS}/state/host0`)
+          restarted = proxy.restart(m.restartSeconds, restartSimulator(proxy));
+        return m.fault?.(req);
+      },
+      refuseTls: () => armed && m.refuseTls === true,
     });
-    results = outcome.results;
-    exitCode = outcome.exitCode;
-  } catch (err) {
-    // Only an environment problem may end a run early, as one sentence (exit 2).
-    expect(err).toBeInstanceOf(UsageError);
-    exitCode = 2;
-  }
-  const wallMs = performance.now() - started;
-  const written = stderr.mock.calls.map(([chunk]) => String(chunk)).join('');
-  stderr.mockRestore();
-  await restarted;
-  await proxy.close();
-
-  const affected = (results?.requirements ?? [])
-    .filter((r) => requirement(r.id).area === 'objects' && r.verdict !== 'PASS')
-    .map((r) => ({ id: r.id, verdict: r.verdict, reason: r.reason ?? '' }));
-  rows.push({
-    mode: m.mode, exitCode, wallMs, boundMs: m.boundMs, affected, peakRssMiB: rss.stop() / MiB,
-    sessionsOpened: proxy.stats.sessionsOpened, sessionsClosed: proxy.stats.sessionsClosed, sessionsLost: proxy.stats.sessionsLostInRestart,
-    peakConnections: proxy.stats.peakConnections, requests: proxy.stats.requests,
-  });
-
-  expect(wallMs).toBeLessThan(m.boundMs);
-  expect(results, 'the run ended with results').toBeDefined();
-  // No unhandled error, no stack trace.
-  expect(written).not.toMatch(/^\s+at |Unhandled/m);
-  expect(exitCode).toBe(m.affected?.verdict === 'FAIL' ? 1 : 0);
-  if (m.affected) {
-    expect(affected.map((r) => r.verdict)).toContain(m.affected.verdict);
-    for (const r of affected) {
-      expect(r.verdict, r.id).toMatch(m.affected.verdict === 'FAIL' ? /^(FAIL|NOT_TESTED)$/ : /^NOT_TESTED$/);
-      expect(r.reason, r.id).toMatch(m.affected.reason);
+    const rss = peakRss();
+    const stderr = vi.spyOn(process.stderr, 'write');
+    const started = performance.now();
+    let results: Results | undefined;
+    let exitCode: number;
+    try {
+      const outcome = await runConformance({
+        target: proxy.url,
+        user: 'root',
+        password: '0penBmc',
+        namespace: 'mgmt_project',
+        insecure: true,
+        out,
+        allowFactoryReset: false,
+        writable: [],
+        faults: [],
+        only: ['objects'],
+        timeoutMs: TIMEOUT_MS,
+        maxResponseBytes: 8 * MiB,
+        rebootWaitMs: 15_000,
+        lean: true,
+        // The suites' requests meet the fault; the run's login and preflight do not.
+        print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
+      });
+      results = outcome.results;
+      exitCode = outcome.exitCode;
+    } catch (err) {
+      // Only an environment problem may end a run early, as one sentence (exit 2).
+      expect(err).toBeInstanceOf(UsageError);
+      exitCode = 2;
     }
-  } else {
-    expect(affected).toEqual([]);
-  }
-  // Every session the run opened is closed (or went with the target when it restarted); a target
-  // that refuses every new connection can be logged out of only while an old one stays open.
-  expect(proxy.stats.sessionsOpened).toBeGreaterThan(0);
-  const closed = proxy.stats.sessionsClosed + proxy.stats.sessionsLostInRestart;
-  if (m.refuseTls) expect(closed).toBeLessThanOrEqual(proxy.stats.sessionsOpened);
-  else expect(closed).toBe(proxy.stats.sessionsOpened);
-  if (m.restartSeconds) expect(results!.downtime).toEqual([expect.objectContaining({ back: true, cause: expect.any(String) })]);
-}, 90_000);
+    const wallMs = performance.now() - started;
+    const written = stderr.mock.calls.map(([chunk]) => String(chunk)).join('');
+    stderr.mockRestore();
+    await restarted;
+    await proxy.close();
+
+    const affected = (results?.requirements ?? [])
+      .filter((r) => requirement(r.id).area === 'objects' && r.verdict !== 'PASS')
+      .map((r) => ({ id: r.id, verdict: r.verdict, reason: r.reason ?? '' }));
+    rows.push({
+      mode: m.mode,
+      exitCode,
+      wallMs,
+      boundMs: m.boundMs,
+      affected,
+      peakRssMiB: rss.stop() / MiB,
+      sessionsOpened: proxy.stats.sessionsOpened,
+      sessionsClosed: proxy.stats.sessionsClosed,
+      sessionsLost: proxy.stats.sessionsLostInRestart,
+      peakConnections: proxy.stats.peakConnections,
+      requests: proxy.stats.requests,
+    });
+
+    expect(wallMs).toBeLessThan(m.boundMs);
+    expect(results, 'the run ended with results').toBeDefined();
+    // No unhandled error, no stack trace.
+    expect(written).not.toMatch(/^\s+at |Unhandled/m);
+    expect(exitCode).toBe(m.affected?.verdict === 'FAIL' ? 1 : 0);
+    if (m.affected) {
+      expect(affected.map((r) => r.verdict)).toContain(m.affected.verdict);
+      for (const r of affected) {
+        expect(r.verdict, r.id).toMatch(m.affected.verdict === 'FAIL' ? /^(FAIL|NOT_TESTED)$/ : /^NOT_TESTED$/);
+        expect(r.reason, r.id).toMatch(m.affected.reason);
+      }
+    } else {
+      expect(affected).toEqual([]);
+    }
+    // Every session the run opened is closed (or went with the target when it restarted); a target
+    // that refuses every new connection can be logged out of only while an old one stays open.
+    expect(proxy.stats.sessionsOpened).toBeGreaterThan(0);
+    const closed = proxy.stats.sessionsClosed + proxy.stats.sessionsLostInRestart;
+    if (m.refuseTls) expect(closed).toBeLessThanOrEqual(proxy.stats.sessionsOpened);
+    else expect(closed).toBe(proxy.stats.sessionsOpened);
+    if (m.restartSeconds) expect(results!.downtime).toEqual([expect.objectContaining({ back: true, cause: expect.any(String) })]);
+  },
+  90_000,
+);
 
 test('no answer is buffered whole: the 300 MiB body costs no more memory than the other modes', () => {
   const huge = rows.find((r) => r.mode.startsWith('body of'));
@@ -190,7 +262,8 @@ function peakRss(): { stop(): number } {
 }
 
 function table(list: Row[]): string {
-  const head = '| mode | exit | wall time / bound | affected requirements: verdict and reason | peak RSS | sessions opened / closed | requests | peak connections |\n|---|---|---|---|---|---|---|---|';
+  const head =
+    '| mode | exit | wall time / bound | affected requirements: verdict and reason | peak RSS | sessions opened / closed | requests | peak connections |\n|---|---|---|---|---|---|---|---|';
   const lines = list.map((r) => {
     const affected = r.affected.length === 0 ? 'none: all PASS' : summarize(r.affected);
     const lost = r.sessionsLost > 0 ? ` (+${r.sessionsLost} lost in the restart)` : '';
@@ -203,7 +276,10 @@ function table(list: Row[]): string {
 function summarize(affected: Row['affected']): string {
   const groups = new Map<string, string[]>();
   for (const a of affected) {
-    const key = `${a.verdict}: ${a.reason.replace(/ \(.*$/s, '').replace(/ body ".*$/s, '').replace(/\|/g, '\\|')}`;
+    const key = `${a.verdict}: ${a.reason
+      .replace(/ \(.*$/s, '')
+      .replace(/ body ".*$/s, '')
+      .replace(/\|/g, '\\|')}`;
     groups.set(key, [...(groups.get(key) ?? []), a.id]);
   }
   return [...groups].map(([key, ids]) => `${ids.join(', ')} ${key}`).join('; ');

@@ -47,7 +47,14 @@ afterAll(async () => {
 
 test(`a client never holds more than its ${CONCURRENCY} connections, however many requests wait and however many are reset`, async () => {
   // The first test on this proxy: every connection it sees is this client's.
-  const client = new BmcClient({ baseUrl: proxy.url, user: 'root', password: '0penBmc', insecure: true, connections: CONCURRENCY, timeoutMs: 5_000 });
+  const client = new BmcClient({
+    baseUrl: proxy.url,
+    user: 'root',
+    password: '0penBmc',
+    insecure: true,
+    connections: CONCURRENCY,
+    timeoutMs: 5_000,
+  });
   await client.login();
   armed = true;
   const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => client.get('/xyz/mgmt_project/inventory/system')));
@@ -63,9 +70,20 @@ test(`a run keeps to --rps ${RPS} and closes every session, while the target res
   const profile = { ...(await loadTargetProfile(join(packageRoot(), 'profiles', 'simulator.json'))), concurrency: CONCURRENCY, rps: RPS };
   const startedAt = proxy.stats.arrivals.length;
   const outcome = await runConformance({
-    target: proxy.url, user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true,
-    out: await folders.make('bmc-discipline-'), allowFactoryReset: false, writable: [], faults: [],
-    targetProfile: profile, only: ['auth', 'events', 'errors'], fuzzRuns: 10, timeoutMs: 5_000, lean: true,
+    target: proxy.url,
+    user: 'root',
+    password: '0penBmc',
+    namespace: 'mgmt_project',
+    insecure: true,
+    out: await folders.make('bmc-discipline-'),
+    allowFactoryReset: false,
+    writable: [],
+    faults: [],
+    targetProfile: profile,
+    only: ['auth', 'events', 'errors'],
+    fuzzRuns: 10,
+    timeoutMs: 5_000,
+    lean: true,
     print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
   });
   armed = false;
@@ -86,7 +104,9 @@ test('WebSocket handshakes keep to the rate cap too', async () => {
   await client.login();
   const from = proxy.stats.arrivals.length;
   const started = performance.now();
-  const subscribers = await Promise.all(Array.from({ length: 5 }, () => EventSubscriber.open(client, { paths: ['/xyz/mgmt_project/inventory/system'] })));
+  const subscribers = await Promise.all(
+    Array.from({ length: 5 }, () => EventSubscriber.open(client, { paths: ['/xyz/mgmt_project/inventory/system'] })),
+  );
   // The fifth handshake cannot start before four gaps of 100 ms (less a little timer slack). Their
   // arrival at the target is not measured: a TLS handshake each puts jitter on it.
   expect(performance.now() - started).toBeGreaterThanOrEqual(380);

@@ -60,7 +60,10 @@ interface Signalling {
 function run(args: string[], how: Signalling): Promise<Exit> {
   let again = how.again ?? false;
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '' } });
+    const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '' },
+    });
     let stdout = '';
     let stderr = '';
     let signalledAt = 0;
@@ -94,7 +97,23 @@ function run(args: string[], how: Signalling): Promise<Exit> {
 }
 
 function runArgs(out: string, extra: string[] = []): string[] {
-  return ['run', '--target', proxy.url, '--insecure', '--password', '0penBmc', '--target-profile', PROFILE, '--profile', 'safe', '--fuzz-runs', '20', '--out', out, ...extra];
+  return [
+    'run',
+    '--target',
+    proxy.url,
+    '--insecure',
+    '--password',
+    '0penBmc',
+    '--target-profile',
+    PROFILE,
+    '--profile',
+    'safe',
+    '--fuzz-runs',
+    '20',
+    '--out',
+    out,
+    ...extra,
+  ];
 }
 
 /** The whole tree as enumerate shows it, without the clocks (Elapsed), which move by themselves. */
@@ -131,7 +150,10 @@ test('SIGINT mid-writes: exit 130 within seconds, every write restored, sessions
   expect(notRun.length).toBeGreaterThan(0);
 
   const report = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, [CLI, 'report', '--in', out, '--no-html'], { stdio: 'ignore', env: { ...process.env, GITHUB_STEP_SUMMARY: '' } }).on('close', resolve);
+    spawn(process.execPath, [CLI, 'report', '--in', out, '--no-html'], {
+      stdio: 'ignore',
+      env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
+    }).on('close', resolve);
   });
   expect(report).toBe(0);
   expect(await readFile(join(out, 'summary.html'), 'utf8')).toContain('not run: the run was interrupted (SIGINT)');
@@ -145,7 +167,9 @@ test('a test stuck on a stalled answer is hurried: its request is abandoned, its
   expect(exit.afterSignalMs).toBeLessThan(20_000);
   expect(await tree()).toEqual(before);
   const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
-  const cut = results.requirements.flatMap((r) => r.tests).filter((t) => /the run was interrupted \(SIGINT\) while this test ran/.test(t.reason ?? ''));
+  const cut = results.requirements
+    .flatMap((r) => r.tests)
+    .filter((t) => /the run was interrupted \(SIGINT\) while this test ran/.test(t.reason ?? ''));
   expect(cut.length).toBeGreaterThan(0);
   expect(cut.every((t) => t.verdict === 'NOT_TESTED')).toBe(true);
   expect(results.interrupted?.unfinished).toBeUndefined();

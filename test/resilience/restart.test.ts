@@ -71,11 +71,22 @@ test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in
   let armedAt: number | undefined;
   watch = (req) => void (armedAt !== undefined && req.seq - armedAt >= RESTART_AT && restart(DOWN_SECONDS));
   const outcome = await runConformance({
-    target: proxy.url, user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true, out,
-    profile: 'destructive', allowFactoryReset: true, writable: [], faults: [], fuzzRuns: 20, seed: 7,
+    target: proxy.url,
+    user: 'root',
+    password: '0penBmc',
+    namespace: 'mgmt_project',
+    insecure: true,
+    out,
+    profile: 'destructive',
+    allowFactoryReset: true,
+    writable: [],
+    faults: [],
+    fuzzRuns: 20,
+    seed: 7,
     targetProfile: await loadTargetProfile(join(packageRoot(), 'profiles', 'simulator.json')),
     tftp: { server: `${tftp.host}:${tftp.port}`, file: 'image.tar' },
-    rebootWaitMs: 60_000, lean: true,
+    rebootWaitMs: 60_000,
+    lean: true,
     print: (line) => {
       lines.push(line);
       if (line.startsWith('bmc-conformance run:')) armedAt = proxy.stats.requests;
@@ -106,7 +117,10 @@ test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in
   // Every area has requirements judged PASS, before and after the restart; fuzzing judges the
   // requirements of other areas, so its own tests are looked for (stateful owns none either).
   for (const area of AREAS.filter((a) => a !== 'fuzz' && a !== 'stateful')) {
-    expect(results.requirements.some((r) => requirement(r.id).area === area && r.verdict === 'PASS'), area).toBe(true);
+    expect(
+      results.requirements.some((r) => requirement(r.id).area === area && r.verdict === 'PASS'),
+      area,
+    ).toBe(true);
   }
   expect(tests.filter((t) => /generated|fuzzed/.test(t.name) && t.verdict === 'PASS').length, 'fuzz').toBeGreaterThan(0);
   expect(outcome.exitCode).toBe(0);
@@ -125,9 +139,21 @@ test('a factory reset that reboots the target: the Reset check waits for it and 
     reset ||= req.method === 'POST' && req.path.endsWith('/software/action/Reset');
   };
   const outcome = await runConformance({
-    target: proxy.url, user: 'root', password: '0penBmc', namespace: 'mgmt_project', insecure: true, out: await folders.make('bmc-reset-'),
-    profile: 'destructive', allowFactoryReset: true, writable: [], faults: [], only: ['actions'], requirements: ['ACT-2'],
-    rebootWaitMs: 30_000, lean: true, print: () => undefined,
+    target: proxy.url,
+    user: 'root',
+    password: '0penBmc',
+    namespace: 'mgmt_project',
+    insecure: true,
+    out: await folders.make('bmc-reset-'),
+    profile: 'destructive',
+    allowFactoryReset: true,
+    writable: [],
+    faults: [],
+    only: ['actions'],
+    requirements: ['ACT-2'],
+    rebootWaitMs: 30_000,
+    lean: true,
+    print: () => undefined,
   });
   await restartInProgress();
   watch = () => undefined;

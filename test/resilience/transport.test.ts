@@ -37,7 +37,15 @@ afterAll(async () => {
 });
 
 async function client(opts: Partial<ConstructorParameters<typeof BmcClient>[0]> = {}): Promise<BmcClient> {
-  const c = new BmcClient({ baseUrl: proxy.url, user: 'root', password: '0penBmc', insecure: true, timeoutMs: 3_000, connectTimeoutMs: 2_000, ...opts });
+  const c = new BmcClient({
+    baseUrl: proxy.url,
+    user: 'root',
+    password: '0penBmc',
+    insecure: true,
+    timeoutMs: 3_000,
+    connectTimeoutMs: 2_000,
+    ...opts,
+  });
   await c.login();
   return c;
 }
@@ -46,7 +54,10 @@ async function meet(fault: Fault, opts: Partial<ConstructorParameters<typeof Bmc
   const c = await client(opts);
   next = fault;
   const t0 = performance.now();
-  const err = await c.get(OBJECT).then(() => new Error('answered'), (e: Error) => e);
+  const err = await c.get(OBJECT).then(
+    () => new Error('answered'),
+    (e: Error) => e,
+  );
   next = undefined;
   await c.close();
   return { err, ms: performance.now() - t0 };
@@ -63,14 +74,20 @@ describe('each network fault is named', () => {
   test('a body cut short', async () => {
     const { err } = await meet({ kind: 'truncate' });
     expect(err).toBeInstanceOf(TruncatedResponseError);
-    expect(err.message).toMatch(new RegExp(`^The answer to GET ${OBJECT} was cut short: the connection closed after \\d+ bytes of its body of the \\d+ it announced\\.$`));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^The answer to GET ${OBJECT} was cut short: the connection closed after \\d+ bytes of its body of the \\d+ it announced\\.$`,
+      ),
+    );
   });
 
   test('an answer that stops mid-body, within the request timeout', async () => {
     const { err, ms } = await meet({ kind: 'stall' }, { timeoutMs: 1_500 });
     expect(err).toBeInstanceOf(TargetTimeoutError);
     expect((err as TargetTimeoutError).fault).toBe('answer stalled');
-    expect(err.message).toMatch(new RegExp(`^The answer to GET ${OBJECT} stalled: \\d+ bytes of its body arrived, then nothing for [\\d.]+ s; limit 1.5 s\\.$`));
+    expect(err.message).toMatch(
+      new RegExp(`^The answer to GET ${OBJECT} stalled: \\d+ bytes of its body arrived, then nothing for [\\d.]+ s; limit 1.5 s\\.$`),
+    );
     expect(ms).toBeLessThan(10_000);
   });
 
@@ -98,7 +115,10 @@ describe('each network fault is named', () => {
     refuseFrom = proxy.stats.connections + 1;
     // A new pool: its first request needs a new connection.
     const fresh = c.fork({ cookies: c.exportCookies() });
-    const err = await fresh.get(OBJECT).then(() => new Error('answered'), (e: Error) => e);
+    const err = await fresh.get(OBJECT).then(
+      () => new Error('answered'),
+      (e: Error) => e,
+    );
     refuseFrom = Infinity;
     await Promise.all([c.close(), fresh.close()]);
     expect(err).toBeInstanceOf(TlsError);
@@ -132,7 +152,11 @@ describe('a target that goes away', () => {
     const stopListening = onClientEvent((e) => void (e.type === 'outage' && reported.push(e)));
     const restarting = proxy.restart(2);
     // Two requests meet the outage together: one wait, one report.
-    const attempt = (): Promise<Error> => c.get(OBJECT).then(() => new Error('answered'), (e: Error) => e);
+    const attempt = (): Promise<Error> =>
+      c.get(OBJECT).then(
+        () => new Error('answered'),
+        (e: Error) => e,
+      );
     const [err, other] = await Promise.all([attempt(), attempt()]);
     await restarting;
     stopListening();
@@ -142,7 +166,9 @@ describe('a target that goes away', () => {
     expect(reported).toEqual([{ type: 'outage', outage }]);
     expect(outage).toMatchObject({ cause: 'connection refused', back: true });
     expect(outage.durationMs).toBeGreaterThanOrEqual(1_000);
-    expect(err.message).toMatch(/^The target was unreachable from \d\d:\d\d:\d\d for [\d.]+ s \(connection refused\); it answers again, but this request got no answer\.$/);
+    expect(err.message).toMatch(
+      /^The target was unreachable from \d\d:\d\d:\d\d for [\d.]+ s \(connection refused\); it answers again, but this request got no answer\.$/,
+    );
     expect((await c.get(OBJECT)).status).toBe(200);
     await c.close();
   });
@@ -150,10 +176,15 @@ describe('a target that goes away', () => {
   test('is given up on after the wait, and then requests fail at once', async () => {
     const c = await client({ outageWaitMs: 1_500 });
     const restarting = proxy.restart(3);
-    const err = await c.get(OBJECT).then(() => new Error('answered'), (e: Error) => e);
+    const err = await c.get(OBJECT).then(
+      () => new Error('answered'),
+      (e: Error) => e,
+    );
     expect(err).toBeInstanceOf(TargetDownError);
     expect((err as TargetDownError).outage.back).toBe(false);
-    expect(err.message).toMatch(/^The target has been unreachable since \d\d:\d\d:\d\d \(waited [\d.]+ s\) \(connection refused\); the run no longer waits for it\.$/);
+    expect(err.message).toMatch(
+      /^The target has been unreachable since \d\d:\d\d:\d\d \(waited [\d.]+ s\) \(connection refused\); the run no longer waits for it\.$/,
+    );
     const sent = proxy.stats.connections;
     await expect(c.get(OBJECT)).rejects.toBeInstanceOf(TargetDownError);
     expect(proxy.stats.connections).toBe(sent);

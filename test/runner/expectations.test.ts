@@ -53,7 +53,10 @@ describe('expectations', () => {
 
   test('writable attributes come with the platform', async () => {
     const exp = await loadExpectations(await file('{"writable":["/xyz/a/led/x:Asserted","/xyz/a/led/y:State=A|B"]}'));
-    expect(exp.writable).toEqual([{ path: '/xyz/a/led/x', name: 'Asserted' }, { path: '/xyz/a/led/y', name: 'State', values: ['A', 'B'] }]);
+    expect(exp.writable).toEqual([
+      { path: '/xyz/a/led/x', name: 'Asserted' },
+      { path: '/xyz/a/led/y', name: 'State', values: ['A', 'B'] },
+    ]);
   });
 
   test.each([

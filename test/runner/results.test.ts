@@ -3,7 +3,11 @@ import { requirement } from '../../catalogue/requirements.js';
 import { rollUp, summarize, type TestOutcome } from '../../runner/results.js';
 
 const outcome = (verdict: TestOutcome['verdict'], requirements = ['EP-5'], reason?: string): TestOutcome => ({
-  name: `[${requirements.join(' ')}] t`, file: 'suites/listings.suite.ts', requirements, verdict, reason,
+  name: `[${requirements.join(' ')}] t`,
+  file: 'suites/listings.suite.ts',
+  requirements,
+  verdict,
+  reason,
 });
 
 describe('verdict roll-up', () => {
@@ -22,7 +26,10 @@ describe('verdict roll-up', () => {
   test('is NOT_TESTED with the reasons when no test ran it, or with the absent reason', () => {
     const r = rollUp(requirement('EP-5'), [outcome('NOT_TESTED', ['EP-5'], 'needs destructive')], 'x');
     expect(r).toMatchObject({ verdict: 'NOT_TESTED', reason: 'needs destructive' });
-    expect(rollUp(requirement('EP-5'), [outcome('PASS', ['EP-6'])], 'area not selected')).toMatchObject({ verdict: 'NOT_TESTED', reason: 'area not selected' });
+    expect(rollUp(requirement('EP-5'), [outcome('PASS', ['EP-6'])], 'area not selected')).toMatchObject({
+      verdict: 'NOT_TESTED',
+      reason: 'area not selected',
+    });
   });
 
   test('an OBSERVE requirement is never failed: a failing recorder is a WARN', () => {

@@ -13,7 +13,12 @@ const suitesDir = join(packageRoot(), 'suites');
 const suiteFiles = readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts'));
 
 /** The ID lists suites name by constant. */
-const NAMED_LISTS: Record<string, readonly string[]> = { STABILITY_REQUIREMENTS, CREDENTIAL_REQUIREMENTS, VALUE_REQUIREMENTS, VERSION_REQUIREMENTS };
+const NAMED_LISTS: Record<string, readonly string[]> = {
+  STABILITY_REQUIREMENTS,
+  CREDENTIAL_REQUIREMENTS,
+  VALUE_REQUIREMENTS,
+  VERSION_REQUIREMENTS,
+};
 
 /** The IDs named by each check(...) call of a suite file: a string, an array literal or a named list. */
 function checkIds(source: string): string[][] {
@@ -79,7 +84,8 @@ describe('requirement catalogue', () => {
   test('every fault names a catalogue requirement that can fail', () => {
     for (const f of FAULTS) {
       expect(isRequirementId(f.requirement), `${f.name} names unknown ${f.requirement}`).toBe(true);
-      if (f.verdict !== 'PASS') expect(REQUIREMENTS.find((r) => r.id === f.requirement)!.level, `${f.name} targets an OBSERVE requirement`).not.toBe('OBSERVE');
+      if (f.verdict !== 'PASS')
+        expect(REQUIREMENTS.find((r) => r.id === f.requirement)!.level, `${f.name} targets an OBSERVE requirement`).not.toBe('OBSERVE');
     }
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
   });

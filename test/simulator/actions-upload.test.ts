@@ -47,29 +47,38 @@ describe('upload', () => {
     const [evt] = await sub.waitFor(1);
     expect(evt.event).toBe('InterfacesAdded');
     expect(evt.path).toBe(path);
-    expect(evt.interfaces[`${I}.Software.Version`]).toEqual({ Version: 'upload-post-1', Purpose: `${I}.Software.Version.VersionPurpose.BMC` });
+    expect(evt.interfaces[`${I}.Software.Version`]).toEqual({
+      Version: 'upload-post-1',
+      Purpose: `${I}.Software.Version.VersionPurpose.BMC`,
+    });
     expect(evt.interfaces[`${I}.Software.Activation`].Activation).toBe(`${I}.Software.Activation.Activations.Ready`);
     expect(evt.interfaces).toHaveProperty([`${I}.Object.Delete`]);
     sub.close();
   });
 
   it('PUT stores under the remote name', async () => {
-    const r = await upload(buildImageTarball({ version: 'upload-put-1', purpose: `${I}.Software.Version.VersionPurpose.Host` }), 'my-image.tar');
+    const r = await upload(
+      buildImageTarball({ version: 'upload-put-1', purpose: `${I}.Software.Version.VersionPurpose.Host` }),
+      'my-image.tar',
+    );
     expect(r.status).toBe(200);
     const obj = (await s.get(`${ROOT}/software/${r.body.data}`)).body.data;
     expect(obj.Path).toBe('/tmp/images/my-image.tar');
     expect(obj.Purpose).toBe(`${I}.Software.Version.VersionPurpose.Host`);
   });
 
-  it.each(['..', 'a..b', '.%2e', 'x%2Fy', '%2e%2e', 'sp%20ace', 'a\\b', ''])('PUT with the unsafe remote name %j answers 400', async (name) => {
-    const image = buildImageTarball({ version: `bad-name-${name}` });
-    const head =
-      `PUT /upload/image/${name} HTTP/1.1\r\nHost: x\r\nCookie: ${s.cookie}\r\n` +
-      `Content-Type: ${octet}\r\nContent-Length: ${image.length}\r\nConnection: close\r\n\r\n`;
-    const r = await rawHttps(s.sim.port, Buffer.concat([Buffer.from(head), image]));
-    expect(r.status).toBe(400);
-    expect(r.body.status).toBe('error');
-  });
+  it.each(['..', 'a..b', '.%2e', 'x%2Fy', '%2e%2e', 'sp%20ace', 'a\\b', ''])(
+    'PUT with the unsafe remote name %j answers 400',
+    async (name) => {
+      const image = buildImageTarball({ version: `bad-name-${name}` });
+      const head =
+        `PUT /upload/image/${name} HTTP/1.1\r\nHost: x\r\nCookie: ${s.cookie}\r\n` +
+        `Content-Type: ${octet}\r\nContent-Length: ${image.length}\r\nConnection: close\r\n\r\n`;
+      const r = await rawHttps(s.sim.port, Buffer.concat([Buffer.from(head), image]));
+      expect(r.status).toBe(400);
+      expect(r.body.status).toBe('error');
+    },
+  );
 
   it('a duplicate version, a non-tar body and a tar without MANIFEST answer 400 with the spec text', async () => {
     expect((await upload(buildImageTarball({ version: 'dup-1' }))).status).toBe(200);

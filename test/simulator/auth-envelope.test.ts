@@ -146,7 +146,7 @@ describe('requests without a session', () => {
     expect(await handshakeStatus(sim.url, cookie)).toBe(401);
   });
 
-  it('logout closes the session\'s open event sockets', async () => {
+  it("logout closes the session's open event sockets", async () => {
     const cookie = await login(sim.url);
     const sub = await subscribe(sim.url, cookie, {});
     await call(sim.url, 'POST', '/logout', { cookie, json: { data: [] } });

@@ -78,9 +78,17 @@ describe('authentication comes before routing', () => {
     expect((await call(sim.url, 'GET', SYSTEM, { cookie: auth.cookie })).status).toBe(200);
     const without = await call(sim.url, 'PUT', `${SYSTEM}/attr/AssetTag`, { cookie: auth.cookie, json: { data: 'X' } });
     expect(without.status).toBe(401);
-    const wrong = await call(sim.url, 'PUT', `${SYSTEM}/attr/AssetTag`, { cookie: auth.cookie, headers: { 'x-xsrf-token': 'A'.repeat(20) }, json: { data: 'X' } });
+    const wrong = await call(sim.url, 'PUT', `${SYSTEM}/attr/AssetTag`, {
+      cookie: auth.cookie,
+      headers: { 'x-xsrf-token': 'A'.repeat(20) },
+      json: { data: 'X' },
+    });
     expect(wrong.status).toBe(401);
-    const right = await call(sim.url, 'PUT', `${SYSTEM}/attr/AssetTag`, { cookie: auth.cookie, headers: { 'x-xsrf-token': auth.xsrf }, json: { data: 'X' } });
+    const right = await call(sim.url, 'PUT', `${SYSTEM}/attr/AssetTag`, {
+      cookie: auth.cookie,
+      headers: { 'x-xsrf-token': auth.xsrf },
+      json: { data: 'X' },
+    });
     expect(right.status).toBe(200);
   });
 
@@ -104,7 +112,11 @@ describe('objects and values', () => {
   it('a missing path answers 404 with a fixed text; an intermediate node reads as {}', async () => {
     const r = await as('GET', `${ROOT}/nothere`);
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ data: { description: 'org.freedesktop.DBus.Error.FileNotFound: path or object not found' }, message: '404 Not Found', status: 'error' });
+    expect(r.body).toEqual({
+      data: { description: 'org.freedesktop.DBus.Error.FileNotFound: path or object not found' },
+      message: '404 Not Found',
+      status: 'error',
+    });
     expect((await as('GET', `${ROOT}/state`)).body.data).toEqual({});
   });
 
@@ -133,7 +145,11 @@ describe('writes', () => {
     expect((await as('GET', `${LED}/attr/Asserted`)).body.data).toBe(false);
     const ro = await put(`${SYSTEM}/attr/Model`, 'X');
     expect(ro.status).toBe(403);
-    expect(ro.body).toEqual({ data: { description: 'org.freedesktop.DBus.Error.PropertyReadOnly' }, message: "Property 'Model' is not writable.", status: 'error' });
+    expect(ro.body).toEqual({
+      data: { description: 'org.freedesktop.DBus.Error.PropertyReadOnly' },
+      message: "Property 'Model' is not writable.",
+      status: 'error',
+    });
     expect((await put(`${HOST}/attr/RequestedHostTransition`, 'nonsense')).status).toBe(403);
   });
 
@@ -143,7 +159,11 @@ describe('writes', () => {
     expect(whole.body.data.description).toBe('The specified resource cannot be created');
     const missing = await put(`${ROOT}/nothere/attr/X`, 1);
     expect(missing.status).toBe(403);
-    expect(missing.body).toEqual({ data: { description: '403 Forbidden' }, message: 'The specified property cannot be created', status: 'error' });
+    expect(missing.body).toEqual({
+      data: { description: '403 Forbidden' },
+      message: 'The specified property cannot be created',
+      status: 'error',
+    });
   });
 
   it('POST that would create answers 405; DELETE without the Delete interface 404; DELETE of a missing path 405', async () => {
@@ -176,7 +196,11 @@ describe('uploads and body limits', () => {
     expect(second.headers['retry-after']).toBe('30');
     const failed = await first;
     expect(failed.status).toBe(400);
-    expect(failed.body).toEqual({ data: { description: 'Version already exists or failed to be extracted' }, message: '400 Bad Request', status: 'error' });
+    expect(failed.body).toEqual({
+      data: { description: 'Version already exists or failed to be extracted' },
+      message: '400 Bad Request',
+      status: 'error',
+    });
   });
 
   it('an upload answers the version id; the remote name is ignored', async () => {
@@ -187,7 +211,10 @@ describe('uploads and body limits', () => {
   });
 
   it('a body over 30 MiB answers 413; over 4 KiB without a session 401; both close the connection', async () => {
-    const big = await rawHttps(sim.port, `POST /upload/image HTTP/1.1\r\nHost: x\r\nX-Auth-Token: ${auth.token}\r\nContent-Length: ${30 * 1024 * 1024 + 1}\r\n\r\n`);
+    const big = await rawHttps(
+      sim.port,
+      `POST /upload/image HTTP/1.1\r\nHost: x\r\nX-Auth-Token: ${auth.token}\r\nContent-Length: ${30 * 1024 * 1024 + 1}\r\n\r\n`,
+    );
     expect(big.status).toBe(413);
     expect(big.text).toMatch(/connection: close/i);
     const anon = await rawHttps(sim.port, `POST /upload/image HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n${'x'.repeat(5000)}`);
@@ -228,7 +255,10 @@ describe('events', () => {
   });
 
   it('a filter without paths closes with a reason; bad JSON too', async () => {
-    expect(await (await subscribe(sim.url, '', { interfaces: [] }, h)).closed).toEqual({ code: 1000, reason: 'Unable to find paths in json data' });
+    expect(await (await subscribe(sim.url, '', { interfaces: [] }, h)).closed).toEqual({
+      code: 1000,
+      reason: 'Unable to find paths in json data',
+    });
     expect(await (await subscribe(sim.url, '', '{nope', h)).closed).toEqual({ code: 1000, reason: 'Unable to parse json request' });
   });
 

@@ -104,8 +104,7 @@ class FakeSocket extends EventEmitter {
   terminate(): void {}
 }
 
-const change = (value: number) =>
-  ({ event: 'PropertiesChanged', path: '/a/b', interface: 'x.y.Z', properties: { V: value } }) as const;
+const change = (value: number) => ({ event: 'PropertiesChanged', path: '/a/b', interface: 'x.y.Z', properties: { V: value } }) as const;
 
 describe('event delivery', () => {
   it('with a latency, events wait for the next poll and then all leave in order', () => {

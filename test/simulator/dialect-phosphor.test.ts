@@ -114,7 +114,11 @@ describe('values', () => {
   it('an integer beyond the type range and an invalid enumeration answer 500 with exception and traceback; read-only 403', async () => {
     const big = await s.put(`${CAP}/attr/PowerCap`, 2 ** 32);
     expect(big.status).toBe(500);
-    expect(big.body).toMatchObject({ status: 'error', message: '500 Internal Server Error', data: { description: 'Internal Server Error' } });
+    expect(big.body).toMatchObject({
+      status: 'error',
+      message: '500 Internal Server Error',
+      data: { description: 'Internal Server Error' },
+    });
     expect(big.body.data.exception).toMatch(/^OverflowError\(/);
     expect(big.body.data.traceback[0]).toBe('Traceback (most recent call last):');
     expect(big.body.data.traceback.every((l: unknown) => typeof l === 'string')).toBe(true);
@@ -219,7 +223,10 @@ describe('malformed bodies', () => {
   });
 
   it('a body that is not UTF-8 or not JSON answers 400 with the Python exception text', async () => {
-    const bad = await s.call('PUT', `${SYSTEM}/attr/AssetTag`, { raw: Buffer.from([0x7b, 0x22, 0x64, 0xff, 0x22]), contentType: 'application/json' });
+    const bad = await s.call('PUT', `${SYSTEM}/attr/AssetTag`, {
+      raw: Buffer.from([0x7b, 0x22, 0x64, 0xff, 0x22]),
+      contentType: 'application/json',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.data.description).toBe("'utf-8' codec can't decode byte 0xff in position 3: invalid start byte");
     const notJson = await s.call('PUT', `${SYSTEM}/attr/AssetTag`, { raw: 'data=x', contentType: 'application/json' });
@@ -259,7 +266,12 @@ describe('events', () => {
     await s.put(`${SYSTEM}/attr/AssetTag`, 'EXACT');
     await s.put(`${ROOT}/inventory/system/chassis/attr/PrettyName`, 'ignored').catch(() => undefined);
     const [pc] = await byObject.waitFor(1);
-    expect(pc).toEqual({ event: 'PropertiesChanged', path: SYSTEM, interface: `${I}.Inventory.Decorator.AssetTag`, properties: { AssetTag: 'EXACT' } });
+    expect(pc).toEqual({
+      event: 'PropertiesChanged',
+      path: SYSTEM,
+      interface: `${I}.Inventory.Decorator.AssetTag`,
+      properties: { AssetTag: 'EXACT' },
+    });
     byObject.close();
   });
 

@@ -62,7 +62,8 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
   'missing-message-member': async (sim) => !('message' in (await (await session(sim)).get('/')).body),
   'message-wrong-code': async (sim) => (await (await session(sim)).get(`${ROOT}/nope`)).body.message === '200 OK',
   'status-ok-on-error': async (sim) => (await (await session(sim)).get(`${ROOT}/nope`)).body.status === 'ok',
-  'text-plain-content-type': async (sim) => !String((await (await session(sim)).get('/')).headers['content-type']).startsWith('application/json'),
+  'text-plain-content-type': async (sim) =>
+    !String((await (await session(sim)).get('/')).headers['content-type']).startsWith('application/json'),
   'login-no-cookie': async (sim) => {
     const r = await call(sim.url, 'POST', '/login', { json: { data: ['root', '0penBmc'] } });
     return r.status === 200 && r.headers['set-cookie'] === undefined;
@@ -383,11 +384,17 @@ describe('fault catalogue', () => {
 
   it('every MUST and SAFETY requirement has at least one fault', () => {
     const covered = new Set(FAULTS.map((f) => f.requirement));
-    expect(failableRequirements().map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
+    expect(
+      failableRequirements()
+        .map((r) => r.id)
+        .filter((id) => !covered.has(id)),
+    ).toEqual([]);
   });
 
   it('unknown fault names are refused with the list of known ones', async () => {
-    await expect(startSimulator({ faults: ['no-such-fault'] })).rejects.toThrow(/unknown fault.*no-such-fault.*known faults: .*message-wrong-code/);
+    await expect(startSimulator({ faults: ['no-such-fault'] })).rejects.toThrow(
+      /unknown fault.*no-such-fault.*known faults: .*message-wrong-code/,
+    );
   });
 
   it('listFaultsText prints one row per fault', () => {

@@ -48,7 +48,14 @@ describe('objects', () => {
   });
 
   it('objects shown by name exist', async () => {
-    for (const p of ['network/config', 'network/config/dhcp', 'network/eth0', 'network/host0/intf', 'network/host0/intf/addr', 'software']) {
+    for (const p of [
+      'network/config',
+      'network/config/dhcp',
+      'network/eth0',
+      'network/host0/intf',
+      'network/host0/intf/addr',
+      'software',
+    ]) {
       expect((await s.get(`${ROOT}/${p}`)).status, p).toBe(200);
     }
     for (const v of ['ipv4', 'ipv6']) {
@@ -124,7 +131,12 @@ describe('listings', () => {
 
   it('{path}/ lists direct children only, including intermediate nodes', async () => {
     const r = await s.get(`${ROOT}/sensors/`);
-    expect(r.body.data).toEqual([`${ROOT}/sensors/counters`, `${ROOT}/sensors/fan_tach`, `${ROOT}/sensors/power`, `${ROOT}/sensors/temperature`]);
+    expect(r.body.data).toEqual([
+      `${ROOT}/sensors/counters`,
+      `${ROOT}/sensors/fan_tach`,
+      `${ROOT}/sensors/power`,
+      `${ROOT}/sensors/temperature`,
+    ]);
     expect((await s.get(`${ROOT}/dump/`)).body.data).toEqual([]);
   });
 
@@ -167,7 +179,14 @@ describe('listings', () => {
   });
 
   it('unknown paths answer 404 for every listing form', async () => {
-    for (const p of [`${ROOT}/nope/`, `${ROOT}/nope/list`, `${ROOT}/nope/enumerate`, `${ROOT}/nope`, `${ROOT}/inventory/system/attr/Nope`, `${ROOT}/nope/attr/X`]) {
+    for (const p of [
+      `${ROOT}/nope/`,
+      `${ROOT}/nope/list`,
+      `${ROOT}/nope/enumerate`,
+      `${ROOT}/nope`,
+      `${ROOT}/inventory/system/attr/Nope`,
+      `${ROOT}/nope/attr/X`,
+    ]) {
       const r = await s.get(p);
       expect(r.status, p).toBe(404);
       expect(r.body.status).toBe('error');

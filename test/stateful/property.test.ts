@@ -45,7 +45,10 @@ function counterProperty(notes = new Notes()) {
   return statefulProperty<CounterWorld>({
     key: 'counter',
     requirements: ['EP-4', 'EP-8'],
-    command: fc.oneof(fc.integer({ min: 1, max: 3 }).map((n) => new Add(n)), fc.constant(null).map(() => new Read())),
+    command: fc.oneof(
+      fc.integer({ min: 1, max: 3 }).map((n) => new Add(n)),
+      fc.constant(null).map(() => new Read()),
+    ),
     maxCommands: 8,
     requestsPerRun: 1,
     notes,
@@ -68,7 +71,12 @@ describe('stateful properties', () => {
 
     const key = `counter:${first.counterexamplePath}`;
     expect(replayCaseFor('counter', key)).toEqual({ path: first.counterexamplePath, requirement: undefined });
-    const again = await runProperty(counterProperty(), { numRuns: 200, runSeed: 7, timeLimitMs: 20_000, replay: replayCaseFor('counter', key) });
+    const again = await runProperty(counterProperty(), {
+      numRuns: 200,
+      runSeed: 7,
+      timeLimitMs: 20_000,
+      replay: replayCaseFor('counter', key),
+    });
     expect(again.numRuns).toBe(1);
     expect((again.violation as StatefulViolation).steps.map((s) => s.text)).toEqual(v.steps.map((s) => s.text));
   });
@@ -85,7 +93,11 @@ describe('stateful properties', () => {
   test('once a finding stops a sequence, the commands after it do nothing', async () => {
     const notes = new Notes();
     const p = counterProperty(notes);
-    const judge: Judge = { violation: (req, problem) => { throw new StatefulViolation(req, problem, []); } };
+    const judge: Judge = {
+      violation: (req, problem) => {
+        throw new StatefulViolation(req, problem, []);
+      },
+    };
     const commands = [new Add(3), new Add(3), new Read(), new Add(1), new Read()];
     await expect(p.predicate(commands, judge)).rejects.toBeInstanceOf(StatefulViolation);
     expect(notes.commands).toBe(3);

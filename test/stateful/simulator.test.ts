@@ -43,7 +43,8 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-const verdicts = (o: RunOutcome) => Object.fromEntries(o.results.requirements.filter((r) => r.verdict !== 'NOT_TESTED').map((r) => [r.id, r.verdict]));
+const verdicts = (o: RunOutcome) =>
+  Object.fromEntries(o.results.requirements.filter((r) => r.verdict !== 'NOT_TESTED').map((r) => [r.id, r.verdict]));
 const observation = (o: RunOutcome, key: string) => o.results.observations.filter((x) => x.key === key);
 
 describe('stateful area on the simulator', () => {
@@ -66,7 +67,9 @@ describe('stateful area on the simulator', () => {
     expect(Object.entries(verdicts(run)).filter(([id, v]) => v === 'FAIL' && id !== 'EP-7' && id !== 'EP-2')).toEqual([]);
     const reasons = Object.fromEntries(run.results.requirements.map((r) => [r.id, r.reason ?? '']));
     expect(reasons['EP-7']).toMatch(/GET \/xyz\/mgmt_project\/enumerate still maps \/xyz\/mgmt_project\/software\//);
-    expect(reasons['EP-2']).toMatch(/the login of [A-Z] was issued the session cookie of [A-Z], logged out before|logged out before a later login\) is taken on HTTP/);
+    expect(reasons['EP-2']).toMatch(
+      /the login of [A-Z] was issued the session cookie of [A-Z], logged out before|logged out before a later login\) is taken on HTTP/,
+    );
   }, 120_000);
 
   test('a finding names its shrunk sequence and its replay key, and the key reproduces it', async () => {
@@ -75,7 +78,9 @@ describe('stateful area on the simulator', () => {
     expect(Object.entries(verdicts(run)).filter(([id, v]) => v === 'FAIL' && id !== 'EP-2')).toEqual([]);
     const reason = run.results.requirements.find((r) => r.id === 'EP-2')!.reason!;
     const key = /BMC_FUZZ_PATH=(stateful-credentials\/EP-2:[\d:]+)/.exec(reason)?.[1];
-    expect(reason).toMatch(/^A's cookie after its logout is taken on HTTP .* — after \d step\(s\): 1\. log in as A, sending session cookies the client made up \(\$CHOSEN_A\); 2\. log in as B;/);
+    expect(reason).toMatch(
+      /^A's cookie after its logout is taken on HTTP .* — after \d step\(s\): 1\. log in as A, sending session cookies the client made up \(\$CHOSEN_A\); 2\. log in as B;/,
+    );
     expect(key).toBeDefined();
     const [finding] = observation(run, 'stateful finding');
     const steps = (finding!.value as { steps: Array<{ step: string; curl: string[] }> }).steps;

@@ -13,14 +13,28 @@ const TAG = 'xyz.mgmt_project.Inventory.Decorator.AssetTag';
 const GROUP = 'xyz.mgmt_project.Led.Group';
 const VERSION = 'xyz.mgmt_project.Software.Version';
 
-const pc = (no: number, path: string, name: string, value: unknown, iface?: string): Change => ({ no, kind: 'PropertiesChanged', path, name, value, iface });
-const ia = (no: number, path: string, map?: Record<string, unknown>): Change => ({ no, kind: 'InterfacesAdded', path, interfaces: [VERSION], map });
+const pc = (no: number, path: string, name: string, value: unknown, iface?: string): Change => ({
+  no,
+  kind: 'PropertiesChanged',
+  path,
+  name,
+  value,
+  iface,
+});
+const ia = (no: number, path: string, map?: Record<string, unknown>): Change => ({
+  no,
+  kind: 'InterfacesAdded',
+  path,
+  interfaces: [VERSION],
+  map,
+});
 
 let seq = 0;
 function ev(data: unknown): ReceivedEvent {
   return { at: seq, seq: seq++, data, raw: JSON.stringify(data) };
 }
-const pcEvent = (path: string, name: string, value: unknown, iface = TAG) => ev({ event: 'PropertiesChanged', path, interface: iface, properties: { [name]: value } });
+const pcEvent = (path: string, name: string, value: unknown, iface = TAG) =>
+  ev({ event: 'PropertiesChanged', path, interface: iface, properties: { [name]: value } });
 
 function judge(filter: object, log: Change[], received: ReceivedEvent[], since = 1) {
   const expected: Expected[] = log.flatMap((c) => {
@@ -75,29 +89,51 @@ describe('stream judgement', () => {
   test('a missing event is missing; a repeated one is EV-8; a swapped pair of one object EV-9', () => {
     const changes = [pc(1, SYS, 'AssetTag', 'a', TAG), pc(2, SYS, 'AssetTag', 'b', TAG)];
     expect(judge({}, changes, [pcEvent(SYS, 'AssetTag', 'a')]).missing).toEqual([changes[1]]);
-    expect(judge({}, changes, [pcEvent(SYS, 'AssetTag', 'a'), pcEvent(SYS, 'AssetTag', 'a'), pcEvent(SYS, 'AssetTag', 'b')]).problems.map((p) => p.requirement)).toEqual(['EV-8']);
-    expect(judge({}, changes, [pcEvent(SYS, 'AssetTag', 'b'), pcEvent(SYS, 'AssetTag', 'a')]).problems.map((p) => p.requirement)).toEqual(['EV-9']);
+    expect(
+      judge({}, changes, [pcEvent(SYS, 'AssetTag', 'a'), pcEvent(SYS, 'AssetTag', 'a'), pcEvent(SYS, 'AssetTag', 'b')]).problems.map(
+        (p) => p.requirement,
+      ),
+    ).toEqual(['EV-8']);
+    expect(judge({}, changes, [pcEvent(SYS, 'AssetTag', 'b'), pcEvent(SYS, 'AssetTag', 'a')]).problems.map((p) => p.requirement)).toEqual([
+      'EV-9',
+    ]);
   });
 
-  test('an event the filter excludes is the filter\'s finding; one of no change at all EV-2', () => {
+  test("an event the filter excludes is the filter's finding; one of no change at all EV-2", () => {
     const changes = [pc(1, LED, 'Asserted', 1, GROUP), pc(2, SYS, 'AssetTag', 'a', TAG)];
-    expect(judge({ paths: [LED] }, changes, [pcEvent(LED, 'Asserted', 1, GROUP), pcEvent(SYS, 'AssetTag', 'a')]).problems.map((p) => p.requirement)).toEqual(['EV-4']);
-    expect(judge({ interfaces: [GROUP] }, changes, [pcEvent(LED, 'Asserted', 1, GROUP), pcEvent(SYS, 'AssetTag', 'a')]).problems.map((p) => p.requirement)).toEqual(['EV-5']);
-    expect(judge({}, changes, [pcEvent(LED, 'Asserted', 1, GROUP), pcEvent(SYS, 'AssetTag', 'zzz')]).problems.map((p) => p.requirement)).toEqual(['EV-2']);
+    expect(
+      judge({ paths: [LED] }, changes, [pcEvent(LED, 'Asserted', 1, GROUP), pcEvent(SYS, 'AssetTag', 'a')]).problems.map(
+        (p) => p.requirement,
+      ),
+    ).toEqual(['EV-4']);
+    expect(
+      judge({ interfaces: [GROUP] }, changes, [pcEvent(LED, 'Asserted', 1, GROUP), pcEvent(SYS, 'AssetTag', 'a')]).problems.map(
+        (p) => p.requirement,
+      ),
+    ).toEqual(['EV-5']);
+    expect(
+      judge({}, changes, [pcEvent(LED, 'Asserted', 1, GROUP), pcEvent(SYS, 'AssetTag', 'zzz')]).problems.map((p) => p.requirement),
+    ).toEqual(['EV-2']);
   });
 
-  test('a PropertiesChanged under another interface than the property\'s is EV-2; another kind of message EV-7', () => {
+  test("a PropertiesChanged under another interface than the property's is EV-2; another kind of message EV-7", () => {
     const changes = [pc(1, SYS, 'AssetTag', 'a', TAG)];
     const wrong = judge({}, changes, [pcEvent(SYS, 'AssetTag', 'a', 'xyz.mgmt_project.Inventory.Item')]);
     expect(wrong.problems.map((p) => p.requirement)).toEqual(['EV-2']);
     expect(wrong.problems[0]!.message).toMatch(/belongs to xyz\.mgmt_project\.Inventory\.Decorator\.AssetTag/);
-    expect(judge({}, changes, [ev({ event: 'Subscribed' }), pcEvent(SYS, 'AssetTag', 'a')]).problems.map((p) => p.requirement)).toEqual(['EV-7']);
+    expect(judge({}, changes, [ev({ event: 'Subscribed' }), pcEvent(SYS, 'AssetTag', 'a')]).problems.map((p) => p.requirement)).toEqual([
+      'EV-7',
+    ]);
   });
 
   test('an InterfacesAdded must name the new object and carry what GET of it shows (EV-3)', () => {
     const path = `${ROOT}/software/1a`;
     const changes = [ia(1, path, { Version: 'v1', Purpose: 'p' })];
-    const good = ev({ event: 'InterfacesAdded', path, interfaces: { [VERSION]: { Version: 'v1', Purpose: 'p' }, 'org.freedesktop.DBus.Peer': {} } });
+    const good = ev({
+      event: 'InterfacesAdded',
+      path,
+      interfaces: { [VERSION]: { Version: 'v1', Purpose: 'p' }, 'org.freedesktop.DBus.Peer': {} },
+    });
     expect(judge({}, changes, [good]).problems).toEqual([]);
     const ancestor = judge({}, changes, [ev({ event: 'InterfacesAdded', path: `${ROOT}/software`, interfaces: {} })]);
     expect(ancestor.problems.map((p) => p.requirement)).toEqual(['EV-3']);
@@ -134,7 +170,13 @@ describe('cookie variants', () => {
   });
 
   test('a variant changes the session cookies, never the XSRF token, and sends the token on writes only', () => {
-    const cred = new Credential([{ name: 'XSRF-TOKEN', value: 'x'.repeat(20) }, { name: 'BMCWEB-SESSION', value: 'AbCdEfGhIjKlMnOpQrSt' }], '$COOKIE_A');
+    const cred = new Credential(
+      [
+        { name: 'XSRF-TOKEN', value: 'x'.repeat(20) },
+        { name: 'BMCWEB-SESSION', value: 'AbCdEfGhIjKlMnOpQrSt' },
+      ],
+      '$COOKIE_A',
+    );
     const cut = cred.tampered('truncated');
     expect(cut.shown).toBe('$COOKIE_A_TRUNCATED');
     expect(cut.header).toBe(`XSRF-TOKEN=${'x'.repeat(20)}; BMCWEB-SESSION=AbCdEfGhIjKlMnOpQrS`);
@@ -147,11 +189,34 @@ describe('cookie variants', () => {
 describe('curl lines', () => {
   test('cookies and tokens as shell variables, an image as a file, a login body with $PASSWORD', () => {
     const base = 'https://127.0.0.1:8443';
-    expect(curlOf(base, { method: 'POST', path: '/upload/image', cookie: '$COOKIE_A', xsrf: '$XSRF_A', contentType: 'application/octet-stream', file: 'V1.tar' }))
-      .toBe(`curl -k -sS -i --path-as-is -g -X POST -b "$COOKIE_A" -H "X-XSRF-TOKEN: $XSRF_A" -H 'Accept: application/json' -H 'Content-Type: application/octet-stream' --data-binary @V1.tar https://127.0.0.1:8443/upload/image`);
-    expect(curlOf(base, { method: 'POST', path: '/login', contentType: 'application/json', shellBody: '"{\\"data\\": [\\"root\\", \\"$PASSWORD\\"]}"' }))
-      .toContain(`--data-raw "{\\"data\\": [\\"root\\", \\"$PASSWORD\\"]}" https://127.0.0.1:8443/login`);
-    expect(curlOf(base, { method: 'PUT', path: `${SYS}/attr/AssetTag`, cookie: '$COOKIE', contentType: 'application/json', body: '{"data":"a b"}' }))
-      .toContain(`-b "$COOKIE"`);
+    expect(
+      curlOf(base, {
+        method: 'POST',
+        path: '/upload/image',
+        cookie: '$COOKIE_A',
+        xsrf: '$XSRF_A',
+        contentType: 'application/octet-stream',
+        file: 'V1.tar',
+      }),
+    ).toBe(
+      `curl -k -sS -i --path-as-is -g -X POST -b "$COOKIE_A" -H "X-XSRF-TOKEN: $XSRF_A" -H 'Accept: application/json' -H 'Content-Type: application/octet-stream' --data-binary @V1.tar https://127.0.0.1:8443/upload/image`,
+    );
+    expect(
+      curlOf(base, {
+        method: 'POST',
+        path: '/login',
+        contentType: 'application/json',
+        shellBody: '"{\\"data\\": [\\"root\\", \\"$PASSWORD\\"]}"',
+      }),
+    ).toContain(`--data-raw "{\\"data\\": [\\"root\\", \\"$PASSWORD\\"]}" https://127.0.0.1:8443/login`);
+    expect(
+      curlOf(base, {
+        method: 'PUT',
+        path: `${SYS}/attr/AssetTag`,
+        cookie: '$COOKIE',
+        contentType: 'application/json',
+        body: '{"data":"a b"}',
+      }),
+    ).toContain(`-b "$COOKIE"`);
   });
 });

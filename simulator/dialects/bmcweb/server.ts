@@ -98,7 +98,10 @@ export class BmcwebServer {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const refuse = (status: number, headers: Record<string, string> = {}): void => {
-      const lines = [`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
       socket.end(`${lines.join('\r\n')}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       setTimeout(() => socket.destroy(), 1000).unref();
     };
@@ -326,7 +329,8 @@ export class BmcwebServer {
    */
   private enumeratePaths(target: string): string[] {
     const { bus } = this.ctx;
-    const carries = (p: string): boolean => [...(bus.tree.get(p)?.interfaces.keys() ?? [])].some((i) => !i.startsWith('org.freedesktop.DBus'));
+    const carries = (p: string): boolean =>
+      [...(bus.tree.get(p)?.interfaces.keys() ?? [])].some((i) => !i.startsWith('org.freedesktop.DBus'));
     const out = new Set<string>(bus.tree.descendantsOf(target).filter(carries));
     for (const p of bus.tree.objectPaths()) {
       if (p.startsWith(target) && carries(p) && bus.objectManagerOf(p) !== '/') out.add(p);
@@ -426,7 +430,9 @@ export class BmcwebServer {
 }
 
 function isReply(v: TypedJson | Reply): v is Reply {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonObject) && !(v instanceof JsonFloat) && 'status' in v;
+  return (
+    v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonObject) && !(v instanceof JsonFloat) && 'status' in v
+  );
 }
 
 function isEmptyJson(v: unknown): boolean {

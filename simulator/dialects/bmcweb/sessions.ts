@@ -129,7 +129,10 @@ function cookieSession(sessions: BmcwebSessions, req: IncomingMessage): BmcwebSe
 /** include/cookies.hpp setSessionCookies / clearSessionCookies. */
 export function sessionCookies(session: BmcwebSession, secure: boolean): string[] {
   const s = secure ? '; Secure' : '';
-  return [`XSRF-TOKEN=${session.csrf}; Path=/; SameSite=Strict${s}`, `BMCWEB-SESSION=${session.token}; Path=/; SameSite=Strict${s}; HttpOnly`];
+  return [
+    `XSRF-TOKEN=${session.csrf}; Path=/; SameSite=Strict${s}`,
+    `BMCWEB-SESSION=${session.token}; Path=/; SameSite=Strict${s}; HttpOnly`,
+  ];
 }
 
 export function clearedSessionCookie(secure: boolean): string {

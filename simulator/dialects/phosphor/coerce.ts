@@ -116,10 +116,7 @@ function asIs(sig: string, v: TypedJson): DbusValue {
   return v as DbusValue;
 }
 
-export type WriteOutcome =
-  | { ok: DbusValue; converted: boolean }
-  | { status: 403; description: string }
-  | { crash: PyException };
+export type WriteOutcome = { ok: DbusValue; converted: boolean } | { status: 403; description: string } | { crash: PyException };
 
 const ENUM_ERROR = 'xyz.openbmc_project.sdbusplus.Error.InvalidEnumString: An enumeration string was unable to be converted.';
 
@@ -166,10 +163,7 @@ export function coerceWrite(
   return { ok: converted, converted: true };
 }
 
-export type ArgsOutcome =
-  | { args: DbusValue[]; converted: boolean }
-  | { status: 400; description: string }
-  | { crash: PyException };
+export type ArgsOutcome = { args: DbusValue[]; converted: boolean } | { status: 400; description: string } | { crash: PyException };
 
 /** MethodHandler.do_post: the first call by guessed types, the retry with convert_type(). */
 export function coerceArgs(iface: string, method: string, signatures: readonly string[], given: TypedJson[]): ArgsOutcome {

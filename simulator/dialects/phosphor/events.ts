@@ -21,7 +21,11 @@ import { dumpJson, PY_COMPACT } from '../json-out.js';
 import { JsonObject, parseTypedJson, type TypedJson } from '../typed-json.js';
 
 /** sd-bus puts the standard interfaces of every object into its InterfacesAdded signal. */
-export const SD_BUS_STANDARD_INTERFACES = ['org.freedesktop.DBus.Peer', 'org.freedesktop.DBus.Introspectable', 'org.freedesktop.DBus.Properties'];
+export const SD_BUS_STANDARD_INTERFACES = [
+  'org.freedesktop.DBus.Peer',
+  'org.freedesktop.DBus.Introspectable',
+  'org.freedesktop.DBus.Properties',
+];
 
 const OBJECT_PATH = /^\/$|^(\/[A-Za-z0-9_]+)+$/;
 
@@ -37,7 +41,8 @@ interface PhosphorFilter {
 
 /** Python's membership tests against whatever `interfaces` held. */
 function interfaceTests(v: TypedJson): Pick<PhosphorFilter, 'interfaceTest' | 'addedTest'> {
-  if (typeof v === 'string') return { interfaceTest: (n) => v.includes(n), addedTest: (names) => names.some((n) => n.length === 1 && v.includes(n)) };
+  if (typeof v === 'string')
+    return { interfaceTest: (n) => v.includes(n), addedTest: (names) => names.some((n) => n.length === 1 && v.includes(n)) };
   if (Array.isArray(v)) return { interfaceTest: (n) => v.includes(n), addedTest: (names) => names.some((n) => v.includes(n)) };
   if (v instanceof JsonObject) return { interfaceTest: (n) => v.has(n), addedTest: (names) => names.some((n) => v.has(n)) };
   // A number or true: the handler raises TypeError on every signal; nothing is ever sent.
@@ -45,7 +50,13 @@ function interfaceTests(v: TypedJson): Pick<PhosphorFilter, 'interfaceTest' | 'a
 }
 
 const falsy = (v: TypedJson | undefined): boolean =>
-  v === undefined || v === null || v === false || v === '' || v === 0n || (Array.isArray(v) && v.length === 0) || (v instanceof JsonObject && v.map.size === 0);
+  v === undefined ||
+  v === null ||
+  v === false ||
+  v === '' ||
+  v === 0n ||
+  (Array.isArray(v) && v.length === 0) ||
+  (v instanceof JsonObject && v.map.size === 0);
 
 /** EventNotifier.__init__ with the parsed filter; undefined when it raises. */
 export function parsePhosphorFilter(text: string): PhosphorFilter | undefined {
@@ -58,8 +69,10 @@ export function parsePhosphorFilter(text: string): PhosphorFilter | undefined {
   if (!(filters instanceof JsonObject)) return undefined; // filters.get: AttributeError
   const rawPaths = filters.has('paths') ? filters.get('paths')! : [];
   let entries: TypedJson[];
-  if (Array.isArray(rawPaths) && rawPaths.length === 0) entries = [null]; // self.paths.append(None)
-  else if (falsy(rawPaths)) return undefined; // None/''/0/{} .append: AttributeError
+  if (Array.isArray(rawPaths) && rawPaths.length === 0)
+    entries = [null]; // self.paths.append(None)
+  else if (falsy(rawPaths))
+    return undefined; // None/''/0/{} .append: AttributeError
   else if (Array.isArray(rawPaths)) entries = rawPaths;
   else if (typeof rawPaths === 'string') entries = [...rawPaths];
   else if (rawPaths instanceof JsonObject) entries = [...rawPaths.map.keys()];

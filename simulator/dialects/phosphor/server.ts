@@ -137,10 +137,7 @@ export class PhosphorRestServer {
 
   private failure(e: unknown, req: IncomingMessage): Answer {
     if (e instanceof Abort) return { status: e.status, error: { description: e.description }, headers: e.headers };
-    const crash =
-      e instanceof Crash
-        ? e
-        : new Crash(new PyException('RuntimeError', String((e as Error)?.message ?? e)), FRAMES.route);
+    const crash = e instanceof Crash ? e : new Crash(new PyException('RuntimeError', String((e as Error)?.message ?? e)), FRAMES.route);
     if (!(e instanceof Crash)) this.ctx.log(`internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
     return {
       status: 500,

@@ -19,7 +19,10 @@ export function jsonValueArb(maxDepth = 2): fc.Arbitrary<unknown> {
     { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }) },
     { weight: 2, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
     { weight: 4, arbitrary: fc.string({ unit: 'grapheme', maxLength: 16 }) },
-    { weight: 1, arbitrary: fc.constantFrom('', ' ', '\u0000', '0', 'true', 'null', '[]', '{}', 'xyz.mgmt_project.Fuzz', 'é✓😀', '\ud800') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('', ' ', '\u0000', '0', 'true', 'null', '[]', '{}', 'xyz.mgmt_project.Fuzz', 'é✓😀', '\ud800'),
+    },
   );
   return fc.letrec<{ value: unknown }>((tie) => ({
     value: fc.oneof(
@@ -52,14 +55,45 @@ export interface BodyCase {
 }
 
 const RAW_DOCUMENTS = [
-  '', '{', '}', '{"data": ', '{"data": [}', "{'data': 1}", '{"data": NaN}', '{"data": Infinity}', '{"data": undefined}',
-  '{"data": [1,]}', '{"data": 1,}', '{"data": 1} {"data": 2}', '{"data": "\\u12"}', '{"data": "\\x41"}', '{"data": "a\nb"}',
-  '{"data": 1 /* c */}', 'null', '[]', '"data"', 'data=1', '{"data":1,"data":[1]}', '{"data": 01}', '{"data": .5}',
-  '{"data": 1e}', '{"data": -}', '{"data": tru}', '{"data": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}',
+  '',
+  '{',
+  '}',
+  '{"data": ',
+  '{"data": [}',
+  "{'data': 1}",
+  '{"data": NaN}',
+  '{"data": Infinity}',
+  '{"data": undefined}',
+  '{"data": [1,]}',
+  '{"data": 1,}',
+  '{"data": 1} {"data": 2}',
+  '{"data": "\\u12"}',
+  '{"data": "\\x41"}',
+  '{"data": "a\nb"}',
+  '{"data": 1 /* c */}',
+  'null',
+  '[]',
+  '"data"',
+  'data=1',
+  '{"data":1,"data":[1]}',
+  '{"data": 01}',
+  '{"data": .5}',
+  '{"data": 1e}',
+  '{"data": -}',
+  '{"data": tru}',
+  '{"data": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}',
   ...RAW_NUMBERS.map((n) => `{"data": ${n}}`),
 ];
 
-const BYTES = ['fffe7b7d', 'efbbbf7b2264617461223a317d', 'c0af', '7b2264617461223a2280227d', '00', 'feff007b007d', '7b226461746122ed'] as const;
+const BYTES = [
+  'fffe7b7d',
+  'efbbbf7b2264617461223a317d',
+  'c0af',
+  '7b2264617461223a2280227d',
+  '00',
+  'feff007b007d',
+  '7b226461746122ed',
+] as const;
 
 function deepNesting(depth: number): string {
   return `{"data": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
@@ -70,7 +104,10 @@ export function malformArb(): fc.Arbitrary<Malform> {
     { withCrossShrink: true },
     { weight: 6, arbitrary: fc.constant<Malform>({ kind: 'none' }) },
     { weight: 2, arbitrary: fc.nat({ max: 400 }).map((at): Malform => ({ kind: 'truncate', at })) },
-    { weight: 1, arbitrary: fc.constantFrom('}', ',', ' x', '\u0000', ']', '"', '{"data":1}').map((text): Malform => ({ kind: 'append', text })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('}', ',', ' x', '\u0000', ']', '"', '{"data":1}').map((text): Malform => ({ kind: 'append', text })),
+    },
     { weight: 1, arbitrary: fc.constantFrom('\ufeff', ' ', ',', 'x', '[').map((text): Malform => ({ kind: 'prefix', text })) },
     { weight: 2, arbitrary: fc.constantFrom(...RAW_DOCUMENTS, deepNesting(5000)).map((text): Malform => ({ kind: 'raw', text })) },
     { weight: 1, arbitrary: fc.constantFrom(...BYTES).map((hex): Malform => ({ kind: 'bytes', hex })) },
@@ -134,10 +171,24 @@ export function bodyArb(value: fc.Arbitrary<unknown> = jsonValueArb()): fc.Arbit
 
 /** Content types; undefined sends no Content-Type header. The first is the right one. */
 export const CONTENT_TYPES = [
-  'application/json', undefined, 'text/plain', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/xml',
-  'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', '', '*/*',
-  'application/jsonp', 'application/json, text/plain', 'application/json;charset=latin1', 'application/merge-patch+json',
-  'text/json', 'application/json\u0000', 'application/json\r\nX-Injected: 1',
+  'application/json',
+  undefined,
+  'text/plain',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  '',
+  '*/*',
+  'application/jsonp',
+  'application/json, text/plain',
+  'application/json;charset=latin1',
+  'application/merge-patch+json',
+  'text/json',
+  'application/json\u0000',
+  'application/json\r\nX-Injected: 1',
 ] as const;
 
 export function contentTypeArb(): fc.Arbitrary<string | undefined> {

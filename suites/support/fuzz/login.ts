@@ -151,15 +151,20 @@ function usesPassword(c: LoginCase): boolean {
 export function renderLogin(c: LoginCase, who: Credentials): Rendered {
   const values = c.creds.map((x) => credValue(x, who));
   const namesUser = values.some((v) => v === who.user);
-  const text = (vals: unknown[]) =>
-    c.form === 'form-urlencoded' ? formText(vals) : stringifyJson(bodyValue(c.form, vals));
-  const body = c.malform.kind === 'none' ? text(values) : renderBody({ shape: 'bare', value: bodyValue(c.form, values), malform: c.malform });
+  const text = (vals: unknown[]) => (c.form === 'form-urlencoded' ? formText(vals) : stringifyJson(bodyValue(c.form, vals)));
+  const body =
+    c.malform.kind === 'none' ? text(values) : renderBody({ shape: 'bare', value: bodyValue(c.form, values), malform: c.malform });
   if (!usesPassword(c)) return { body, namesUser };
   // Password-derived parts print as $PASSWORD expansions; only possible when the password needs no escaping.
   const marks: string[] = [];
-  const printable = c.form === 'form-urlencoded' ? encodeURIComponent(who.password) === who.password : JSON.stringify(who.password) === `"${who.password}"`;
+  const printable =
+    c.form === 'form-urlencoded' ? encodeURIComponent(who.password) === who.password : JSON.stringify(who.password) === `"${who.password}"`;
   const templ = text(c.creds.map((x) => credValue(x, who, marks)));
-  return { body, namesUser, template: printable ? { text: templ, expansions: marks } : { text: templ, expansions: marks.map(() => '<password>') } };
+  return {
+    body,
+    namesUser,
+    template: printable ? { text: templ, expansions: marks } : { text: templ, expansions: marks.map(() => '<password>') },
+  };
 }
 
 /** The shell word for a template body: $PASSWORD expansions inside double quotes. */
@@ -180,8 +185,20 @@ const extraArb = fc.constantFrom('x', ' ', '\u0000', '1', 'é', '\n');
 export function credArb(): fc.Arbitrary<Cred> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constant<Cred>({ kind: 'user' }) },
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('near-password' as const), op: fc.constantFrom(...PASSWORD_OPS), extra: extraArb }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('value' as const), value: fc.oneof({ weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) }, { weight: 2, arbitrary: jsonValueArb(1) }) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({ kind: fc.constant('near-password' as const), op: fc.constantFrom(...PASSWORD_OPS), extra: extraArb }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('value' as const),
+        value: fc.oneof(
+          { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) },
+          { weight: 2, arbitrary: jsonValueArb(1) },
+        ),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('near-user' as const), op: fc.nat({ max: 8 }), extra: extraArb }) },
     { weight: 1, arbitrary: fc.constant<Cred>({ kind: 'password' }) },
   );
@@ -201,9 +218,27 @@ export function loginCaseArb(who: Credentials): fc.Arbitrary<LoginCase> {
   const contentType = fc.oneof(
     { withCrossShrink: true },
     { weight: 8, arbitrary: fc.constant<string | undefined>('application/json') },
-    { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', 'APPLICATION/JSON') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<string | undefined>(
+        undefined,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-8',
+        'APPLICATION/JSON',
+      ),
+    },
   );
   return fc
-    .record({ form, creds, malform: fc.oneof({ withCrossShrink: true }, { weight: 5, arbitrary: fc.constant<Malform>({ kind: 'none' }) }, { weight: 1, arbitrary: malformArb() }), contentType })
+    .record({
+      form,
+      creds,
+      malform: fc.oneof(
+        { withCrossShrink: true },
+        { weight: 5, arbitrary: fc.constant<Malform>({ kind: 'none' }) },
+        { weight: 1, arbitrary: malformArb() },
+      ),
+      contentType,
+    })
     .filter((c) => isNeverValid(c, who) && (c.malform.kind === 'none' || !usesPassword(c)));
 }

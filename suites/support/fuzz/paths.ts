@@ -42,11 +42,68 @@ export interface PathCase {
 
 /** Characters that break naive path handling. The first ones are what shrinking prefers. */
 export const HOSTILE_CHARS = [
-  'é', '%ff', ' ', '\u0000', '%00', '✓', '😀', '\u202e', '\u200b', '\ufeff', 'İ', 'ß', 'e\u0301', '\ud800',
-  '\t', '\n', '\r', '\u007f', '\u0085', '%', '%%', '%zz', '%0', '%e9', '%C3%A9', '%c3', ';', '?', '#', '"',
-  "'", '<', '>', '{', '}', '|', '^', '`', '*', '~', ':', '@', '&', '=', '+', '$', ',', '[', ']', '!', '(',
+  'é',
+  '%ff',
+  ' ',
+  '\u0000',
+  '%00',
+  '✓',
+  '😀',
+  '\u202e',
+  '\u200b',
+  '\ufeff',
+  'İ',
+  'ß',
+  'e\u0301',
+  '\ud800',
+  '\t',
+  '\n',
+  '\r',
+  '\u007f',
+  '\u0085',
+  '%',
+  '%%',
+  '%zz',
+  '%0',
+  '%e9',
+  '%C3%A9',
+  '%c3',
+  ';',
+  '?',
+  '#',
+  '"',
+  "'",
+  '<',
+  '>',
+  '{',
+  '}',
+  '|',
+  '^',
+  '`',
+  '*',
+  '~',
+  ':',
+  '@',
+  '&',
+  '=',
+  '+',
+  '$',
+  ',',
+  '[',
+  ']',
+  '!',
+  '(',
   // Those below can address another object on a server that decodes or normalises paths.
-  '%2e', '%2e%2e', '%2f', '%2F', '%5c', '\\', '%c0%af', '\uff0f', '.', '..',
+  '%2e',
+  '%2e%2e',
+  '%2f',
+  '%2F',
+  '%5c',
+  '\\',
+  '%c0%af',
+  '\uff0f',
+  '.',
+  '..',
 ] as const;
 
 /** Characters that cannot turn a path into another existing path on a normalising server. */
@@ -201,9 +258,23 @@ export function mutationArb(inert = false): fc.Arbitrary<Mutation> {
     { weight: 2, arbitrary: fc.record({ op: fc.constant('empty' as const), at }) },
     { weight: 1, arbitrary: fc.constant({ op: 'trailing' as const }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('pct' as const), at, pos: fc.nat({ max: 40 }), lower: fc.boolean() }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('long' as const), at, len: fc.constantFrom(...LONG_LENGTHS), ch: fc.constantFrom('a', 'é', '%41', '/') }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('long' as const),
+        at,
+        len: fc.constantFrom(...LONG_LENGTHS),
+        ch: fc.constantFrom('a', 'é', '%41', '/'),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('reserved' as const), at, word: fc.constantFrom(...RESERVED_WORDS) }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('query' as const), text: fc.constantFrom('x=1', '', 'data=1', '%', 'a=%ff', '=', '&&', 'x=é', '#') }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('query' as const),
+        text: fc.constantFrom('x=1', '', 'data=1', '%', 'a=%ff', '=', '&&', 'x=é', '#'),
+      }),
+    },
   ];
   if (!inert) {
     all.push(
@@ -213,7 +284,10 @@ export function mutationArb(inert = false): fc.Arbitrary<Mutation> {
     );
   } else {
     // A long segment of slashes could be collapsed onto a real path: inert ones use letters only.
-    all[5] = { weight: 1, arbitrary: fc.record({ op: fc.constant('long' as const), at, len: fc.constantFrom(...LONG_LENGTHS), ch: fc.constantFrom('a', 'é') }) };
+    all[5] = {
+      weight: 1,
+      arbitrary: fc.record({ op: fc.constant('long' as const), at, len: fc.constantFrom(...LONG_LENGTHS), ch: fc.constantFrom('a', 'é') }),
+    };
   }
   return fc.oneof(...all);
 }
@@ -232,7 +306,12 @@ export function nameArb(real: readonly string[]): fc.Arbitrary<string> {
   if (real.length === 0) return made;
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...real) },
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...real), fc.nat({ max: 8 }), fc.constantFrom('x', '_', '0', 'é')).map(([n, op, x]) => nearMiss(n, op, x)) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...real), fc.nat({ max: 8 }), fc.constantFrom('x', '_', '0', 'é'))
+        .map(([n, op, x]) => nearMiss(n, op, x)),
+    },
     { weight: 1, arbitrary: made },
   );
 }

@@ -46,7 +46,12 @@ export interface RequestOptions {
   allowReset?: boolean;
 }
 
-function withBody(method: string, path: string, body: BodyCase, contentType: string | undefined): Omit<FuzzRequest, 'family' | 'credentials'> {
+function withBody(
+  method: string,
+  path: string,
+  body: BodyCase,
+  contentType: string | undefined,
+): Omit<FuzzRequest, 'family' | 'credentials'> {
   return { method, path, body: renderBody(body), contentType };
 }
 
@@ -54,7 +59,11 @@ function withBody(method: string, path: string, body: BodyCase, contentType: str
 export function readFamily(model: TargetModel, credentials: boolean): fc.Arbitrary<FuzzRequest> {
   return fc
     .record({
-      method: fc.oneof({ withCrossShrink: true }, { weight: 8, arbitrary: fc.constant('GET') }, { weight: 3, arbitrary: fc.constantFrom(...READ_METHODS) }),
+      method: fc.oneof(
+        { withCrossShrink: true },
+        { weight: 8, arbitrary: fc.constant('GET') },
+        { weight: 3, arbitrary: fc.constantFrom(...READ_METHODS) },
+      ),
       path: readPathArb(model),
       // A body on a GET now and then (fc.option's freq is the odds of *no* value: 1 in freq).
       body: fc.oneof(
@@ -83,7 +92,10 @@ export function plainReadFamily(model: TargetModel): fc.Arbitrary<FuzzRequest> {
       ? fc.constantFrom(...model.attrPairs).map(([base, name]) => ({ base, suffix: { kind: 'attr', name } as Suffix }))
       : node;
   return fc
-    .record({ method: fc.oneof({ weight: 6, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constant('HEAD') }), target: fc.oneof(node, attr) })
+    .record({
+      method: fc.oneof({ weight: 6, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constant('HEAD') }),
+      target: fc.oneof(node, attr),
+    })
     .map(({ method, target }) => ({ family: 'plain-read', method, path: renderPath({ ...target, mutations: [] }), credentials: true }));
 }
 
@@ -91,7 +103,11 @@ export function plainReadFamily(model: TargetModel): fc.Arbitrary<FuzzRequest> {
 export function loginFamily(who: Credentials): fc.Arbitrary<FuzzRequest> {
   return fc
     .record({
-      path: fc.oneof({ withCrossShrink: true }, { weight: 6, arbitrary: fc.constant('/login') }, { weight: 1, arbitrary: fc.constantFrom('/login/', '/LOGIN', '/login?x=1', '//login', '/login%00', '/Login') }),
+      path: fc.oneof(
+        { withCrossShrink: true },
+        { weight: 6, arbitrary: fc.constant('/login') },
+        { weight: 1, arbitrary: fc.constantFrom('/login/', '/LOGIN', '/login?x=1', '//login', '/login%00', '/Login') },
+      ),
       login: loginCaseArb(who),
     })
     .map(({ path, login }) => loginRequest(path, login, who));
@@ -114,7 +130,12 @@ export function loginRequest(path: string, login: LoginCase, who: Credentials): 
 /** Changing methods below the sentinel: whatever the body, nothing real can be touched. */
 export function sentinelFamily(model: TargetModel, credentials: boolean): fc.Arbitrary<FuzzRequest> {
   return fc
-    .record({ method: fc.constantFrom(...WRITE_METHODS), path: sentinelPathArb(model), body: fc.option(bodyArb(), { freq: 6, nil: undefined }), contentType: contentTypeArb() })
+    .record({
+      method: fc.constantFrom(...WRITE_METHODS),
+      path: sentinelPathArb(model),
+      body: fc.option(bodyArb(), { freq: 6, nil: undefined }),
+      contentType: contentTypeArb(),
+    })
     .map(({ method, path, body, contentType }) => ({
       family: 'sentinel',
       ...(body && method !== 'DELETE' ? withBody(method, renderPath(path), body, contentType) : { method, path: renderPath(path) }),
@@ -129,7 +150,11 @@ export function writableFamily(writable: readonly WritableAttribute[], credentia
     .record({
       attr: fc.constantFrom(...writable),
       // Mostly the real name; now and then a near miss (a case-insensitive server writes it too).
-      name: fc.oneof({ withCrossShrink: true }, { weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: nameArb(writable.map((w) => w.name)) }),
+      name: fc.oneof(
+        { withCrossShrink: true },
+        { weight: 4, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: nameArb(writable.map((w) => w.name)) },
+      ),
       body: bodyArb(),
       contentType: contentTypeArb(),
     })
@@ -147,7 +172,12 @@ export function bogusActionFamily(model: TargetModel, credentials: boolean): fc.
     fc.stringMatching(/^BmcConformanceFuzz[A-Za-z0-9_]{0,8}$/),
   );
   return fc
-    .record({ base: fc.constantFrom(...model.nodes), name: names, body: bodyArb(fc.array(jsonValueArb(1), { maxLength: 4 })), contentType: contentTypeArb() })
+    .record({
+      base: fc.constantFrom(...model.nodes),
+      name: names,
+      body: bodyArb(fc.array(jsonValueArb(1), { maxLength: 4 })),
+      contentType: contentTypeArb(),
+    })
     .map(({ base, name, body, contentType }) => ({
       family: 'bogus-action',
       ...withBody('POST', `${base}/action/${name}`, body, contentType),
@@ -189,12 +219,20 @@ export function anonymousWriteFamily(model: TargetModel): fc.Arbitrary<FuzzReque
   return fc
     .record({
       method: fc.constantFrom(...WRITE_METHODS),
-      path: fc.record({ base: fc.constantFrom(...model.bases.filter((b) => b !== '/login')), suffix: fc.constant({ kind: 'none' as const }), mutations: mutationsArb(false) }),
+      path: fc.record({
+        base: fc.constantFrom(...model.bases.filter((b) => b !== '/login')),
+        suffix: fc.constant({ kind: 'none' as const }),
+        mutations: mutationsArb(false),
+      }),
       body: bodyArb(),
       contentType: contentTypeArb(),
     })
     .filter(({ path }) => !/^\/log(in|out)\b/i.test(renderPath(path)))
-    .map(({ method, path, body, contentType }) => ({ family: 'anonymous-write', ...withBody(method, renderPath(path), body, contentType), credentials: false }));
+    .map(({ method, path, body, contentType }) => ({
+      family: 'anonymous-write',
+      ...withBody(method, renderPath(path), body, contentType),
+      credentials: false,
+    }));
 }
 
 type Weighted = { weight: number; arbitrary: fc.Arbitrary<FuzzRequest> };

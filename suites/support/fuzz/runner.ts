@@ -75,7 +75,9 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
   const seed = propertySeed(budget.runSeed, p.key);
   const replay = budget.replay ?? replayCaseFor(p.key);
   // A replay narrowed to one requirement ignores the others, as the search that found it did.
-  const ignored = replay?.requirement ? new Set(p.requirements.filter((r) => r !== replay.requirement)) : (budget.ignored ?? new Set<string>());
+  const ignored = replay?.requirement
+    ? new Set(p.requirements.filter((r) => r !== replay.requirement))
+    : (budget.ignored ?? new Set<string>());
   const judge: Judge = {
     violation: (requirement, problem, repro) => {
       if (!p.requirements.includes(requirement)) throw new Error(`property ${p.key} reports ${requirement}, which it does not judge`);
@@ -123,7 +125,8 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
   report.counterexample = (details.counterexample as unknown as [T])[0];
   report.counterexamplePath = details.counterexamplePath ?? undefined;
   const err = details.errorInstance;
-  report.violation = err instanceof FuzzViolation ? err : new FuzzViolation(p.requirements[0]!, err instanceof Error ? err.message : String(err), []);
+  report.violation =
+    err instanceof FuzzViolation ? err : new FuzzViolation(p.requirements[0]!, err instanceof Error ? err.message : String(err), []);
   return report;
 }
 

@@ -9,10 +9,7 @@ import { ConnectionLostError, InvalidRequestError, TargetTimeoutError, TlsError,
 import { unsendable } from '../../../client/transport.js';
 import type { FuzzRequest } from './requests.js';
 
-export type Outcome =
-  | { kind: 'answered'; res: BmcResponse }
-  | { kind: 'not-sent'; reason: string }
-  | { kind: 'dropped'; error: Error };
+export type Outcome = { kind: 'answered'; res: BmcResponse } | { kind: 'not-sent'; reason: string } | { kind: 'dropped'; error: Error };
 
 /** Error codes by which undici or Node refuse to form a request: nothing reached the target. */
 const CLIENT_REFUSALS = new Set([
@@ -37,7 +34,12 @@ function codes(err: unknown, depth = 0, out: string[] = []): string[] {
 
 export function isClientRefusal(err: unknown): boolean {
   if (err instanceof InvalidRequestError) return true;
-  if (err instanceof ConnectionLostError || err instanceof TargetTimeoutError || err instanceof UnreachableError || err instanceof TlsError) {
+  if (
+    err instanceof ConnectionLostError ||
+    err instanceof TargetTimeoutError ||
+    err instanceof UnreachableError ||
+    err instanceof TlsError
+  ) {
     return false;
   }
   return codes(err).some((c) => CLIENT_REFUSALS.has(c));
@@ -82,7 +84,6 @@ export function needsSideClient(req: Pick<FuzzRequest, 'method' | 'body' | 'path
   // usual header limits): a new TLS handshake is cheaper on the side pool than on the main one.
   return !METHODS.includes(req.method) || req.path.length > 8000;
 }
-
 
 /**
  * Requests undici would refuse to form (a method that is no HTTP token, control characters in a

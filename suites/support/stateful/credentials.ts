@@ -92,7 +92,10 @@ export class Credential {
 
   /** Session cookies of the same names and shapes with values the client made up. */
   chosen(shown: string): Credential {
-    return new Credential(this.session.map((c) => ({ name: c.name, value: chosenValue(c.value) })), shown);
+    return new Credential(
+      this.session.map((c) => ({ name: c.name, value: chosenValue(c.value) })),
+      shown,
+    );
   }
 
   /** Headers that send exactly these cookies (and the XSRF echo a non-GET request needs on bmcweb). */
@@ -105,7 +108,10 @@ export class Credential {
   /** A client whose cookie jar holds exactly these cookies: the WebSocket handshake takes them from there. */
   client(base: BmcClient): BmcClient {
     const jar = new SessionCookies(base.baseUrl);
-    jar.store(this.cookies.map((c) => `${c.name}=${c.value}; Path=/`), '/');
+    jar.store(
+      this.cookies.map((c) => `${c.name}=${c.value}; Path=/`),
+      '/',
+    );
     return base.fork({ cookies: jar.serialize() });
   }
 }

@@ -63,8 +63,11 @@ export async function declaredWritables(env: StatefulEnv): Promise<Writable[]> {
     const map = await readData(env, attr.path);
     if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
     const interfaces = interfaceKeys(map as Record<string, unknown>);
-    if (interfaces.length > 0) notJudged(`GET ${attr.path} maps interface names (${show(interfaces.slice(0, 2))}), not attributes (see EP-3)`);
-    const original = Object.hasOwn(map, attr.name) ? (map as Record<string, unknown>)[attr.name] : await readData(env, `${attr.path}/attr/${attr.name}`);
+    if (interfaces.length > 0)
+      notJudged(`GET ${attr.path} maps interface names (${show(interfaces.slice(0, 2))}), not attributes (see EP-3)`);
+    const original = Object.hasOwn(map, attr.name)
+      ? (map as Record<string, unknown>)[attr.name]
+      : await readData(env, `${attr.path}/attr/${attr.name}`);
     if (original === undefined || differentValue(attr, original) === undefined) continue;
     out.push({ attr, key, original });
   }
@@ -90,7 +93,11 @@ async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick
       const fromAll = all?.mark() ?? 0;
       const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
       if (res.status < 200 || res.status >= 300) continue;
-      const carries = (d: unknown) => isPropertiesChanged(d) && d.path === w.attr.path && Object.hasOwn(d.properties, w.attr.name) && sameValue(d.properties[w.attr.name], value);
+      const carries = (d: unknown) =>
+        isPropertiesChanged(d) &&
+        d.path === w.attr.path &&
+        Object.hasOwn(d.properties, w.attr.name) &&
+        sameValue(d.properties[w.attr.name], value);
       const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from }).catch(() => undefined);
       await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);
       // Not one event so far: none flow, and waiting out every other writable tells nothing more.
@@ -99,7 +106,8 @@ async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick
         const iface = (ev.data as { interface?: unknown }).interface;
         if (usableInterface(iface)) w.iface = iface;
       }
-      if (all && everything) everything = (await all.waitFor(carries, ev ? env.eventTimeoutMs : 1, { from: fromAll }).catch(() => undefined)) !== undefined;
+      if (all && everything)
+        everything = (await all.waitFor(carries, ev ? env.eventTimeoutMs : 1, { from: fromAll }).catch(() => undefined)) !== undefined;
     }
     const events = paths.events.length > 0;
     return {

@@ -97,7 +97,10 @@ export function statefulProperty<W extends World>(spec: StatefulSpec<W>): Statef
     requirements: spec.requirements,
     requestsPerRun: spec.requestsPerRun,
     // Without fast-check's bias to small values: a handful of sequences must each be of some length.
-    arbitrary: fc.limitShrink(fc.noBias(fc.commands([spec.command], { maxCommands: spec.maxCommands, replayPath: ALL_COMMANDS_RAN })), MAX_SHRINKS),
+    arbitrary: fc.limitShrink(
+      fc.noBias(fc.commands([spec.command], { maxCommands: spec.maxCommands, replayPath: ALL_COMMANDS_RAN })),
+      MAX_SHRINKS,
+    ),
     predicate: async (commands, judge) => {
       await running;
       const run = sequence(commands, judge);

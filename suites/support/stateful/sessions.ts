@@ -48,15 +48,33 @@ const TAMPER_TEXT: Record<Tamper, string> = {
 /** The run's own session as a credential (the shape chosen cookies copy). */
 export function sharedCredential(client: BmcClient): Credential {
   const jar = client.exportCookies() as { cookies?: Array<{ key: string; value: string }> };
-  return new Credential((jar.cookies ?? []).map((c) => ({ name: c.key, value: c.value })), '$COOKIE');
+  return new Credential(
+    (jar.cookies ?? []).map((c) => ({ name: c.key, value: c.value })),
+    '$COOKIE',
+  );
 }
 
 /** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
-export async function probe(env: StatefulEnv, world: World | undefined, channel: Channel, cred: Credential | undefined, filter: unknown): Promise<Probe> {
+export async function probe(
+  env: StatefulEnv,
+  world: World | undefined,
+  channel: Channel,
+  cred: Credential | undefined,
+  filter: unknown,
+): Promise<Probe> {
   const send = (method: string, path: string, image?: Buffer) =>
     world
-      ? world.request(method, path, { cred, anonymous: cred === undefined, image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined })
-      : env.client.request(method, path, { auth: false, relogin: false, headers: cred?.headers(method), ...(image ? { body: image, contentType: 'application/octet-stream' } : {}) });
+      ? world.request(method, path, {
+          cred,
+          anonymous: cred === undefined,
+          image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined,
+        })
+      : env.client.request(method, path, {
+          auth: false,
+          relogin: false,
+          headers: cred?.headers(method),
+          ...(image ? { body: image, contentType: 'application/octet-stream' } : {}),
+        });
   if (channel === 'HTTP') {
     const res = await send('GET', `${env.root}/`);
     return { accepted: isSuccess(res), answer: describeResponse(res) };
@@ -72,7 +90,9 @@ export async function probe(env: StatefulEnv, world: World | undefined, channel:
     if (outcome.kind === 'open') await outcome.subscriber.close();
     if (world) {
       world.notes.requests++;
-      world.rec.note(`WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(filter)}: ${describeOutcome(outcome)}`);
+      world.rec.note(
+        `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(filter)}: ${describeOutcome(outcome)}`,
+      );
     }
     return { accepted: outcome.kind === 'open', answer: describeOutcome(outcome) };
   } finally {
@@ -89,7 +109,8 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     if (out.unjudgedChannels[channel]) continue;
     const anonymous = await probe(env, undefined, channel, undefined, filter);
     if (anonymous.accepted) {
-      out.anonymous[channel] = `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
+      out.anonymous[channel] =
+        `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
       out.unjudgedChannels[channel] = `it takes requests without credentials (see ${TAMPERED[channel]})`;
       continue;
     }
@@ -111,7 +132,9 @@ async function unwatchable(env: StatefulEnv, w: Writable, filter: { paths: strin
     const value = differentValue(w.attr, w.original);
     const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
     if (!isSuccess(res)) return `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
-    const seen = await socket.waitFor((d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value), env.eventTimeoutMs).catch(() => undefined);
+    const seen = await socket
+      .waitFor((d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value), env.eventTimeoutMs)
+      .catch(() => undefined);
     return seen ? undefined : `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
   } finally {
     await socket.close();
@@ -167,7 +190,9 @@ export class SessionsWorld extends World {
     const cred = Credential.fromLogin(res, this.env.client.baseUrl, `$COOKIE_${label}`);
     for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
     if (cred.session.length === 0) notJudged(`the login of ${label} set no session cookie (see EP-1)`);
-    this.rec.note(`COOKIE_${label}: the cookies ${label}'s login set, as one Cookie header${cred.xsrf ? `; XSRF_${label}: its XSRF-TOKEN` : ''}`);
+    this.rec.note(
+      `COOKIE_${label}: the cookies ${label}'s login set, as one Cookie header${cred.xsrf ? `; XSRF_${label}: its XSRF-TOKEN` : ''}`,
+    );
     const session: Session = { label, cred, state: 'live' };
     this.sessions.push(session);
     const works = await probe(this.env, this, 'HTTP', cred, this.d.filter);
@@ -177,11 +202,18 @@ export class SessionsWorld extends World {
     const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && same(o));
     if (revived) {
       const how = revived.state === 'logged-out' ? 'logged out' : 'ended by the target';
-      this.find(revived.state === 'logged-out' ? 'EP-2' : 'AUTH-1', `the login of ${label} was issued the session cookie of ${revived.label}, ${how} before: ${revived.label}'s cookie works again`);
+      this.find(
+        revived.state === 'logged-out' ? 'EP-2' : 'AUTH-1',
+        `the login of ${label} was issued the session cookie of ${revived.label}, ${how} before: ${revived.label}'s cookie works again`,
+      );
     }
     if (made) {
       const adopted = cred.session.some((c) => made.session.some((m) => m.name === c.name && m.value === c.value));
-      if (adopted) this.find('AUTH-1', `the login of ${label} adopted the session cookie the client sent with it: a cookie chosen before login is now a working session`);
+      if (adopted)
+        this.find(
+          'AUTH-1',
+          `the login of ${label} adopted the session cookie the client sent with it: a cookie chosen before login is now a working session`,
+        );
       else await this.refusedEverywhere(made, `the cookie ${label}'s client made up before logging in`, TAMPERED);
     }
     return session;
@@ -192,7 +224,11 @@ export class SessionsWorld extends World {
     for (const channel of ['HTTP', 'upload', 'WebSocket'] as const) {
       if (this.d.unjudgedChannels[channel]) continue;
       const p = await probe(this.env, this, channel, cred, this.d.filter);
-      if (p.accepted) return this.find(requirements[channel], `${what} is taken on ${channel === 'HTTP' ? `HTTP (GET ${this.env.root}/)` : channel === 'upload' ? 'the upload channel (POST /upload/image)' : 'the WebSocket channel (/subscribe)'}: ${p.answer}`);
+      if (p.accepted)
+        return this.find(
+          requirements[channel],
+          `${what} is taken on ${channel === 'HTTP' ? `HTTP (GET ${this.env.root}/)` : channel === 'upload' ? 'the upload channel (POST /upload/image)' : 'the WebSocket channel (/subscribe)'}: ${p.answer}`,
+        );
     }
   }
 
@@ -241,7 +277,11 @@ export class SessionsWorld extends World {
     await this.login(false);
     this.rec.begin(`try ${s.label}'s cookie (${s.cred.shown}) again on HTTP, upload and WebSocket, now that a later session logged in`);
     const how = s.state === 'logged-out' ? 'logged out' : 'ended by the target';
-    await this.refusedEverywhere(s.cred, `${s.label}'s cookie (${how} before a later login)`, s.state === 'logged-out' ? LOGGED_OUT : TAMPERED);
+    await this.refusedEverywhere(
+      s.cred,
+      `${s.label}'s cookie (${how} before a later login)`,
+      s.state === 'logged-out' ? LOGGED_OUT : TAMPERED,
+    );
   }
 
   /** An event socket for `s` and the witness on the run's session, both proved live by one write. */
@@ -263,7 +303,14 @@ export class SessionsWorld extends World {
     }
     const marks = sockets.map((x) => x.mark());
     const carried = await this.change();
-    const live = await Promise.all(sockets.map((x, i) => x.waitFor(carried, this.env.eventTimeoutMs, { from: marks[i] }).then(() => true, () => false)));
+    const live = await Promise.all(
+      sockets.map((x, i) =>
+        x.waitFor(carried, this.env.eventTimeoutMs, { from: marks[i] }).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     if (!live.every(Boolean)) {
       s.socket = undefined;
       this.rec.note('the change did not reach both sockets: whether the socket goes quiet is not judged (see EP-14)');
@@ -286,7 +333,9 @@ export class SessionsWorld extends World {
     // servers keep them): recorded, not failed.
     this.notes.observed.set(
       "a logged-out session's event socket",
-      after ? `still receives after the logout (${socket.closed ? 'it closed later' : 'it stays open'}): ${after.raw.slice(0, 160)}` : 'receives nothing after the logout',
+      after
+        ? `still receives after the logout (${socket.closed ? 'it closed later' : 'it stays open'}): ${after.raw.slice(0, 160)}`
+        : 'receives nothing after the logout',
     );
   }
 

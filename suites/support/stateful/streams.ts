@@ -85,13 +85,18 @@ export function judgeStream(input: StreamInput): StreamJudgement {
   const arrived = new Map<number, number>();
   const problems: StreamProblem[] = [];
   const problem = (requirement: string, e: ReceivedEvent, message: string): void => {
-    problems.push({ requirement, key: `${requirement}#${e.seq}`, message: `${what} (filter ${show(filter)}): ${message}: #${e.seq} ${brief(e.raw, 160)}` });
+    problems.push({
+      requirement,
+      key: `${requirement}#${e.seq}`,
+      message: `${what} (filter ${show(filter)}): ${message}: #${e.seq} ${brief(e.raw, 160)}`,
+    });
   };
   const matchTo = (e: ReceivedEvent, slot: (typeof pending)[number]): void => {
     slot.matched = true;
     arrived.set(slot.change.no, e.at);
     const last = lastByPath.get(slot.change.path);
-    if (last && last.no > slot.change.no) problem('EV-9', e, `the event of change #${slot.change.no} arrived after that of the later change #${last.no} of the same object`);
+    if (last && last.no > slot.change.no)
+      problem('EV-9', e, `the event of change #${slot.change.no} arrived after that of the later change #${last.no} of the same object`);
     else lastByPath.set(slot.change.path, slot.change);
   };
   /** An event that matches no pending change: a duplicate, an excluded change, or no change at all. */
@@ -121,21 +126,37 @@ export function judgeStream(input: StreamInput): StreamJudgement {
       matchTo(e, slot);
       const change = slot.change as Extract<Change, { kind: 'PropertiesChanged' }>;
       if (change.iface !== undefined && data.interface !== change.iface) {
-        problem('EV-2', e, `PropertiesChanged of ${change.name} names the interface ${show(data.interface)}; the property belongs to ${change.iface} (as its attribute PUT signalled)`);
+        problem(
+          'EV-2',
+          e,
+          `PropertiesChanged of ${change.name} names the interface ${show(data.interface)}; the property belongs to ${change.iface} (as its attribute PUT signalled)`,
+        );
       }
       continue;
     }
-    const slot = pending.find((p) => !p.matched && p.change.kind === 'InterfacesAdded' && p.change.path === data.path && inTime(e, p.change));
+    const slot = pending.find(
+      (p) => !p.matched && p.change.kind === 'InterfacesAdded' && p.change.path === data.path && inTime(e, p.change),
+    );
     if (slot) {
       matchTo(e, slot);
       const content = addedContentProblem(data, slot.change.kind === 'InterfacesAdded' ? slot.change.map : undefined);
       if (content) problem('EV-3', e, `InterfacesAdded of ${slot.change.path}: ${content}`);
       continue;
     }
-    const above = pending.find((p) => !p.matched && p.change.kind === 'InterfacesAdded' && typeof data.path === 'string' && p.change.path.startsWith(`${data.path === '/' ? '' : data.path}/`));
+    const above = pending.find(
+      (p) =>
+        !p.matched &&
+        p.change.kind === 'InterfacesAdded' &&
+        typeof data.path === 'string' &&
+        p.change.path.startsWith(`${data.path === '/' ? '' : data.path}/`),
+    );
     if (above) {
       above.matched = true;
-      problem('EV-3', e, `InterfacesAdded names ${show(data.path)}, an ancestor (the ObjectManager), not the new object ${above.change.path}`);
+      problem(
+        'EV-3',
+        e,
+        `InterfacesAdded names ${show(data.path)}, an ancestor (the ObjectManager), not the new object ${above.change.path}`,
+      );
       continue;
     }
     stray(e, (c) => c.kind === 'InterfacesAdded' && c.path === data.path, 'EV-3', 'an InterfacesAdded of a path where no object appeared');

@@ -58,12 +58,16 @@ export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): st
   // The problem first, the steps in what is left (at least 60 characters of them).
   const head = clip(problem, Math.min(Math.max(160, room - steps.length), room - 60));
   const first = `${head}${clip(steps, room - head.length)}${replay}`;
-  const detail = stepsDetail(baseUrl, v.steps).flatMap((s) => [s.step, ...s.curl.map((c) => `  ${c}`), ...(s.notes ?? []).map((n) => `  (${n})`)]);
+  const detail = stepsDetail(baseUrl, v.steps).flatMap((s) => [
+    s.step,
+    ...s.curl.map((c) => `  ${c}`),
+    ...(s.notes ?? []).map((n) => `  (${n})`),
+  ]);
   return [
     first,
     `property ${report.key}: failed after ${report.numRuns} run(s), shrunk in ${report.numShrinks} step(s); property seed ${report.seed}`,
     ...detail,
-    '(curl uses $COOKIE for the run\'s session cookie, $COOKIE_A… for the sessions the steps log in, $PASSWORD for the password)',
+    "(curl uses $COOKIE for the run's session cookie, $COOKIE_A… for the sessions the steps log in, $PASSWORD for the password)",
   ].join('\n');
 }
 
@@ -97,7 +101,11 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
   });
   const aborted = reports.filter((r) => r.failed && !(r.violation instanceof StatefulViolation));
   // A search cut short before any sequence completed (the time left after a finding) found nothing.
-  if (aborted.length > 0) t.observe(`stateful ${property.key} searches cut short`, aborted.map((r) => r.abort ?? r.violation?.problem));
+  if (aborted.length > 0)
+    t.observe(
+      `stateful ${property.key} searches cut short`,
+      aborted.map((r) => r.abort ?? r.violation?.problem),
+    );
   for (const report of reports) {
     if (!report.failed || !(report.violation instanceof StatefulViolation)) continue;
     // Once more, so that the exchanges of the shrunk sequence are the evidence the report keeps.
@@ -105,12 +113,16 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
     await property.settled();
     const v = report.violation;
     t.judge(v.requirement, false, findingMessage(report, t.client.baseUrl));
-    t.observe('stateful finding', {
-      requirement: v.requirement,
-      problem: v.problem,
-      replay: replayHint(report).replace(/^replay: /, ''),
-      steps: stepsDetail(t.client.baseUrl, v.steps),
-    }, v.requirement);
+    t.observe(
+      'stateful finding',
+      {
+        requirement: v.requirement,
+        problem: v.problem,
+        replay: replayHint(report).replace(/^replay: /, ''),
+        steps: stepsDetail(t.client.baseUrl, v.steps),
+      },
+      v.requirement,
+    );
   }
   for (const { requirement, message } of notes.restoreFailures.slice(0, 3)) {
     // Left changed: a failure of the endpoint that could not undo it, or of the check itself.
@@ -124,6 +136,8 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
   if (!found && notes.unjudgedSequences >= notes.sequences && notes.sequences > 0) t.notTested([...notes.unjudged][0]!);
   const last = reports.at(-1)!;
   if (last.interrupted && !last.replayed && !found) {
-    t.warn(`the time limit (${Math.round(timeLimitMs / 1000)} s) stopped the search after ${last.numRuns} of ${t.cfg.statefulRuns} sequences`);
+    t.warn(
+      `the time limit (${Math.round(timeLimitMs / 1000)} s) stopped the search after ${last.numRuns} of ${t.cfg.statefulRuns} sequences`,
+    );
   }
 }

@@ -29,7 +29,9 @@ class Write extends StepCommand<ViewsWorld> {
     const w = pick(world.d.writables, this.w)!;
     const value = world.nextValue(w);
     const { path, name } = w.attr;
-    world.rec.begin(this.via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`);
+    world.rec.begin(
+      this.via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`,
+    );
     await world.write(w, this.via);
     await world.settle();
   }
@@ -50,7 +52,8 @@ export function filterOf(world: ViewsWorld, kind: FilterKind, a: number, b: numb
     case 'empty':
       return { filter: {}, prime: first };
     case 'interfaces':
-      if (withIface) return { filter: { interfaces: [withIface.iface!, ...(destructive ? [world.versionInterface] : [])] }, prime: withIface };
+      if (withIface)
+        return { filter: { interfaces: [withIface.iface!, ...(destructive ? [world.versionInterface] : [])] }, prime: withIface };
       break;
     case 'overlapping':
       if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [withIface.iface!] }, prime: withIface };
@@ -83,7 +86,9 @@ class Subscribe extends StepCommand<ViewsWorld> {
     const open = world.subs.filter((s) => !s.witness).length;
     if (open >= MAX_SUBSCRIPTIONS) return world.rec.begin(`subscribe ${label}: not sent, ${open} subscriptions are open`);
     const { filter, prime } = filterOf(world, this.kind, this.a, this.b);
-    world.rec.begin(`subscribe ${label} with ${show(filter)} (${this.kind}), live once a PUT of ${prime.attr.path} ${prime.attr.name} arrives`);
+    world.rec.begin(
+      `subscribe ${label} with ${show(filter)} (${this.kind}), live once a PUT of ${prime.attr.path} ${prime.attr.name} arrives`,
+    );
     if (await world.subscribe(label, filter, prime)) await world.settle();
   }
 
@@ -98,7 +103,10 @@ class Unsubscribe extends StepCommand<ViewsWorld> {
   }
 
   protected async act(world: ViewsWorld): Promise<void> {
-    const s = pick(world.subs.filter((x) => !x.witness), this.i);
+    const s = pick(
+      world.subs.filter((x) => !x.witness),
+      this.i,
+    );
     if (!s) return world.rec.begin('close a subscription: none is open');
     world.rec.begin(`close ${s.label} ${show(s.filter)}`);
     // What it was owed arrives (or is judged missing) before it goes.
@@ -115,7 +123,10 @@ export type UploadState = 'new' | 'existing' | 'deleted';
 
 /** A version this sequence uploaded in the given state, made so first (as steps of their own) when there is none. */
 async function versionIn(world: ViewsWorld, state: Exclude<UploadState, 'new'>, i: number): Promise<VersionRecord | undefined> {
-  const found = pick(world.versions.filter((v) => v.version !== undefined && (state === 'existing' ? v.exists : v.deleted && !v.exists)), i);
+  const found = pick(
+    world.versions.filter((v) => v.version !== undefined && (state === 'existing' ? v.exists : v.deleted && !v.exists)),
+    i,
+  );
   if (found) return found;
   const rec = world.newVersion();
   world.rec.begin(`POST /upload/image of ${rec.label} (a new version, to have one ${state === 'existing' ? 'that exists' : 'to delete'})`);
@@ -141,7 +152,12 @@ class Upload extends StepCommand<ViewsWorld> {
   protected async act(world: ViewsWorld): Promise<void> {
     const rec = this.state === 'new' ? world.newVersion() : await versionIn(world, this.state, this.i);
     if (!rec) return;
-    const state = this.state === 'new' ? 'a new version' : this.state === 'existing' ? `again, while it exists as ${rec.path}` : 'again, after its deletion';
+    const state =
+      this.state === 'new'
+        ? 'a new version'
+        : this.state === 'existing'
+          ? `again, while it exists as ${rec.path}`
+          : 'again, after its deletion';
     world.rec.begin(`${this.via === 'POST' ? 'POST /upload/image' : 'PUT /upload/image/{name}'} of ${rec.label} (${state})`);
     await world.upload(rec, this.via);
     await world.settle();
@@ -198,12 +214,47 @@ class Download extends StepCommand<ViewsWorld> {
 }
 
 /** Requirements the values check judges; each finding names one. */
-export const VALUE_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'EP-8', 'EP-9', 'EV-1', 'EV-2', 'EV-3', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8', 'EV-9'] as const;
+export const VALUE_REQUIREMENTS = [
+  'EP-3',
+  'EP-4',
+  'EP-5',
+  'EP-6',
+  'EP-7',
+  'EP-8',
+  'EP-9',
+  'EV-1',
+  'EV-2',
+  'EV-3',
+  'EV-4',
+  'EV-5',
+  'EV-6',
+  'EV-7',
+  'EV-8',
+  'EV-9',
+] as const;
 
 /** Requirements the versions check judges; each finding names one. */
 export const VERSION_REQUIREMENTS = [
-  'EP-3', 'EP-5', 'EP-6', 'EP-7', 'EP-8', 'EP-11', 'EP-12', 'EP-13', 'RULE-7', 'ERR-3', 'ACT-1',
-  'EV-1', 'EV-2', 'EV-3', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8', 'EV-9',
+  'EP-3',
+  'EP-5',
+  'EP-6',
+  'EP-7',
+  'EP-8',
+  'EP-11',
+  'EP-12',
+  'EP-13',
+  'RULE-7',
+  'ERR-3',
+  'ACT-1',
+  'EV-1',
+  'EV-2',
+  'EV-3',
+  'EV-4',
+  'EV-5',
+  'EV-6',
+  'EV-7',
+  'EV-8',
+  'EV-9',
 ] as const;
 
 export const MAX_VALUE_COMMANDS = 8;
@@ -219,7 +270,15 @@ function subscribeArb(kinds: readonly FilterKind[], weight: number): Weighted {
 }
 
 /** What every sequence of both checks starts with: the witness, live. */
-function viewsSpec(key: string, requirements: readonly string[], commands: Weighted[], maxCommands: number, env: StatefulEnv, d: ViewsDiscovery, notes: Notes): StatefulSpec<ViewsWorld> {
+function viewsSpec(
+  key: string,
+  requirements: readonly string[],
+  commands: Weighted[],
+  maxCommands: number,
+  env: StatefulEnv,
+  d: ViewsDiscovery,
+  notes: Notes,
+): StatefulSpec<ViewsWorld> {
   return {
     key,
     requirements,
@@ -247,12 +306,22 @@ function viewsSpec(key: string, requirements: readonly string[], commands: Weigh
 
 /** The values check: attribute and whole-object PUTs of the declared writables, watched by subscriptions of every kind. */
 export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
-  return statefulProperty(viewsSpec('stateful-values', VALUE_REQUIREMENTS, [
-    { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'attr')) },
-    { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'object')) },
-    subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
-    { weight: 1, arbitrary: fc.nat().map((i) => new Unsubscribe(i)) },
-  ], MAX_VALUE_COMMANDS, env, d, notes));
+  return statefulProperty(
+    viewsSpec(
+      'stateful-values',
+      VALUE_REQUIREMENTS,
+      [
+        { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'attr')) },
+        { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'object')) },
+        subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
+        { weight: 1, arbitrary: fc.nat().map((i) => new Unsubscribe(i)) },
+      ],
+      MAX_VALUE_COMMANDS,
+      env,
+      d,
+      notes,
+    ),
+  );
 }
 
 /**
@@ -264,7 +333,9 @@ export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Not
   const commands: Weighted[] = [
     {
       weight: 3,
-      arbitrary: fc.tuple(fc.constantFrom<UploadState>('new', 'existing', 'deleted'), fc.constantFrom<'POST' | 'PUT'>('POST', 'PUT'), fc.nat()).map(([state, via, i]) => new Upload(state, via, i)),
+      arbitrary: fc
+        .tuple(fc.constantFrom<UploadState>('new', 'existing', 'deleted'), fc.constantFrom<'POST' | 'PUT'>('POST', 'PUT'), fc.nat())
+        .map(([state, via, i]) => new Upload(state, via, i)),
     },
     { weight: 1, arbitrary: fc.nat().map((i) => new Delete(i)) },
     // InterfacesAdded must reach a subscription through its interfaces filter (through paths it may).

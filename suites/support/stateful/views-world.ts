@@ -139,7 +139,11 @@ export class ViewsWorld extends World {
   private tracks(data: Record<string, unknown>): boolean {
     if (data.event === 'InterfacesAdded') return this.versions.some((v) => v.path === data.path);
     const props = data.properties;
-    return props !== null && typeof props === 'object' && this.d.writables.some((w) => w.attr.path === data.path && Object.hasOwn(props, w.attr.name));
+    return (
+      props !== null &&
+      typeof props === 'object' &&
+      this.d.writables.some((w) => w.attr.path === data.path && Object.hasOwn(props, w.attr.name))
+    );
   }
 
   private received(s: Subscription, change: Change): boolean {
@@ -219,7 +223,10 @@ export class ViewsWorld extends World {
     };
     if (elsewhere.length === 0 && change.kind === 'PropertiesChanged') {
       drop();
-      return this.find('EV-8', `${what} raised no PropertiesChanged on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')})`);
+      return this.find(
+        'EV-8',
+        `${what} raised no PropertiesChanged on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')})`,
+      );
     }
     if (this.confirming) return drop();
     drop();
@@ -228,11 +235,25 @@ export class ViewsWorld extends World {
     if (repeats.length === 0) return;
     if (elsewhere.length === 0) {
       const lost = repeats.find((r) => this.subs.some((o) => this.received(o, r)));
-      if (lost) return this.find('EV-8', `${what} raised no InterfacesAdded on any subscription that admits it, though its repeat (${describeChange(lost)}) did`);
-      return this.find('EV-3', `${what} raised no InterfacesAdded on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')}), nor did its repeats`);
+      if (lost)
+        return this.find(
+          'EV-8',
+          `${what} raised no InterfacesAdded on any subscription that admits it, though its repeat (${describeChange(lost)}) did`,
+        );
+      return this.find(
+        'EV-3',
+        `${what} raised no InterfacesAdded on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')}), nor did its repeats`,
+      );
     }
-    if (this.received(s, repeats[0]!)) return this.find('EV-8', `${s.label} (filter ${show(s.filter)}) lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`);
-    this.find(filterRequirement(s.filter), `${s.label} (filter ${show(s.filter)}) received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`);
+    if (this.received(s, repeats[0]!))
+      return this.find(
+        'EV-8',
+        `${s.label} (filter ${show(s.filter)}) lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`,
+      );
+    this.find(
+      filterRequirement(s.filter),
+      `${s.label} (filter ${show(s.filter)}) received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`,
+    );
   }
 
   /** `count` repeats of `change`, each waited for on `s`; none of them is judged missing later. */
@@ -245,7 +266,8 @@ export class ViewsWorld extends World {
         if (!repeat) break;
         out.push(repeat);
         const start = performance.now();
-        while (performance.now() < this.deadlineFor(s, repeat, start) && !this.received(s, repeat) && !s.tap.closed) await this.nextEvent(this.deadlineFor(s, repeat, start), [s.tap]);
+        while (performance.now() < this.deadlineFor(s, repeat, start) && !this.received(s, repeat) && !s.tap.closed)
+          await this.nextEvent(this.deadlineFor(s, repeat, start), [s.tap]);
       }
     } finally {
       this.confirming = false;
@@ -322,11 +344,17 @@ export class ViewsWorld extends World {
     const agree = views.filter((v) => sameValue(v.value, value));
     if (agree.length === 0) {
       this.values.set(w.key, views[0]!.value);
-      this.find(requirement, `${what} answered success, but no view shows the new value: ${views.map((v) => `${v.view} shows ${show(v.value)}`).join('; ')}`);
+      this.find(
+        requirement,
+        `${what} answered success, but no view shows the new value: ${views.map((v) => `${v.view} shows ${show(v.value)}`).join('; ')}`,
+      );
       return false;
     }
     for (const v of views.filter((x) => !sameValue(x.value, value))) {
-      this.find(v.requirement, `after ${what}, ${v.view} shows ${show(v.value)} while ${agree.map((a) => a.view).join(' and ')} show${agree.length === 1 ? 's' : ''} it`);
+      this.find(
+        v.requirement,
+        `after ${what}, ${v.view} shows ${show(v.value)} while ${agree.map((a) => a.view).join(' and ')} show${agree.length === 1 ? 's' : ''} it`,
+      );
     }
     return true;
   }
@@ -373,7 +401,9 @@ export class ViewsWorld extends World {
     const what = via === 'POST' ? `POST /upload/image of ${rec.label}` : `PUT /upload/image/${remote} of ${rec.label}`;
     const before = rec.exists ? undefined : await this.versionsNow();
     const after = performance.now();
-    const res = await this.request(via, via === 'POST' ? '/upload/image' : `/upload/image/${remote}`, { image: { bytes: rec.image, file } });
+    const res = await this.request(via, via === 'POST' ? '/upload/image' : `/upload/image/${remote}`, {
+      image: { bytes: rec.image, file },
+    });
     if (rec.exists) {
       this.duplicateRefused(res, `${what}, which exists as ${rec.path}`, via);
       return undefined;
@@ -383,7 +413,10 @@ export class ViewsWorld extends World {
       // Refused as existing when it was deleted: the registration outlived the version (rule 7).
       const description = (envelopeOf(res)?.data as { description?: unknown } | null | undefined)?.description;
       if (rec.deleted && res.status === 400 && typeof description === 'string' && /already exists/i.test(description)) {
-        this.find('RULE-7', `${what}, uploaded again after its deletion, answered ${describeResponse(res)} ${show(description)}: no such version exists`);
+        this.find(
+          'RULE-7',
+          `${what}, uploaded again after its deletion, answered ${describeResponse(res)} ${show(description)}: no such version exists`,
+        );
       } else {
         this.find(requirement, `${what}${rec.deleted ? ', uploaded again after its deletion,' : ''} answered ${describeResponse(res)}`);
       }
@@ -410,7 +443,10 @@ export class ViewsWorld extends World {
    * Another refusal of the channel (405, 415…) is the channel's own answer, not judged here.
    */
   private duplicateRefused(res: BmcResponse, what: string, via: 'POST' | 'PUT'): void {
-    if (res.status >= 400 && res.status < 500 && res.status !== 400) return this.rec.note(`${what.split(',')[0]} answered ${describeResponse(res)}: the ${via} upload channel refuses it whatever it carries (not judged here)`);
+    if (res.status >= 400 && res.status < 500 && res.status !== 400)
+      return this.rec.note(
+        `${what.split(',')[0]} answered ${describeResponse(res)}: the ${via} upload channel refuses it whatever it carries (not judged here)`,
+      );
     if (res.status !== 400) return this.find('ERR-3', `${what} answered ${describeResponse(res)}, not 400`);
     const description = (envelopeOf(res)?.data as { description?: unknown } | null | undefined)?.description;
     if (typeof description === 'string' && !/already exists|extract/i.test(description)) {
@@ -422,7 +458,13 @@ export class ViewsWorld extends World {
    * The version an upload (or DownloadViaTFTP) registered: new in the children of software/
    * (waited for), else the object the answered id names. Every view must show it.
    */
-  async appeared(before: ReadonlySet<string>, id: string | undefined, what: string, requirement: string, found: (path: string) => void): Promise<string | undefined> {
+  async appeared(
+    before: ReadonlySet<string>,
+    id: string | undefined,
+    what: string,
+    requirement: string,
+    found: (path: string) => void,
+  ): Promise<string | undefined> {
     const software = this.d.softwareRoot;
     const deadline = performance.now() + this.env.uploadWaitMs;
     let kids: string[] | undefined;
@@ -456,7 +498,8 @@ export class ViewsWorld extends World {
   private async membership(path: string, exists: boolean, what: string): Promise<void> {
     for (const a of this.ancestors(path)) {
       const listed = await this.readList(`${a}/list`);
-      if (listed && listed.includes(path) !== exists) this.find('EP-6', `after ${what}, GET ${a}/list ${exists ? 'does not name' : 'still names'} ${path}`);
+      if (listed && listed.includes(path) !== exists)
+        this.find('EP-6', `after ${what}, GET ${a}/list ${exists ? 'does not name' : 'still names'} ${path}`);
       const all = await this.readData(`${a}/enumerate`);
       if (!isRecord(all)) continue;
       if (Object.hasOwn(all, path) !== exists) {
@@ -464,7 +507,8 @@ export class ViewsWorld extends World {
         continue;
       }
       const map = this.objects.get(path);
-      if (exists && map && !sameValue(all[path], map)) this.find('EP-7', `after ${what}, GET ${a}/enumerate maps ${path} to ${show(all[path])}; GET of it answers ${show(map)}`);
+      if (exists && map && !sameValue(all[path], map))
+        this.find('EP-7', `after ${what}, GET ${a}/enumerate maps ${path} to ${show(all[path])}; GET of it answers ${show(map)}`);
     }
   }
 
@@ -473,7 +517,8 @@ export class ViewsWorld extends World {
     const path = rec.path!;
     const what = `DELETE ${path}`;
     const res = await this.request('DELETE', path);
-    if (!isSuccess(res)) return this.find('EP-11', `${what} (${rec.label}, which this sequence uploaded) answered ${describeResponse(res)}`);
+    if (!isSuccess(res))
+      return this.find('EP-11', `${what} (${rec.label}, which this sequence uploaded) answered ${describeResponse(res)}`);
     const software = this.d.softwareRoot;
     const get = await this.request('GET', path);
     // GET is the object itself: while it answers, the DELETE did not remove it.
@@ -498,7 +543,9 @@ export class ViewsWorld extends World {
     try {
       tap = await EventSubscriber.open(this.env.client, filter);
     } catch (err) {
-      notJudged(`${label}: opening /subscribe with ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)} (see EP-14)`);
+      notJudged(
+        `${label}: opening /subscribe with ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)} (see EP-14)`,
+      );
     }
     const writes: Change[] = [];
     for (let attempt = 0; attempt < PRIME_ATTEMPTS && !tap.closed; attempt++) {
@@ -506,10 +553,16 @@ export class ViewsWorld extends World {
       const change = await this.write(prime, 'attr', { views: false });
       if (!change) break;
       writes.push(change);
-      const carried = (d: unknown) => isRecord(d) && d.path === change.path && isRecord(d.properties) && change.kind === 'PropertiesChanged' && sameValue(d.properties[change.name], change.value);
+      const carried = (d: unknown) =>
+        isRecord(d) &&
+        d.path === change.path &&
+        isRecord(d.properties) &&
+        change.kind === 'PropertiesChanged' &&
+        sameValue(d.properties[change.name], change.value);
       const start = performance.now();
       const arrived = () => tap.events.slice(mark).find((e) => carried(e.data));
-      while (!arrived() && !tap.closed && performance.now() < this.deadlineFor(undefined, change, start)) await this.nextEvent(this.deadlineFor(undefined, change, start), [tap]);
+      while (!arrived() && !tap.closed && performance.now() < this.deadlineFor(undefined, change, start))
+        await this.nextEvent(this.deadlineFor(undefined, change, start), [tap]);
       const ev = arrived();
       if (!ev) continue;
       const s: Subscription = {
@@ -518,10 +571,12 @@ export class ViewsWorld extends World {
         tap,
         since: change.no,
         from: ev.seq,
-        expected: this.log.filter((c) => c.no >= change.no).flatMap((c) => {
-          const a = admission(filter, c);
-          return a === 'never' ? [] : [{ change: c, admission: a }];
-        }),
+        expected: this.log
+          .filter((c) => c.no >= change.no)
+          .flatMap((c) => {
+            const a = admission(filter, c);
+            return a === 'never' ? [] : [{ change: c, admission: a }];
+          }),
         reported: new Set(),
         witness,
       };
@@ -532,11 +587,18 @@ export class ViewsWorld extends World {
     // A target that closes the socket at once answers before the others' events of the write arrive.
     const last = writes.at(-1);
     const waitFrom = performance.now();
-    while (last && performance.now() < waitFrom + this.env.eventTimeoutMs && !this.subs.some((o) => this.received(o, last))) await this.nextEvent(waitFrom + this.env.eventTimeoutMs);
-    const how = tap.closeInfo ? `the target closed it (code ${tap.closeInfo.code}${tap.closeInfo.reason ? ` "${tap.closeInfo.reason}"` : ''})` : `${writes.length} write(s) of ${prime.attr.path} ${prime.attr.name} arrived nowhere on it`;
+    while (last && performance.now() < waitFrom + this.env.eventTimeoutMs && !this.subs.some((o) => this.received(o, last)))
+      await this.nextEvent(waitFrom + this.env.eventTimeoutMs);
+    const how = tap.closeInfo
+      ? `the target closed it (code ${tap.closeInfo.code}${tap.closeInfo.reason ? ` "${tap.closeInfo.reason}"` : ''})`
+      : `${writes.length} write(s) of ${prime.attr.path} ${prime.attr.name} arrived nowhere on it`;
     const seen = this.subs.filter((o) => writes.some((c) => this.received(o, c))).map((o) => o.label);
-    if (witness || seen.length === 0) notJudged(`${label} with ${show(filter)} never went live: ${how}, and no other subscription received the writes (see EP-14)`);
-    this.find(filterRequirement(filter), `${label} with the filter ${show(filter)} never went live: ${how}, while ${seen.join(', ')} received them`);
+    if (witness || seen.length === 0)
+      notJudged(`${label} with ${show(filter)} never went live: ${how}, and no other subscription received the writes (see EP-14)`);
+    this.find(
+      filterRequirement(filter),
+      `${label} with the filter ${show(filter)} never went live: ${how}, while ${seen.join(', ')} received them`,
+    );
     return undefined;
   }
 
@@ -555,7 +617,10 @@ export class ViewsWorld extends World {
       const res = await this.request('DELETE', path);
       const after = await this.request('GET', path);
       if (!isSuccess(res) || after.status === 200) {
-        this.notes.restoreFailures.push({ requirement: 'EP-11', message: `${path}, uploaded by the sequence, could not be deleted: DELETE answered ${describeResponse(res)}, GET then ${after.status}` });
+        this.notes.restoreFailures.push({
+          requirement: 'EP-11',
+          message: `${path}, uploaded by the sequence, could not be deleted: DELETE answered ${describeResponse(res)}, GET then ${after.status}`,
+        });
       }
     }
   }
@@ -571,5 +636,7 @@ export class ViewsWorld extends World {
 }
 
 export function describeChange(c: Change): string {
-  return c.kind === 'PropertiesChanged' ? `change #${c.no} (${c.path} ${c.name} = ${show(c.value)})` : `change #${c.no} (${c.path} appeared)`;
+  return c.kind === 'PropertiesChanged'
+    ? `change #${c.no} (${c.path} ${c.name} = ${show(c.value)})`
+    : `change #${c.no} (${c.path} appeared)`;
 }

@@ -107,7 +107,8 @@ export class World {
   stop(err: unknown): void {
     this.stopped = true;
     if (err instanceof StatefulViolation) this.violation = err;
-    else this.unjudged = err instanceof NotJudged ? err.message : `the sequence stopped: ${err instanceof Error ? err.message : String(err)}`;
+    else
+      this.unjudged = err instanceof NotJudged ? err.message : `the sequence stopped: ${err instanceof Error ? err.message : String(err)}`;
   }
 
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<BmcResponse> {
@@ -147,7 +148,10 @@ export class World {
       try {
         await this.env.restore(path, name, original);
       } catch (err) {
-        this.notes.restoreFailures.push({ requirement: 'EP-8', message: `${path} ${name}: ${err instanceof Error ? err.message : String(err)}` });
+        this.notes.restoreFailures.push({
+          requirement: 'EP-8',
+          message: `${path} ${name}: ${err instanceof Error ? err.message : String(err)}`,
+        });
       }
     }
   }

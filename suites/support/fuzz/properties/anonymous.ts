@@ -12,7 +12,13 @@ export function anonymousProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
     key: 'auth1',
     requirements: ['AUTH-1', 'AUTH-5'],
     requestsPerRun: 1,
-    arbitrary: anonymousRequestArb({ model: env.model, profile: env.profile, who: env.who, writable: env.writable, allowReset: env.allowReset }),
+    arbitrary: anonymousRequestArb({
+      model: env.model,
+      profile: env.profile,
+      who: env.who,
+      writable: env.writable,
+      allowReset: env.allowReset,
+    }),
     reproOf: asSent,
     predicate: async (req, judge) => {
       const o = await send(env, req);

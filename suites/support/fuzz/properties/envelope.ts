@@ -47,7 +47,8 @@ export function envelopeProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
     predicate: async (req, judge) => {
       const o = await send(env, req);
       if (o.kind !== 'answered') return; // dropped connections are ERR-5's to judge
-      for (const p of envelopeVerdict(req, o.res)) judge.violation(p.requirement, `${line(req)} answered ${statusText(o.res)}: ${p.problem}`, [req]);
+      for (const p of envelopeVerdict(req, o.res))
+        judge.violation(p.requirement, `${line(req)} answered ${statusText(o.res)}: ${p.problem}`, [req]);
     },
   };
 }

@@ -50,7 +50,11 @@ export function loginProperty(env: FuzzEnv, loginClient: BmcClient): FuzzPropert
       const probe = await loginClient.request('GET', env.knownGood, { auth: false, relogin: false, headers });
       env.stats.sent++;
       if (isSuccess(probe.status) || leakIn(probe, { path: env.knownGood }, env.model.knowledge)) {
-        judge.violation('AUTH-4', `POST /login was refused (${res.status}) but the ${cookie ? 'cookie' : 'token'} it handed out reads GET ${env.knownGood} (${probe.status})`, [req]);
+        judge.violation(
+          'AUTH-4',
+          `POST /login was refused (${res.status}) but the ${cookie ? 'cookie' : 'token'} it handed out reads GET ${env.knownGood} (${probe.status})`,
+          [req],
+        );
       }
     },
   };

@@ -34,7 +34,8 @@ export function serverErrorProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
       const o = await send(env, req);
       const owner = serverErrorOwner(env.model, req);
       if (o.kind === 'dropped') judge.violation(owner, `${line(req)} got no answer: ${describeDrop(o)}`, [req]);
-      if (o.kind === 'answered' && o.res.status >= 500) judge.violation(owner, `${line(req)} answered ${statusText(o.res)}: a server error`, [req]);
+      if (o.kind === 'answered' && o.res.status >= 500)
+        judge.violation(owner, `${line(req)} answered ${statusText(o.res)}: a server error`, [req]);
     },
   };
 }

@@ -43,7 +43,12 @@ export type Agreement = 'agree' | 'moving' | 'disagree';
  * such as Elapsed), when the other route's reading lies between two readings of the moving one. A
  * non-numeric value that keeps changing cannot be judged.
  */
-export async function compareRoutes(x1: unknown, y1: unknown, readX: () => Promise<unknown>, readY: () => Promise<unknown>): Promise<Agreement> {
+export async function compareRoutes(
+  x1: unknown,
+  y1: unknown,
+  readX: () => Promise<unknown>,
+  readY: () => Promise<unknown>,
+): Promise<Agreement> {
   if (sameValue(x1, y1)) return 'agree';
   const x2 = await readX();
   if (sameValue(y1, x2)) return 'agree';
@@ -64,7 +69,9 @@ export async function compareRoutes(x1: unknown, y1: unknown, readX: () => Promi
 function attributeShaped(judge: Judge, path: string, map: Record<string, unknown>): boolean {
   const interfaces = interfaceKeys(map);
   if (interfaces.length === 0) return true;
-  judge.violation('EP-3', `GET ${clip(path, 90)} maps interface names (${show(interfaces.slice(0, 2), 100)}), not attribute names`, [get(path)]);
+  judge.violation('EP-3', `GET ${clip(path, 90)} maps interface names (${show(interfaces.slice(0, 2), 100)}), not attribute names`, [
+    get(path),
+  ]);
   return false;
 }
 
@@ -75,7 +82,9 @@ async function attrStable(env: FuzzEnv, judge: Judge, path: string, name: string
   const r = await read(env, judge, attrPath);
   if (!r) return;
   if (r.res.status !== 200) {
-    judge.violation('EP-4', `GET ${clip(attrPath, 100)} answered ${statusText(r.res)}, yet GET ${clip(path, 80)} has ${name}`, [get(attrPath)]);
+    judge.violation('EP-4', `GET ${clip(attrPath, 100)} answered ${statusText(r.res)}, yet GET ${clip(path, 80)} has ${name}`, [
+      get(attrPath),
+    ]);
     return;
   }
   let lastMap: unknown = map1[name];
@@ -91,7 +100,11 @@ async function attrStable(env: FuzzEnv, judge: Judge, path: string, name: string
     async () => (lastAttr = (await read(env, judge, attrPath))?.data),
   );
   if (verdict !== 'disagree') return;
-  judge.violation('EP-4', `attr/${clip(name, 40)} answers ${show(lastAttr, 70)} but GET ${clip(path, 80)} has ${show(lastMap, 70)} (read twice)`, [get(attrPath)]);
+  judge.violation(
+    'EP-4',
+    `attr/${clip(name, 40)} answers ${show(lastAttr, 70)} but GET ${clip(path, 80)} has ${show(lastMap, 70)} (read twice)`,
+    [get(attrPath)],
+  );
 }
 
 async function listStable(env: FuzzEnv, judge: Judge, node: string, pick: number): Promise<void> {
@@ -105,7 +118,9 @@ async function listStable(env: FuzzEnv, judge: Judge, node: string, pick: number
   }
   const outside = listed.filter((p) => !p.startsWith(`${node}/`));
   if (outside.length > 0) {
-    judge.violation('EP-6', `GET ${clip(listPath, 100)} names paths that are not descendants: ${show(outside.slice(0, 3), 120)}`, [get(listPath)]);
+    judge.violation('EP-6', `GET ${clip(listPath, 100)} names paths that are not descendants: ${show(outside.slice(0, 3), 120)}`, [
+      get(listPath),
+    ]);
     return;
   }
   const candidates = [node, ...[...listed].sort()];
@@ -115,7 +130,9 @@ async function listStable(env: FuzzEnv, judge: Judge, node: string, pick: number
   if (!kids) return;
   const strays = kids.filter((k) => !k.startsWith(childPath));
   if (strays.length > 0) {
-    judge.violation('EP-5', `GET ${clip(childPath, 90)} names ${show(strays.slice(0, 2), 120)}, not absolute paths below it`, [get(childPath)]);
+    judge.violation('EP-5', `GET ${clip(childPath, 90)} names ${show(strays.slice(0, 2), 120)}, not absolute paths below it`, [
+      get(childPath),
+    ]);
     return;
   }
   if (setDifference(kids, listed).length === 0) return;
@@ -124,7 +141,11 @@ async function listStable(env: FuzzEnv, judge: Judge, node: string, pick: number
   const kids2 = strings(await readOk(env, judge, childPath, 'EP-5')) ?? [];
   const missing = setDifference(kids2, again);
   if (missing.length === 0) return;
-  judge.violation('EP-6', `GET ${clip(listPath, 90)} lacks ${show(missing.slice(0, 2), 120)}, listed as children by GET ${clip(childPath, 90)}`, [get(listPath)]);
+  judge.violation(
+    'EP-6',
+    `GET ${clip(listPath, 90)} lacks ${show(missing.slice(0, 2), 120)}, listed as children by GET ${clip(childPath, 90)}`,
+    [get(listPath)],
+  );
 }
 
 async function enumerateStable(env: FuzzEnv, judge: Judge, node: string, pick: number): Promise<void> {
@@ -144,12 +165,22 @@ async function enumerateStable(env: FuzzEnv, judge: Judge, node: string, pick: n
     const extra = isMap(e2) ? setDifference(Object.keys(e2), l2) : [];
     const notBelow = extra.filter((p) => !p.startsWith(`${node}/`));
     if (notBelow.length > 0) {
-      judge.violation('EP-7', `GET ${clip(enumPath, 90)} names ${show(notBelow.slice(0, 2), 120)}, which are not descendants of ${clip(node, 80)}`, [get(enumPath)]);
+      judge.violation(
+        'EP-7',
+        `GET ${clip(enumPath, 90)} names ${show(notBelow.slice(0, 2), 120)}, which are not descendants of ${clip(node, 80)}`,
+        [get(enumPath)],
+      );
     } else if (extra.length > 0) {
       // One of the two is wrong: list, when the path enumerate names exists; enumerate, when not.
       const real = (await read(env, unjudged, extra[0]!))?.res.status === 200;
-      if (real) judge.violation('EP-6', `GET ${clip(listPath, 90)} lacks ${show(extra.slice(0, 2), 120)}, which exists and GET ${clip(enumPath, 90)} names`, [get(listPath)]);
-      else judge.violation('EP-7', `GET ${clip(enumPath, 90)} names ${show(extra.slice(0, 2), 120)}, which does not exist`, [get(enumPath)]);
+      if (real)
+        judge.violation(
+          'EP-6',
+          `GET ${clip(listPath, 90)} lacks ${show(extra.slice(0, 2), 120)}, which exists and GET ${clip(enumPath, 90)} names`,
+          [get(listPath)],
+        );
+      else
+        judge.violation('EP-7', `GET ${clip(enumPath, 90)} names ${show(extra.slice(0, 2), 120)}, which does not exist`, [get(enumPath)]);
     }
   }
   const keys = Object.keys(e1).sort();
@@ -170,11 +201,20 @@ async function enumerateStable(env: FuzzEnv, judge: Judge, node: string, pick: n
     (e2 ??= readOk(env, judge, enumPath, 'EP-7').then((e) => (isMap(e) && isMap(e[key]) ? (e[key] as Record<string, unknown>) : {})));
   const directAgain = () => (d2 ??= readOk(env, judge, key, 'EP-3').then((d) => (isMap(d) ? d : {})));
   for (const n of names) {
-    const verdict = await compareRoutes(attrs1[n], direct1[n], async () => (await enumAgain())[n], async () => (await directAgain())[n]);
+    const verdict = await compareRoutes(
+      attrs1[n],
+      direct1[n],
+      async () => (await enumAgain())[n],
+      async () => (await directAgain())[n],
+    );
     if (verdict !== 'disagree') continue;
     const shown = (await enumAgain())[n];
     const what = shown === undefined ? 'lacks it' : `says ${show(shown, 50)}`;
-    judge.violation('EP-7', `for ${clip(key, 80)} ${n}, GET ${clip(enumPath, 80)} ${what}, GET ${clip(key, 80)} has ${show((await directAgain())[n] ?? direct1[n], 50)} (read twice)`, [get(enumPath)]);
+    judge.violation(
+      'EP-7',
+      `for ${clip(key, 80)} ${n}, GET ${clip(enumPath, 80)} ${what}, GET ${clip(key, 80)} has ${show((await directAgain())[n] ?? direct1[n], 50)} (read twice)`,
+      [get(enumPath)],
+    );
     return;
   }
 }

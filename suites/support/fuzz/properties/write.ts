@@ -23,7 +23,10 @@ export interface WriteCase {
 function rightValueArb(t: WriteTarget): fc.Arbitrary<unknown> {
   switch (t.kind) {
     case 'string':
-      return fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom('', ' ', 'é✓😀', 'a'.repeat(64), 'bmc-conformance-fuzz'));
+      return fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.constantFrom('', ' ', 'é✓😀', 'a'.repeat(64), 'bmc-conformance-fuzz'),
+      );
     case 'enum':
       return t.attr.values && t.attr.values.length > 0 ? fc.constantFrom(...t.attr.values) : fc.constant(t.original);
     case 'integer':
@@ -73,11 +76,27 @@ export function writeCaseArb(targets: readonly WriteTarget[]): fc.Arbitrary<Writ
     fc.record({
       target: fc.constant(i),
       body: fc.record({
-        shape: fc.oneof({ withCrossShrink: true }, { weight: 8, arbitrary: fc.constant('data' as const) }, { weight: 1, arbitrary: shapeArb() }),
-        value: fc.oneof({ weight: 4, arbitrary: wrongValueArb(t) }, { weight: 3, arbitrary: rightValueArb(t) }, { weight: 2, arbitrary: edgeValueArb(t) }),
-        malform: fc.oneof({ withCrossShrink: true }, { weight: 8, arbitrary: fc.constant({ kind: 'none' as const }) }, { weight: 1, arbitrary: malformArb() }),
+        shape: fc.oneof(
+          { withCrossShrink: true },
+          { weight: 8, arbitrary: fc.constant('data' as const) },
+          { weight: 1, arbitrary: shapeArb() },
+        ),
+        value: fc.oneof(
+          { weight: 4, arbitrary: wrongValueArb(t) },
+          { weight: 3, arbitrary: rightValueArb(t) },
+          { weight: 2, arbitrary: edgeValueArb(t) },
+        ),
+        malform: fc.oneof(
+          { withCrossShrink: true },
+          { weight: 8, arbitrary: fc.constant({ kind: 'none' as const }) },
+          { weight: 1, arbitrary: malformArb() },
+        ),
       }),
-      contentType: fc.oneof({ withCrossShrink: true }, { weight: 8, arbitrary: fc.constant<string | undefined>('application/json') }, { weight: 1, arbitrary: contentTypeArb() }),
+      contentType: fc.oneof(
+        { withCrossShrink: true },
+        { weight: 8, arbitrary: fc.constant<string | undefined>('application/json') },
+        { weight: 1, arbitrary: contentTypeArb() },
+      ),
     }),
   );
   return fc.oneof(...perTarget);
@@ -134,12 +153,20 @@ export function writeProperty(env: FuzzEnv, targets: readonly WriteTarget[]): Fu
       }
       if (!isSuccess(res.status)) {
         if (!sameValue(after, before)) {
-          judge.violation(owner, `${line(req)} was refused (${res.status}) but ${t.attr.name} changed from ${show(before, 50)} to ${show(after, 50)}`, [req]);
+          judge.violation(
+            owner,
+            `${line(req)} was refused (${res.status}) but ${t.attr.name} changed from ${show(before, 50)} to ${show(after, 50)}`,
+            [req],
+          );
         }
         return;
       }
       if (typed === 'wrong') {
-        judge.violation('WR-1', `${line(req)} with ${show(eff.value, 50)} (not ${/^[aeiou]/.test(t.kind) ? 'an' : 'a'} ${t.kind} value) answered ${statusText(res)}; ${t.attr.name} reads ${show(after, 50)}`, [req]);
+        judge.violation(
+          'WR-1',
+          `${line(req)} with ${show(eff.value, 50)} (not ${/^[aeiou]/.test(t.kind) ? 'an' : 'a'} ${t.kind} value) answered ${statusText(res)}; ${t.attr.name} reads ${show(after, 50)}`,
+          [req],
+        );
         return;
       }
       if (sameValue(eff.value, after)) return;
@@ -147,7 +174,11 @@ export function writeProperty(env: FuzzEnv, targets: readonly WriteTarget[]): Fu
       // value is WR-1's case; if the value did not move at all, the write may have been ignored
       // (EP-8's) or coerced into the value it had: that cannot be told apart, so it is not judged.
       if (typed === 'either' && sameValue(after, before)) return;
-      judge.violation(owner, `${line(req)} with ${show(eff.value, 50)} answered ${res.status} but ${t.attr.name} reads back ${show(after, 50)}`, [req]);
+      judge.violation(
+        owner,
+        `${line(req)} with ${show(eff.value, 50)} answered ${res.status} but ${t.attr.name} reads back ${show(after, 50)}`,
+        [req],
+      );
     },
   };
 }
