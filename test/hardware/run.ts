@@ -25,6 +25,9 @@ export async function runAgainst(sim: SimulatorOptions, opts: Partial<RunOptions
       eventTimeoutMs: 3_000,
       quietWindowMs: 1_000,
       fuzzRuns: 60,
+      // One sequence per stateful check: enough to show it finds its writables and restores them
+      // (test/stateful judges the area itself); with hardware-like windows each costs seconds.
+      statefulRuns: 1,
       lean: true,
       print: () => {},
       ...opts,
