@@ -529,6 +529,64 @@ export function failableRequirements(): Requirement[] {
   return REQUIREMENTS.filter((r) => r.level !== 'OBSERVE');
 }
 
+// The requirement lists of the checks that judge many requirements at once, named here so that
+// the checks (which import them) and the areas judging each requirement come from one place.
+
+/** The stateful values check (suites/stateful.suite.ts); each finding names one. */
+export const VALUE_REQUIREMENTS = [
+  'EP-3',
+  'EP-4',
+  'EP-5',
+  'EP-6',
+  'EP-7',
+  'EP-8',
+  'EP-9',
+  'EV-1',
+  'EV-2',
+  'EV-3',
+  'EV-4',
+  'EV-5',
+  'EV-6',
+  'EV-7',
+  'EV-8',
+  'EV-9',
+] as const;
+
+/** The stateful versions check; each finding names one. */
+export const VERSION_REQUIREMENTS = [
+  'EP-3',
+  'EP-5',
+  'EP-6',
+  'EP-7',
+  'EP-8',
+  'EP-11',
+  'EP-12',
+  'EP-13',
+  'RULE-7',
+  'ERR-3',
+  'ACT-1',
+  'EV-1',
+  'EV-2',
+  'EV-3',
+  'EV-4',
+  'EV-5',
+  'EV-6',
+  'EV-7',
+  'EV-8',
+  'EV-9',
+] as const;
+
+/** The stateful credentials check; each finding names one. */
+export const CREDENTIAL_REQUIREMENTS = ['EP-2', 'AUTH-1', 'AUTH-2', 'AUTH-3'] as const;
+
+/** The fuzz area's stability property (a read that drops its connection is ERR-5's). */
+export const STABILITY_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'ERR-5'] as const;
+
+/** The IDs of `lists`, once each, that belong to an area other than `area`. */
+function outside(area: Area, ...lists: ReadonlyArray<readonly string[]>): string[] {
+  return [...new Set(lists.flat())].filter((id) => requirement(id).area !== area);
+}
+
 /**
  * Requirements a suite judges besides those of its own area (test/runner/traceability.test.ts keeps
  * this true). A run without one of these areas has not seen every test of them.
@@ -537,35 +595,12 @@ export const JUDGED_ELSEWHERE: Readonly<Partial<Record<Area, readonly string[]>>
   actions: ['ERR-5'],
   errors: ['AUTH-4'],
   events: ['AUTH-3'],
-  fuzz: ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4', 'AUTH-1', 'AUTH-4', 'AUTH-5', 'ERR-5', 'WR-1', 'EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'EP-8'],
-  stateful: [
-    'EP-2',
-    'EP-3',
-    'EP-4',
-    'EP-5',
-    'EP-6',
-    'EP-7',
-    'EP-8',
-    'EP-9',
-    'EP-11',
-    'EP-12',
-    'EP-13',
-    'RULE-7',
-    'ERR-3',
-    'ACT-1',
-    'AUTH-1',
-    'AUTH-2',
-    'AUTH-3',
-    'EV-1',
-    'EV-2',
-    'EV-3',
-    'EV-4',
-    'EV-5',
-    'EV-6',
-    'EV-7',
-    'EV-8',
-    'EV-9',
-  ],
+  fuzz: outside(
+    'fuzz',
+    ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4', 'AUTH-1', 'AUTH-4', 'AUTH-5', 'ERR-5', 'WR-1', 'EP-8'],
+    STABILITY_REQUIREMENTS,
+  ),
+  stateful: outside('stateful', VALUE_REQUIREMENTS, VERSION_REQUIREMENTS, CREDENTIAL_REQUIREMENTS),
 };
 
 /** Every area with a test of the requirement: its own, then those that judge it besides. */

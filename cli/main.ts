@@ -62,6 +62,11 @@ fleetOptions(
     'command sequences per stateful check (values, versions, credentials; default 4); a finding replays with --seed S and BMC_FUZZ_PATH=KEY',
     parse.positiveInt,
   )
+  .option(
+    '--stateful-time <s>',
+    'time budget of each stateful check on a target other than the embedded simulator (default 10): no sequence starts after it, the one under way finishes, at least one runs',
+    parse.positiveInt,
+  )
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--max-response-bytes <n>', 'cut off answers longer than this and report them (default 33554432, 32 MiB)', parse.positiveInt)

@@ -28,6 +28,7 @@ export interface RunFlags extends TargetFlags {
   eventWrites?: number;
   fuzzRuns?: number;
   statefulRuns?: number;
+  statefulTime?: number;
   seed?: number;
   rps?: number;
   maxResponseBytes?: number;
@@ -76,6 +77,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     writable: flags.writable,
     fuzzRuns: flags.fuzzRuns,
     statefulRuns: flags.statefulRuns,
+    statefulTimeMs: flags.statefulTime === undefined ? undefined : flags.statefulTime * 1000,
     seed: flags.seed,
     maxRequestsPerSecond: flags.rps,
     maxResponseBytes: flags.maxResponseBytes,

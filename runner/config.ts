@@ -63,6 +63,11 @@ export interface RunConfig {
   fuzzRuns: number;
   /** Command sequences per stateful property. */
   statefulRuns: number;
+  /**
+   * How long each stateful check may go on starting sequences and shrinking (the sequence under
+   * way finishes); undefined: as long as its sequences take (the embedded simulator).
+   */
+  statefulTimeMs?: number;
   seed: number;
   maxRequestsPerSecond?: number;
   /** Requests in flight at once (target profile); the client's pool size. */

@@ -55,7 +55,8 @@ export class Progress {
   private areaEnds(next: string | undefined): void {
     if (this.area !== undefined && !this.opts.tty) {
       this.opts.print(
-        `area ${this.area}: ${this.areaTests} tests in ${((performance.now() - this.areaStarted) / 1000).toFixed(1)} s; ${this.done} of ${this.collected} done, ${clock(performance.now() - this.started)} elapsed`,
+        // Up to its last test's end: the line is printed only once the next area's first test finished.
+        `area ${this.area}: ${this.areaTests} tests in ${((this.lastFinish - this.areaStarted) / 1000).toFixed(1)} s; ${this.done} of ${this.collected} done, ${clock(this.lastFinish - this.started)} elapsed`,
       );
     }
     this.area = next;

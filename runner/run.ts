@@ -21,6 +21,8 @@ import { RunGuard } from './run-guard.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
+/** Each stateful check's budget on a target: a few sequences where events take milliseconds, one where they take seconds. */
+const DEFAULT_STATEFUL_TIME_MS = 10_000;
 
 export interface RunOptions {
   target?: string;
@@ -41,6 +43,7 @@ export interface RunOptions {
   writable: WritableAttribute[];
   fuzzRuns?: number;
   statefulRuns?: number;
+  statefulTimeMs?: number;
   seed?: number;
   maxRequestsPerSecond?: number;
   /** Known deviations of the platform. */
@@ -286,6 +289,9 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     deletable: p?.deletable ?? [],
     fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
     statefulRuns: opts.statefulRuns ?? 4,
+    // On a target each sequence waits out its event latency: a fast one runs them all, a slow one
+    // as many as the budget holds (at least one).
+    statefulTimeMs: opts.statefulTimeMs ?? (onSimulator ? undefined : DEFAULT_STATEFUL_TIME_MS),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
     connections: p?.concurrency,

@@ -15,16 +15,15 @@ import { check, runConfig } from './support/check.js';
 import { profileAllows } from '../runner/config.js';
 import { noWritableReason } from './support/writable.js';
 import { declaredWritables, discoverViews } from './support/stateful/discovery.js';
-import { CREDENTIAL_REQUIREMENTS, sessionsProperty, MAX_SESSION_COMMANDS } from './support/stateful/sessions-commands.js';
+import { CREDENTIAL_REQUIREMENTS, VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../catalogue/requirements.js';
+import { sessionsProperty, MAX_SESSION_COMMANDS } from './support/stateful/sessions-commands.js';
 import { discoverSessions, TAMPERED } from './support/stateful/sessions.js';
 import { runStateful, statefulCheckTimeoutMs, statefulEnv } from './support/stateful/suite.js';
 import {
   MAX_VALUE_COMMANDS,
   MAX_VERSION_COMMANDS,
   requestsPerRun,
-  VALUE_REQUIREMENTS,
   valuesProperty,
-  VERSION_REQUIREMENTS,
   versionsProperty,
 } from './support/stateful/views-commands.js';
 import { Notes } from './support/stateful/world.js';

@@ -4,7 +4,7 @@ import type { BmcResponse } from '../client/http.js';
 import { check } from './support/check.js';
 import { ensure, envelopeOf, expectError, expectOk, expectSuccess, notJudged, show } from './support/assert.js';
 import { children, invalidateTreeCache } from './support/tree.js';
-import { freshVersion, uploadAndTrack } from './support/software.js';
+import { freshVersion, noteOwnUpload, uploadAndTrack } from './support/software.js';
 
 function expectVersionId(res: BmcResponse, what: string, requirement: string): string {
   const data = expectOk(res, what, requirement);
@@ -61,6 +61,7 @@ check(
       const before = await children(t.client, `${t.root}/software`);
       invalidateTreeCache();
       const res = await t.client.upload(image);
+      noteOwnUpload(res, `POST /upload/image with ${what}`);
       expectDescription(res, `POST /upload/image with ${what}`);
       const after = await children(t.client, `${t.root}/software`);
       ensure(after.length <= before.length, `the failed upload of ${what} registered a version`);

@@ -54,6 +54,14 @@ export interface CheckOptions {
   ownSession?: boolean;
 }
 
+/** Requirements a check of this run has failed so far (the suites share one worker, in order). */
+const failedSoFar = new Set<string>();
+
+/** What the run has already found: a search may set these aside and look for the rest. */
+export function requirementsFailedSoFar(): ReadonlySet<string> {
+  return failedSoFar;
+}
+
 export function runConfig(): RunConfig {
   return inject('bmc');
 }
@@ -169,6 +177,7 @@ async function runCheck(
     // (results.json "trace"), not a failure of the requirement this check judged.
     if (cleanupError) meta.restoreFailure = cleanupError.message;
     meta.sessions = sessionCounts();
+    for (const f of meta.failures) failedSoFar.add(f.requirement);
   }
   if (meta.failures.length > 0) throw new CheckFailure(failureSummary(meta.failures));
 }

@@ -1,9 +1,29 @@
 /** Software versions created by a test (upload, DownloadViaTFTP) and their removal afterwards. */
 import { buildImage } from '../../client/image.js';
 import type { BmcResponse } from '../../client/http.js';
-import { describeResponse, ensure, setDifference } from './assert.js';
+import { describeResponse, ensure, envelopeOf, setDifference } from './assert.js';
 import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
+
+/** An upload whose image was looked at: it was taken, or refused for the image, not the credentials. */
+export function uploadProcessed(res: BmcResponse): boolean {
+  if (res.status >= 200 && res.status < 300) return true;
+  const description = (envelopeOf(res)?.data as { description?: unknown } | null | undefined)?.description;
+  return res.status === 400 && typeof description === 'string' && /extract|already exists/i.test(description);
+}
+
+/** The first upload of the run's session that the target processed, as evidence the upload channel takes a session. */
+let ownUploadTaken: string | undefined;
+
+/** Remembers an upload sent with the run's session, when the target processed it. */
+export function noteOwnUpload(res: BmcResponse, what: string): void {
+  if (uploadProcessed(res)) ownUploadTaken ??= `${what} answered ${describeResponse(res)}`;
+}
+
+/** Whether (and how) the upload channel already took the run's session in this run. */
+export function ownUploadSeen(): string | undefined {
+  return ownUploadTaken;
+}
 
 /** Poll a listing until new children appear or the time is up; returns the new ones. */
 export async function waitForNewChildren(t: CheckContext, parent: string, before: string[], timeoutMs: number): Promise<string[]> {
@@ -55,6 +75,7 @@ export async function uploadAndTrack(
   const image = opts.image ?? (await buildImage({ version: freshVersion(opts.tag ?? 'upload'), namespace: t.ns }));
   invalidateTreeCache();
   const res = await t.client.upload(image, opts.remoteName);
+  noteOwnUpload(res, opts.remoteName === undefined ? 'POST /upload/image' : `PUT /upload/image/${opts.remoteName}`);
   const added = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t)) : [];
   deleteSoftwareVersions(t, added);
   return { res, added };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { parseWritable } from '../../runner/config.js';
 import { runConformance } from '../../runner/run.js';
+import { testRunOptions } from '../support/run-options.js';
 
 const ROOT = '/xyz/mgmt_project';
 // The LED group has one attribute (no partial map can be formed); the system object has ten.
@@ -16,20 +17,14 @@ const WRITABLE = [`${ROOT}/led/groups/enclosure_identify:Asserted`, `${ROOT}/inv
 async function rule3(faults: string[]): Promise<{ verdict: string; reason?: string }> {
   const out = await mkdtemp(join(tmpdir(), 'bmc-strength-'));
   try {
-    const { results } = await runConformance({
-      user: 'root',
-      password: '0penBmc',
-      namespace: 'mgmt_project',
-      insecure: true,
-      out,
-      allowFactoryReset: false,
-      writable: WRITABLE,
-      faults,
-      only: ['writes'],
-      requirements: ['RULE-3'],
-      lean: true,
-      print: () => {},
-    });
+    const { results } = await runConformance(
+      testRunOptions(out, {
+        writable: WRITABLE,
+        faults,
+        only: ['writes'],
+        requirements: ['RULE-3'],
+      }),
+    );
     return results.requirements.find((r) => r.id === 'RULE-3')!;
   } finally {
     await rm(out, { recursive: true, force: true });

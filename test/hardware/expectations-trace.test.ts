@@ -9,23 +9,16 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadTargetProfile, type TargetProfile } from '../../runner/target-profile.js';
 import { runConformance, type RunOptions, type RunOutcome } from '../../runner/run.js';
+import { testRunOptions } from '../support/run-options.js';
 
 async function embeddedRun(opts: Partial<RunOptions>): Promise<RunOutcome> {
-  return runConformance({
-    user: 'root',
-    password: '0penBmc',
-    namespace: 'mgmt_project',
-    insecure: true,
-    allowFactoryReset: false,
-    out: await mkdtemp(join(tmpdir(), 'bmc-hw-')),
-    writable: [],
-    faults: [],
-    seed: 20261123,
-    fuzzRuns: 40,
-    lean: true,
-    print: () => {},
-    ...opts,
-  });
+  return runConformance(
+    testRunOptions(await mkdtemp(join(tmpdir(), 'bmc-hw-')), {
+      seed: 20261123,
+      fuzzRuns: 40,
+      ...opts,
+    }),
+  );
 }
 
 describe("a profile naming the faults' requirements", () => {

@@ -4,34 +4,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runConformance, type RunOptions, type RunOutcome } from '../../runner/run.js';
 import { startSimulator, type SimulatorOptions } from '../../simulator/index.js';
+import { testRunOptions } from '../support/run-options.js';
 
 export async function runAgainst(sim: SimulatorOptions, opts: Partial<RunOptions> = {}): Promise<RunOutcome> {
   const target = await startSimulator({ log: () => {}, ...sim });
   const out = await mkdtemp(join(tmpdir(), 'bmc-hardware-'));
   try {
-    return await runConformance({
-      target: target.url,
-      user: 'root',
-      password: '0penBmc',
-      namespace: 'mgmt_project',
-      insecure: true,
-      out,
-      allowFactoryReset: false,
-      writable: [],
-      faults: [],
-      seed: 20261123,
-      // What a lab's profile for a fast target would set: the hardware defaults wait for seconds.
-      timeoutMs: 30_000,
-      eventTimeoutMs: 3_000,
-      quietWindowMs: 1_000,
-      fuzzRuns: 60,
-      // One sequence per stateful check: enough to show it finds its writables and restores them
-      // (test/stateful judges the area itself); with hardware-like windows each costs seconds.
-      statefulRuns: 1,
-      lean: true,
-      print: () => {},
-      ...opts,
-    });
+    return await runConformance(
+      testRunOptions(out, {
+        target: target.url,
+        seed: 20261123,
+        // What a lab's profile for a fast target would set: the hardware defaults wait for seconds.
+        timeoutMs: 30_000,
+        eventTimeoutMs: 3_000,
+        quietWindowMs: 1_000,
+        fuzzRuns: 60,
+        // One sequence per stateful check: enough to show it finds its writables and restores them
+        // (test/stateful judges the area itself); with hardware-like windows each costs seconds.
+        statefulRuns: 1,
+        ...opts,
+      }),
+    );
   } finally {
     await target.close();
     await rm(out, { recursive: true, force: true });

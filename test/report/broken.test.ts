@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { startSimulator } from '../../simulator/index.js';
 import { runConformance } from '../../runner/run.js';
 import { temporaryFolders } from './fixture.js';
+import { testRunOptions } from '../support/run-options.js';
 
 const folders = temporaryFolders();
 // This run is the project's test, not a conformance run a CI job page should show.
@@ -46,23 +47,19 @@ test('checks that cannot reach the target are broken in Allure, under environmen
   const out = await folders.make('bmc-broken-');
   try {
     const link = await relay(Number(new URL(sim.url).port));
-    await runConformance({
-      target: `https://127.0.0.1:${link.port}`,
-      user: 'root',
-      password: 'relay-pw-5521',
-      namespace: 'mgmt_project',
-      insecure: true,
-      out,
-      allowFactoryReset: false,
-      writable: [],
-      faults: [],
-      only: ['envelope'],
-      timeoutMs: 5_000,
-      // Gone for good: the run waits a second for it to come back, then gives up.
-      rebootWaitMs: 1_000,
-      // The run names its target once the login worked: the target goes away right then.
-      print: (line) => void (line.startsWith('bmc-conformance run:') && link.cut()),
-    });
+    await runConformance(
+      testRunOptions(out, {
+        lean: false,
+        target: `https://127.0.0.1:${link.port}`,
+        password: 'relay-pw-5521',
+        only: ['envelope'],
+        timeoutMs: 5_000,
+        // Gone for good: the run waits a second for it to come back, then gives up.
+        rebootWaitMs: 1_000,
+        // The run names its target once the login worked: the target goes away right then.
+        print: (line) => void (line.startsWith('bmc-conformance run:') && link.cut()),
+      }),
+    );
     const names = (await readdir(join(out, 'allure-results'))).filter((n) => n.endsWith('-result.json'));
     const statuses = await Promise.all(
       names.map(async (n) => JSON.parse(await readFile(join(out, 'allure-results', n), 'utf8')).status as string),

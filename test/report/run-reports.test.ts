@@ -19,6 +19,7 @@ import type { Results } from '../../runner/results.js';
 import { runConformance } from '../../runner/run.js';
 import { temporaryFolders } from './fixture.js';
 import { serveDirectory, type StaticServer } from './static-server.js';
+import { testRunOptions } from '../support/run-options.js';
 
 const PASSWORD = 'Rpt-Secret-4e7b1c';
 const SCREENSHOTS = join(packageRoot(), 'reports', 'screenshots');
@@ -36,18 +37,14 @@ function collectSessionCookies(message: unknown): void {
 }
 
 async function run(dir: string, opts: { only: Array<'auth' | 'actions' | 'envelope'>; faults: string[] }): Promise<Results> {
-  const { results } = await runConformance({
-    user: 'root',
-    password: PASSWORD,
-    namespace: 'mgmt_project',
-    insecure: true,
-    out: dir,
-    allowFactoryReset: false,
-    writable: [],
-    print: () => {},
-    seed: 7,
-    ...opts,
-  });
+  const { results } = await runConformance(
+    testRunOptions(dir, {
+      lean: false,
+      password: PASSWORD,
+      seed: 7,
+      ...opts,
+    }),
+  );
   return results;
 }
 

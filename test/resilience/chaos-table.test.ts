@@ -16,6 +16,7 @@ import { UsageError } from '../../runner/usage-error.js';
 import { packageRoot } from '../../runner/package-root.js';
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';
+import { testRunOptions } from '../support/run-options.js';
 
 const folders = temporaryFolders();
 const MiB = 1024 * 1024;
@@ -160,24 +161,17 @@ test.each(MODES)(
     let results: Results | undefined;
     let exitCode: number;
     try {
-      const outcome = await runConformance({
-        target: proxy.url,
-        user: 'root',
-        password: '0penBmc',
-        namespace: 'mgmt_project',
-        insecure: true,
-        out,
-        allowFactoryReset: false,
-        writable: [],
-        faults: [],
-        only: ['objects'],
-        timeoutMs: TIMEOUT_MS,
-        maxResponseBytes: 8 * MiB,
-        rebootWaitMs: 15_000,
-        lean: true,
-        // The suites' requests meet the fault; the run's login and preflight do not.
-        print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
-      });
+      const outcome = await runConformance(
+        testRunOptions(out, {
+          target: proxy.url,
+          only: ['objects'],
+          timeoutMs: TIMEOUT_MS,
+          maxResponseBytes: 8 * MiB,
+          rebootWaitMs: 15_000,
+          // The suites' requests meet the fault; the run's login and preflight do not.
+          print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
+        }),
+      );
       results = outcome.results;
       exitCode = outcome.exitCode;
     } catch (err) {

@@ -13,6 +13,7 @@ import { packageRoot } from '../../runner/package-root.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';
+import { testRunOptions } from '../support/run-options.js';
 
 const RPS = 15;
 const CONCURRENCY = 2;
@@ -69,23 +70,16 @@ test(`a client never holds more than its ${CONCURRENCY} connections, however man
 test(`a run keeps to --rps ${RPS} and closes every session, while the target resets and stalls`, async () => {
   const profile = { ...(await loadTargetProfile(join(packageRoot(), 'profiles', 'simulator.json'))), concurrency: CONCURRENCY, rps: RPS };
   const startedAt = proxy.stats.arrivals.length;
-  const outcome = await runConformance({
-    target: proxy.url,
-    user: 'root',
-    password: '0penBmc',
-    namespace: 'mgmt_project',
-    insecure: true,
-    out: await folders.make('bmc-discipline-'),
-    allowFactoryReset: false,
-    writable: [],
-    faults: [],
-    targetProfile: profile,
-    only: ['auth', 'events', 'errors'],
-    fuzzRuns: 10,
-    timeoutMs: 5_000,
-    lean: true,
-    print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
-  });
+  const outcome = await runConformance(
+    testRunOptions(await folders.make('bmc-discipline-'), {
+      target: proxy.url,
+      targetProfile: profile,
+      only: ['auth', 'events', 'errors'],
+      fuzzRuns: 10,
+      timeoutMs: 5_000,
+      print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
+    }),
+  );
   armed = false;
   expect(outcome.results.requirements.length).toBeGreaterThan(0);
   const arrivals = proxy.stats.arrivals.slice(startedAt);

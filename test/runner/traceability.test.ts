@@ -2,10 +2,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AREAS, JUDGED_ELSEWHERE, REQUIREMENTS, isRequirementId, requirement } from '../../catalogue/requirements.js';
-import { STABILITY_REQUIREMENTS } from '../../suites/support/fuzz/properties/stability.js';
-import { CREDENTIAL_REQUIREMENTS } from '../../suites/support/stateful/sessions-commands.js';
-import { VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../suites/support/stateful/views-commands.js';
+import {
+  AREAS,
+  CREDENTIAL_REQUIREMENTS,
+  JUDGED_ELSEWHERE,
+  REQUIREMENTS,
+  STABILITY_REQUIREMENTS,
+  VALUE_REQUIREMENTS,
+  VERSION_REQUIREMENTS,
+  isRequirementId,
+  requirement,
+} from '../../catalogue/requirements.js';
 import { FAULTS } from '../../simulator/faults.js';
 import { packageRoot } from '../../runner/package-root.js';
 

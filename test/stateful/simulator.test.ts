@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runConformance, type RunOutcome } from '../../runner/run.js';
+import { testRunOptions } from '../support/run-options.js';
 
 const SEED = 20261123;
 const dirs: string[] = [];
@@ -17,23 +18,17 @@ async function statefulRun(faults: string[], replay?: string): Promise<RunOutcom
   dirs.push(out);
   if (replay) process.env.BMC_FUZZ_PATH = replay;
   try {
-    return await runConformance({
-      user: 'root',
-      password: '0penBmc',
-      namespace: 'mgmt_project',
-      insecure: true,
-      out,
-      allowFactoryReset: true,
-      writable: [],
-      faults,
-      only: ['stateful'],
-      seed: SEED,
-      statefulRuns: 3,
-      eventTimeoutMs: 1500,
-      quietWindowMs: 200,
-      lean: true,
-      print: () => {},
-    });
+    return await runConformance(
+      testRunOptions(out, {
+        allowFactoryReset: true,
+        faults,
+        only: ['stateful'],
+        seed: SEED,
+        statefulRuns: 3,
+        eventTimeoutMs: 1500,
+        quietWindowMs: 200,
+      }),
+    );
   } finally {
     delete process.env.BMC_FUZZ_PATH;
   }

@@ -35,9 +35,14 @@ export interface FuzzBudget {
   /** The run's seed (`--seed`); the property's own seed is derived from it and its key. */
   runSeed: number;
   timeLimitMs: number;
+  /**
+   * The time limit only keeps new cases (and shrinks) from starting; the case under way finishes
+   * and counts. For cases that change the target and put it back (stateful sequences).
+   */
+  finishRunning?: boolean;
   /** A case to replay; default: from BMC_FUZZ_PATH for this property's key. */
   replay?: ReplayCase;
-  /** Requirements whose violations no longer stop the search (already found). */
+  /** Requirements whose violations no longer stop the search (already found, here or elsewhere in the run). */
   ignored?: ReadonlySet<string>;
 }
 
@@ -100,8 +105,12 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
     numRuns: budget.numRuns,
     seed,
     ...(replay ? { path: replay.path, endOnFailure: true } : {}),
-    plugins: [fc.interruptAfterTimeLimit(budget.timeLimitMs)],
+    ...(budget.finishRunning
+      ? { skipAllAfterTimeLimit: budget.timeLimitMs }
+      : { plugins: [fc.interruptAfterTimeLimit(budget.timeLimitMs)] }),
   });
+  // Past the limit fast-check skips every case it would still start: the budget ran out, nothing failed.
+  const outOfTime = budget.finishRunning === true && details.failed && details.counterexample === null && details.numSkips > 0;
 
   const report: FuzzReport<T> = {
     key: p.key,
@@ -110,12 +119,12 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
     numRuns: details.numRuns,
     numShrinks: details.numShrinks,
     numSkips: details.numSkips,
-    interrupted: details.interrupted,
-    failed: details.failed,
+    interrupted: details.interrupted || outOfTime,
+    failed: details.failed && !outOfTime,
     requirements: p.requirements,
     replayed: replay ? replayKey(p.key, replay.path, replay.requirement) : undefined,
   };
-  if (!details.failed) return report;
+  if (!report.failed) return report;
   if (details.counterexample === null) {
     report.abort = details.interrupted
       ? `the time limit of ${Math.round(budget.timeLimitMs / 1000)} s passed before any generated case completed`
@@ -137,7 +146,7 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
  */
 export async function searchProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Promise<Array<FuzzReport<T>>> {
   const reports: Array<FuzzReport<T>> = [];
-  const ignored = new Set<string>();
+  const ignored = new Set<string>(budget.ignored);
   const deadline = performance.now() + budget.timeLimitMs;
   for (;;) {
     const timeLimitMs = Math.max(1000, deadline - performance.now());

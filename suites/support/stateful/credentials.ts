@@ -7,7 +7,6 @@ import { randomInt } from 'node:crypto';
 import { SessionCookies, XSRF_COOKIE } from '../../../client/cookies.js';
 import type { BmcClient, BmcResponse } from '../../../client/http.js';
 import { EventSubscriber } from '../../../client/subscriber.js';
-import { envelopeOf } from '../assert.js';
 
 export const TAMPERS = ['truncated', 'extended', 'altered'] as const;
 export type Tamper = (typeof TAMPERS)[number];
@@ -121,13 +120,6 @@ export interface Probe {
   accepted: boolean;
   /** The answer, for messages: "200 OK", "401 Unauthorized", "handshake refused (401)"… */
   answer: string;
-}
-
-/** An upload whose image was looked at: it was taken, or refused for the image, not the credentials. */
-export function uploadProcessed(res: BmcResponse): boolean {
-  if (res.status >= 200 && res.status < 300) return true;
-  const description = (envelopeOf(res)?.data as { description?: unknown } | null | undefined)?.description;
-  return res.status === 400 && typeof description === 'string' && /extract|already exists/i.test(description);
 }
 
 export function describeOutcome(outcome: Awaited<ReturnType<typeof EventSubscriber.tryOpen>>): string {

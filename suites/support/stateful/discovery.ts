@@ -11,6 +11,7 @@ import { envelopeOf, notJudged, show } from '../assert.js';
 import { isPropertiesChanged } from '../events.js';
 import { interfaceKeys } from '../tree.js';
 import { differentValue } from '../writable.js';
+import { recordLatency } from '../pace.js';
 import { distinctPaths, type EventFilter } from './filters.js';
 import type { StatefulEnv } from './world.js';
 
@@ -86,29 +87,30 @@ async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick
     subs.push(paths);
     const all = await EventSubscriber.open(env.client, {}).catch(() => undefined);
     if (all) subs.push(all);
-    let everything = all !== undefined;
-    for (const w of list) {
-      const value = differentValue(w.attr, w.original);
-      const from = paths.mark();
-      const fromAll = all?.mark() ?? 0;
-      const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
-      if (res.status < 200 || res.status >= 300) continue;
-      const carries = (d: unknown) =>
-        isPropertiesChanged(d) &&
-        d.path === w.attr.path &&
-        Object.hasOwn(d.properties, w.attr.name) &&
-        sameValue(d.properties[w.attr.name], value);
-      const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from }).catch(() => undefined);
-      await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);
-      // Not one event so far: none flow, and waiting out every other writable tells nothing more.
-      if (!ev && paths.events.length === 0) break;
-      if (ev) {
-        const iface = (ev.data as { interface?: unknown }).interface;
-        if (usableInterface(iface)) w.iface = iface;
-      }
-      if (all && everything)
-        everything = (await all.waitFor(carries, ev ? env.eventTimeoutMs : 1, { from: fromAll }).catch(() => undefined)) !== undefined;
-    }
+    // Every writable at once: on a target whose events come seconds late the waits overlap.
+    const seenByAll = await Promise.all(
+      list.map(async (w) => {
+        const value = differentValue(w.attr, w.original);
+        const sent = performance.now();
+        const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
+        if (res.status < 200 || res.status >= 300) return true;
+        const carries = (d: unknown) =>
+          isPropertiesChanged(d) &&
+          d.path === w.attr.path &&
+          Object.hasOwn(d.properties, w.attr.name) &&
+          sameValue(d.properties[w.attr.name], value);
+        const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from: 0 }).catch(() => undefined);
+        await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);
+        if (ev) {
+          recordLatency(ev.at - sent);
+          const iface = (ev.data as { interface?: unknown }).interface;
+          if (usableInterface(iface)) w.iface = iface;
+        }
+        if (!all) return false;
+        return (await all.waitFor(carries, ev ? env.eventTimeoutMs : 1, { from: 0 }).catch(() => undefined)) !== undefined;
+      }),
+    );
+    const everything = all !== undefined && seenByAll.every(Boolean);
     const events = paths.events.length > 0;
     return {
       events,

@@ -5,6 +5,7 @@
  * cookie of a session that ended earlier again after a later login.
  */
 import fc from 'fast-check';
+import { CREDENTIAL_REQUIREMENTS } from '../../../catalogue/requirements.js';
 import { TAMPERS, type Tamper } from './credentials.js';
 import { statefulProperty, StepCommand, type StatefulSpec } from './property.js';
 import { SessionsWorld, type SessionsDiscovery } from './sessions.js';
@@ -74,9 +75,6 @@ class Replay extends StepCommand<SessionsWorld> {
     return `replay(${this.i})`;
   }
 }
-
-/** Requirements the credentials check judges; each finding names one. */
-export const CREDENTIAL_REQUIREMENTS = ['EP-2', 'AUTH-1', 'AUTH-2', 'AUTH-3'] as const;
 
 export const MAX_SESSION_COMMANDS = 6;
 

@@ -15,7 +15,8 @@ import { describeResponse, notJudged, show } from '../assert.js';
 import { isPropertiesChanged } from '../events.js';
 import type { Judge } from '../fuzz/runner.js';
 import { differentValue } from '../writable.js';
-import { Credential, describeOutcome, uploadProcessed, type Channel, type Probe, type Tamper } from './credentials.js';
+import { ownUploadSeen, uploadProcessed } from '../software.js';
+import { Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
 import type { Writable } from './discovery.js';
 import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
 
@@ -105,23 +106,34 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
   const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
   if (!profileAllows(env.profile, 'safe')) out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
-  for (const channel of ['upload', 'WebSocket'] as const) {
-    if (out.unjudgedChannels[channel]) continue;
+  // The channels at once, and the socket check beside them: a failed upload may take a field
+  // server 10-15 s to answer, and each socket watches a quiet window.
+  const channelProbes = (['upload', 'WebSocket'] as const).map(async (channel) => {
+    if (out.unjudgedChannels[channel]) return;
     const anonymous = await probe(env, undefined, channel, undefined, filter);
     if (anonymous.accepted) {
       out.anonymous[channel] =
         `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
       out.unjudgedChannels[channel] = `it takes requests without credentials (see ${TAMPERED[channel]})`;
-      continue;
+      return;
     }
+    // An upload of the run's session this run already saw processed is the same proof, without
+    // another failed upload (which a field server answers only after 10-15 s).
+    if (channel === 'upload' && ownUploadSeen()) return;
     const own = await probe(env, undefined, channel, out.shared, filter);
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
-  }
+  });
+  const socketQuiet = writable
+    ? unwatchable(env, writable, filter).catch(
+        (err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`,
+      )
+    : Promise.resolve(undefined);
+  const [, quiet] = await Promise.all([Promise.all(channelProbes), socketQuiet]);
   out.unwatchable = !writable
     ? 'no declared writable attribute to change (safe profile)'
     : out.unjudgedChannels.WebSocket
       ? `the WebSocket channel is not judged: ${out.unjudgedChannels.WebSocket}`
-      : await unwatchable(env, writable, filter);
+      : quiet;
   return out;
 }
 

@@ -5,10 +5,11 @@
  * (every step with its curl lines) as an observation in results.json.
  */
 import type { RunConfig } from '../../../runner/config.js';
-import type { CheckContext } from '../check.js';
+import { requirementsFailedSoFar, type CheckContext } from '../check.js';
 import { clip } from '../fuzz/repro.js';
 import { replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
 import type { StatefulProperty } from './property.js';
+import { quietWindow } from '../pace.js';
 import { uploadWaitMs } from '../software.js';
 import { restoreValue } from '../writable.js';
 import { stepsDetail, stepsLine } from './steps.js';
@@ -25,24 +26,39 @@ export function statefulEnv(t: CheckContext): StatefulEnv {
     writable: t.cfg.writable,
     tftp: t.cfg.tftp,
     eventTimeoutMs: t.cfg.eventTimeoutMs,
-    quietWindowMs: t.cfg.quietWindowMs,
+    // A getter: the window shrinks to the target's pace once the run has seen its events.
+    get quietWindowMs() {
+      return quietWindow(t.cfg);
+    },
     uploadWaitMs: uploadWaitMs(t),
     restore: (path, name, original) => restoreValue(t, path, name, original),
   };
 }
 
-/** The safety net of one property: sequences, their event waits, and shrinking, together. */
+/**
+ * How long a property goes on starting sequences and shrinking: the run's budget on a target, or,
+ * on the embedded simulator, a safety net as long as its sequences (and their shrinking) take.
+ */
 export function statefulTimeLimitMs(cfg: RunConfig, requestsPerRun: number): number {
-  const perRequest = Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, cfg.embedded ? 4 : 1500);
+  if (cfg.statefulTimeMs !== undefined) return cfg.statefulTimeMs;
+  const perRequest = Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, 4);
   const perRun = requestsPerRun * perRequest + cfg.eventTimeoutMs + cfg.quietWindowMs;
-  // Room to shrink a finding: as much again on hardware; the simulator's sequences shrink quickly.
-  const factor = cfg.embedded ? 1 : 2;
-  return Math.min(Math.max(cfg.statefulRuns * perRun * factor, cfg.embedded ? 3_000 : 120_000), 60 * 60_000);
+  return Math.min(Math.max(cfg.statefulRuns * perRun, 3_000), 60 * 60_000);
+}
+
+/** The longest one sequence may take on a slow target: every request at its timeout's share, every wait at its bound. */
+function sequenceBoundMs(cfg: RunConfig, requestsPerRun: number): number {
+  return (
+    requestsPerRun * Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, 1500) +
+    cfg.eventTimeoutMs * 4 +
+    cfg.quietWindowMs * 4
+  );
 }
 
 /** The vitest timeout of a stateful check: discovery, the time limit, and a request in flight. */
 export function statefulCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): number {
-  return statefulTimeLimitMs(cfg, requestsPerRun) + cfg.eventTimeoutMs * 20 + cfg.timeoutMs * 4 + 10_000;
+  // The sequence under way when the limit passes finishes, as does the replay of a finding's.
+  return statefulTimeLimitMs(cfg, requestsPerRun) + 2 * sequenceBoundMs(cfg, requestsPerRun) + cfg.timeoutMs * 4 + 10_000;
 }
 
 /** Reasons are cut to one line of 400 characters in results.json: the essentials come first. */
@@ -77,9 +93,22 @@ export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): st
  */
 export async function runStateful<T>(t: CheckContext, property: StatefulProperty<T>, notes: Notes): Promise<void> {
   const timeLimitMs = statefulTimeLimitMs(t.cfg, property.requestsPerRun);
+  // A deviation an earlier area already failed would end (and be shrunk in) sequence after
+  // sequence: set aside, the sequences go on past it to what no other area sees.
+  const failed = requirementsFailedSoFar();
+  const setAside = property.requirements.filter((r) => failed.has(r));
+  if (setAside.length > 0) t.observe(`stateful ${property.key} set aside (failed earlier in this run)`, setAside);
+  if (setAside.length === property.requirements.length)
+    t.notTested(`every requirement it judges failed earlier in this run (${setAside.join(', ')})`);
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const reports = await searchProperty(property, { numRuns: t.cfg.statefulRuns, runSeed: t.cfg.seed, timeLimitMs });
+  const reports = await searchProperty(property, {
+    numRuns: t.cfg.statefulRuns,
+    runSeed: t.cfg.seed,
+    timeLimitMs,
+    finishRunning: true,
+    ignored: new Set(setAside),
+  });
   await property.settled();
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
@@ -135,8 +164,10 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
   if (notes.unjudged.size > 0) t.observe('sequences not judged to their end', [...notes.unjudged].slice(0, 5));
   if (!found && notes.unjudgedSequences >= notes.sequences && notes.sequences > 0) t.notTested([...notes.unjudged][0]!);
   const last = reports.at(-1)!;
+  // The budget of a run, not a deviation of the target: recorded, with what did run.
   if (last.interrupted && !last.replayed && !found) {
-    t.warn(
+    t.observe(
+      `stateful ${property.key} time limit`,
       `the time limit (${Math.round(timeLimitMs / 1000)} s) stopped the search after ${last.numRuns} of ${t.cfg.statefulRuns} sequences`,
     );
   }

@@ -7,6 +7,7 @@
  * when the command runs, so that a sequence replays the same on the same target.
  */
 import fc from 'fast-check';
+import { VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../../catalogue/requirements.js';
 import { describeResponse, show } from '../assert.js';
 import { profileAllows } from '../../../runner/config.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
@@ -212,50 +213,6 @@ class Download extends StepCommand<ViewsWorld> {
     return 'download()';
   }
 }
-
-/** Requirements the values check judges; each finding names one. */
-export const VALUE_REQUIREMENTS = [
-  'EP-3',
-  'EP-4',
-  'EP-5',
-  'EP-6',
-  'EP-7',
-  'EP-8',
-  'EP-9',
-  'EV-1',
-  'EV-2',
-  'EV-3',
-  'EV-4',
-  'EV-5',
-  'EV-6',
-  'EV-7',
-  'EV-8',
-  'EV-9',
-] as const;
-
-/** Requirements the versions check judges; each finding names one. */
-export const VERSION_REQUIREMENTS = [
-  'EP-3',
-  'EP-5',
-  'EP-6',
-  'EP-7',
-  'EP-8',
-  'EP-11',
-  'EP-12',
-  'EP-13',
-  'RULE-7',
-  'ERR-3',
-  'ACT-1',
-  'EV-1',
-  'EV-2',
-  'EV-3',
-  'EV-4',
-  'EV-5',
-  'EV-6',
-  'EV-7',
-  'EV-8',
-  'EV-9',
-] as const;
 
 export const MAX_VALUE_COMMANDS = 8;
 /** Fewer: every upload is a tarball the target extracts. */

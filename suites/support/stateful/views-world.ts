@@ -13,6 +13,7 @@ import { sameValue } from '../../../client/values.js';
 import { describeResponse, envelopeOf, notJudged, show } from '../assert.js';
 import type { Judge } from '../fuzz/runner.js';
 import { ancestorsOf } from '../leak.js';
+import { recordLatency } from '../pace.js';
 import { freshVersion } from '../software.js';
 import { differentValue } from '../writable.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
@@ -124,7 +125,7 @@ export class ViewsWorld extends World {
   }
 
   judgeSub(s: Subscription): StreamJudgement {
-    return judgeStream({
+    const j = judgeStream({
       what: s.label,
       filter: s.filter,
       expected: s.expected,
@@ -133,6 +134,12 @@ export class ViewsWorld extends World {
       log: this.log,
       tracked: (data) => this.tracks(data),
     });
+    // The target's pace, for every quiet window after this one (the events suite learns it the same way).
+    for (const e of s.expected) {
+      const at = j.arrived.get(e.change.no);
+      if (at !== undefined && e.change.after !== undefined) recordLatency(at - e.change.after);
+    }
+    return j;
   }
 
   /** An event about a writable property or a version this sequence registered. */

@@ -24,7 +24,8 @@ export interface StatefulEnv {
   writable: readonly WritableAttribute[];
   tftp?: TftpSource;
   eventTimeoutMs: number;
-  quietWindowMs: number;
+  /** How long "nothing (more) arrives" is watched: the run's learned pace (suites/support/pace.ts), read at each wait. */
+  readonly quietWindowMs: number;
   /** How long a version may take to show after its upload answered. */
   uploadWaitMs: number;
   /** Puts an attribute back and reads it back equal; throws when it cannot. */

@@ -5,6 +5,7 @@
  * object's own map (EP-7). A read that drops its connection is ERR-5's.
  */
 import fc from 'fast-check';
+import { STABILITY_REQUIREMENTS } from '../../../../catalogue/requirements.js';
 import { sameValue } from '../../../../client/values.js';
 import { setDifference, show } from '../../assert.js';
 import { interfaceKeys } from '../../tree.js';
@@ -252,6 +253,3 @@ export function stabilityProperty(env: FuzzEnv): FuzzProperty<StableCase> {
     },
   };
 }
-
-/** What the stability property judges (a read that drops its connection is ERR-5's). */
-export const STABILITY_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'ERR-5'] as const;
