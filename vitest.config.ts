@@ -5,8 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
-    // Two files at once: the machines have two cores, and the long files (mutation, dialects) mostly wait.
-    maxWorkers: 2,
+    // Three files at once on two cores: the long files (mutation, resilience, dialects) mostly wait.
+    maxWorkers: 3,
     // One process per worker for every file it runs: modules load once (a third of the CPU of a
     // test run went to loading them again per file). Tests leave no process-wide state behind.
     isolate: false,

@@ -532,25 +532,11 @@ export function failableRequirements(): Requirement[] {
 // The requirement lists of the checks that judge many requirements at once, named here so that
 // the checks (which import them) and the areas judging each requirement come from one place.
 
+/** What the stateful checks judge on every subscriber's stream, whichever change they make. */
+const WATCHED_EVENTS = ['EV-1', 'EV-2', 'EV-3', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8', 'EV-9'] as const;
+
 /** The stateful values check (suites/stateful.suite.ts); each finding names one. */
-export const VALUE_REQUIREMENTS = [
-  'EP-3',
-  'EP-4',
-  'EP-5',
-  'EP-6',
-  'EP-7',
-  'EP-8',
-  'EP-9',
-  'EV-1',
-  'EV-2',
-  'EV-3',
-  'EV-4',
-  'EV-5',
-  'EV-6',
-  'EV-7',
-  'EV-8',
-  'EV-9',
-] as const;
+export const VALUE_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'EP-8', 'EP-9', ...WATCHED_EVENTS] as const;
 
 /** The stateful versions check; each finding names one. */
 export const VERSION_REQUIREMENTS = [
@@ -565,15 +551,7 @@ export const VERSION_REQUIREMENTS = [
   'RULE-7',
   'ERR-3',
   'ACT-1',
-  'EV-1',
-  'EV-2',
-  'EV-3',
-  'EV-4',
-  'EV-5',
-  'EV-6',
-  'EV-7',
-  'EV-8',
-  'EV-9',
+  ...WATCHED_EVENTS,
 ] as const;
 
 /** The stateful credentials check; each finding names one. */

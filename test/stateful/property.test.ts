@@ -41,7 +41,7 @@ class Read extends StepCommand<CounterWorld> {
   }
 }
 
-function counterProperty(notes = new Notes()) {
+function counterProperty(notes = new Notes(), openMs = 0) {
   return statefulProperty<CounterWorld>({
     key: 'counter',
     requirements: ['EP-4', 'EP-8'],
@@ -52,7 +52,10 @@ function counterProperty(notes = new Notes()) {
     maxCommands: 8,
     requestsPerRun: 1,
     notes,
-    open: async (judge: Judge) => new CounterWorld({} as StatefulEnv, judge, notes),
+    open: async (judge: Judge) => {
+      if (openMs > 0) await new Promise((r) => setTimeout(r, openMs));
+      return new CounterWorld({} as StatefulEnv, judge, notes);
+    },
     finish: async () => undefined,
     close: async () => undefined,
   });
@@ -101,5 +104,33 @@ describe('stateful properties', () => {
     const commands = [new Add(3), new Add(3), new Read(), new Add(1), new Read()];
     await expect(p.predicate(commands, judge)).rejects.toBeInstanceOf(StatefulViolation);
     expect(notes.commands).toBe(3);
+  });
+
+  test('a time budget starts no sequence that would not end within it, but always the first, and replays outside it', async () => {
+    const notes = new Notes();
+    // Sequences of about 60 ms under a budget of 100 ms: the first runs, and at most one more.
+    const p = counterProperty(notes, 60);
+    p.budget(100);
+    const never: Judge = { violation: () => undefined };
+    for (let i = 0; i < 5; i++) await p.predicate([new Add(1)], never);
+    expect(notes.sequences).toBeGreaterThanOrEqual(1);
+    expect(notes.sequences).toBeLessThanOrEqual(2);
+    expect(notes.overBudget).toBe(5 - notes.sequences);
+    const before = notes.sequences;
+    await p.replay([new Add(1)], never);
+    expect(notes.sequences).toBe(before + 1);
+  });
+
+  test('a sequence under way runs no command past the budget but its first; a replay runs them all', async () => {
+    const notes = new Notes();
+    const p = counterProperty(notes, 60);
+    p.budget(10);
+    const never: Judge = { violation: () => undefined };
+    await p.predicate([new Add(1), new Add(1), new Read()], never);
+    expect(notes.commands).toBe(1);
+    expect(notes.cutByBudget).toBe(1);
+    await p.replay([new Add(1), new Add(1), new Read()], never);
+    expect(notes.commands).toBe(4);
+    expect(notes.cutByBudget).toBe(1);
   });
 });

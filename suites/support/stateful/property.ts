@@ -23,6 +23,12 @@ export abstract class StepCommand<W extends World> implements fc.AsyncCommand<W,
 
   async run(w: W): Promise<void> {
     if (w.stopped) return;
+    // Past the check's time budget the sequence ends here (its first command always runs).
+    if (w.commandsRun > 0 && performance.now() > w.deadline) {
+      w.cut = true;
+      return;
+    }
+    w.commandsRun++;
     w.notes.commands++;
     try {
       await this.act(w);
@@ -60,11 +66,29 @@ const MAX_SHRINKS = 10;
  * sequence but cannot stop it, so the next one (and the check, through `settled`) waits for it
  * to finish and put the target back.
  */
-export type StatefulProperty<T> = FuzzProperty<T> & { settled(): Promise<unknown> };
+export type StatefulProperty<T> = FuzzProperty<T> & {
+  settled(): Promise<unknown>;
+  /**
+   * From now on, no sequence starts that would not end within `ms`, judged by the longest one so
+   * far (the first always runs), and one under way runs no command past it (its first always runs);
+   * a skipped one counts as passed, so shrinking stops with the best.
+   */
+  budget(ms: number): void;
+  /** One sequence, outside the budget: the evidence of a finding, run again. */
+  replay(value: T, judge: Judge): Promise<void>;
+};
 
 export function statefulProperty<W extends World>(spec: StatefulSpec<W>): StatefulProperty<Iterable<fc.AsyncCommand<W, W>>> {
   let running: Promise<unknown> = Promise.resolve();
-  const sequence = async (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge): Promise<void> => {
+  let deadline = Number.POSITIVE_INFINITY;
+  let longest = 0;
+  const exclusive = (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
+    const started = performance.now();
+    const run = sequence(commands, judge, budgeted).finally(() => (longest = Math.max(longest, performance.now() - started)));
+    running = run.catch(() => undefined);
+    return run;
+  };
+  const sequence = async (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
     spec.notes.sequences++;
     let w: W;
     try {
@@ -74,8 +98,10 @@ export function statefulProperty<W extends World>(spec: StatefulSpec<W>): Statef
       spec.notes.unjudged.add(err instanceof Error ? err.message : String(err));
       return;
     }
+    if (budgeted) w.deadline = deadline;
     try {
       await fc.asyncModelRun(() => ({ model: w, real: w }), commands);
+      if (w.cut) spec.notes.cutByBudget++;
       if (!w.stopped) {
         try {
           await spec.finish(w);
@@ -103,9 +129,18 @@ export function statefulProperty<W extends World>(spec: StatefulSpec<W>): Statef
     ),
     predicate: async (commands, judge) => {
       await running;
-      const run = sequence(commands, judge);
-      running = run.catch(() => undefined);
-      return run;
+      if (spec.notes.sequences > 0 && performance.now() + longest > deadline) {
+        spec.notes.overBudget++;
+        return;
+      }
+      return exclusive(commands, judge, true);
+    },
+    replay: async (commands, judge) => {
+      await running;
+      return exclusive(commands, judge, false);
+    },
+    budget: (ms) => {
+      deadline = performance.now() + ms;
     },
     settled: () => running,
   };

@@ -102,6 +102,7 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
     t.notTested(`every requirement it judges failed earlier in this run (${setAside.join(', ')})`);
   const started = performance.now();
   const cpu = process.cpuUsage();
+  if (t.cfg.statefulTimeMs !== undefined) property.budget(timeLimitMs);
   const reports = await searchProperty(property, {
     numRuns: t.cfg.statefulRuns,
     runSeed: t.cfg.seed,
@@ -122,6 +123,8 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
     interrupted: reports.some((r) => r.interrupted),
     replayed: first.replayed,
     sequences: notes.sequences,
+    notStartedForTheBudget: notes.overBudget,
+    cutShortByTheBudget: notes.cutByBudget,
     commands: notes.commands,
     requests: notes.requests,
     seconds: Number(seconds.toFixed(2)),
@@ -138,7 +141,7 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
   for (const report of reports) {
     if (!report.failed || !(report.violation instanceof StatefulViolation)) continue;
     // Once more, so that the exchanges of the shrunk sequence are the evidence the report keeps.
-    await property.predicate(report.counterexample as T, { violation: () => undefined }).catch(() => undefined);
+    await property.replay(report.counterexample as T, { violation: () => undefined }).catch(() => undefined);
     await property.settled();
     const v = report.violation;
     t.judge(v.requirement, false, findingMessage(report, t.client.baseUrl));
@@ -165,10 +168,10 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
   if (!found && notes.unjudgedSequences >= notes.sequences && notes.sequences > 0) t.notTested([...notes.unjudged][0]!);
   const last = reports.at(-1)!;
   // The budget of a run, not a deviation of the target: recorded, with what did run.
-  if (last.interrupted && !last.replayed && !found) {
+  if ((last.interrupted || notes.overBudget > 0 || notes.cutByBudget > 0) && !last.replayed && !found) {
     t.observe(
       `stateful ${property.key} time limit`,
-      `the time limit (${Math.round(timeLimitMs / 1000)} s) stopped the search after ${last.numRuns} of ${t.cfg.statefulRuns} sequences`,
+      `the time budget (${Math.round(timeLimitMs / 1000)} s) held ${notes.sequences} sequence(s) of the ${t.cfg.statefulRuns} asked for${notes.cutByBudget > 0 ? `, ${notes.cutByBudget} of them cut short` : ''}`,
     );
   }
 }

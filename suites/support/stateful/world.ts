@@ -54,6 +54,10 @@ export class Notes {
   unjudgedSequences = 0;
   commands = 0;
   requests = 0;
+  /** Sequences not started: they would not have ended within the check's time budget. */
+  overBudget = 0;
+  /** Sequences whose last commands did not run: the time budget had passed. */
+  cutByBudget = 0;
   /** What the spec leaves open, as the target showed it: recorded, never failed (key → what was seen). */
   readonly observed = new Map<string, string>();
 }
@@ -76,6 +80,12 @@ export class World {
   violation?: StatefulViolation;
   unjudged?: string;
   stopped = false;
+  /** Commands of this sequence that ran. */
+  commandsRun = 0;
+  /** performance.now() after which no further command runs (the check's time budget). */
+  deadline = Number.POSITIVE_INFINITY;
+  /** The budget ended the sequence before its last command. */
+  cut = false;
   private labels = 0;
   /** Attributes this sequence wrote, with the value to restore. */
   readonly written = new Map<string, { path: string; name: string; original: unknown }>();
