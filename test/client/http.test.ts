@@ -358,10 +358,17 @@ describe('limits', () => {
     const c = client(s, { maxRequestsPerSecond: 20 });
     const f = c.fork();
     open.clients.push(f);
+    // Connections opened first: a handshake would delay the first arrival and shorten the span.
+    await Promise.all([c.get('/warm'), f.get('/warm')]);
+    const from = s.requests.length;
     await Promise.all([c.get('/1'), c.get('/2'), f.get('/3'), c.get('/4'), f.get('/5')]);
-    const times = s.requests.map((r) => r.at).sort((a, b) => a - b);
+    const times = s.requests
+      .slice(from)
+      .map((r) => r.at)
+      .sort((a, b) => a - b);
     const span = (times[times.length - 1] as number) - (times[0] as number);
-    expect(span).toBeGreaterThanOrEqual(180); // 4 gaps of 50 ms, minus timer slack
+    // 4 gaps of 50 ms; a busy machine may deliver the first late, never all early (unspaced: ~0 ms).
+    expect(span).toBeGreaterThanOrEqual(150);
   });
 });
 

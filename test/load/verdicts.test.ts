@@ -24,7 +24,9 @@ test('a p99 threshold and the baseline both fail on a simulator slowed by slow-r
   expect(slow.exitCode).toBe(1);
   expect(slow.doc.verdict).toBe('fail');
   expect(slow.doc.faults).toEqual(['slow-requests']);
-  expect(slow.doc.failures).toContainEqual(expect.stringMatching(/^get-object: p99 < 80ms missed \(actual 1\d\d/));
+  // The fault holds every request 100 ms or more: the p99 it reports is at least that (a busy machine adds to it).
+  const missed = slow.doc.failures.map((f) => /^get-object: p99 < 80ms missed \(actual ([\d.]+)/.exec(f)?.[1]).find(Boolean);
+  expect(Number(missed)).toBeGreaterThanOrEqual(99);
   expect(slow.doc.failures).toContainEqual(expect.stringMatching(/^get-object: p99 regressed against the baseline/));
   expect(slow.stdout).toMatch(/FAIL get-object: p99 < 80ms missed/);
   expect(slow.doc.baseline?.changes.find((c) => c.metric === 'rps')?.regression).toBe(true);
