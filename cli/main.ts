@@ -64,7 +64,7 @@ fleetOptions(
   )
   .option(
     '--stateful-time <s>',
-    'time budget of each stateful check on a target other than the embedded simulator (default 10): no sequence starts after it, the one under way finishes, at least one runs',
+    'time budget of each stateful check on a target other than the embedded simulator (default 10): no sequence starts that would not end within it, the one under way sends no command past it and puts the target back, the first always runs',
     parse.positiveInt,
   )
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
