@@ -17,7 +17,7 @@
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import { show } from './assert.js';
 import type { CheckContext } from './check.js';
-import { quietWindow } from './pace.js';
+import { quietSince } from './pace.js';
 import { noWritableReason, writePlans } from './writable.js';
 import {
   AttrWriter,
@@ -59,6 +59,8 @@ export interface Matrix {
   closedByTarget: Set<Tap>;
   /** Seconds each phase took, for the record (EV-11). */
   phases: Record<string, number>;
+  /** performance.now() as the measurement opened its first subscription. */
+  openedAt: number;
 }
 
 const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
@@ -87,6 +89,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
   const plans = onDistinctObjects(await writePlans(t));
   if (plans.length === 0) t.notTested(noWritableReason());
   const a = new AttrWriter(t, plans[0]!);
+  const openedAt = performance.now();
   const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`, SUITE);
   const all = await subscribe(t, {}, 'the subscription with {}', SUITE);
   const m: Matrix = {
@@ -99,6 +102,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
     until: new Map(),
     closedByTarget: new Set(),
     phases: {},
+    openedAt,
   };
   let lap = performance.now();
   const phase = (name: string) => {
@@ -160,8 +164,8 @@ async function measure(t: CheckContext): Promise<Matrix> {
   // One priming write of A reaches every late subscription (A matches each by path or interface).
   if (late.length > 0) await tryGoLive(t, late, a);
   phase('priming the filter subscriptions');
-  // Stragglers of the priming land before anything is measured.
-  await new Promise((r) => setTimeout(r, quietWindow(t.cfg)));
+  // Stragglers of the priming land before anything is measured: within the last priming write's window.
+  await quietSince(t.cfg, Math.max(...[a, ...candidates].map((w) => w.writes.at(-1)?.at ?? 0)));
   phase('settling');
 
   const taps = tapsOf(m);
@@ -266,6 +270,14 @@ export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: Att
   }
   t.observe('interfaces used', { [m.a.label]: m.interfaces!.a, [m.b.label]: m.interfaces!.b }, 'EV-11');
   return m as Matrix & { b: AttrWriter; interfaces: { a: string; b: string } };
+}
+
+/**
+ * Whether a tap of the measurement lost some of the measured changes: one more event missing on
+ * it is that loss again (EV-8's), not proof that the target sent no such event.
+ */
+export function lostMeasured(m: Matrix, tap: Tap): boolean {
+  return [m.a, m.b].some((w) => w !== undefined && streamOf(m, tap, w).missing.length > 0);
 }
 
 /** How a writer's measured events on a tap compare with what it wrote. */

@@ -9,7 +9,7 @@ import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../
 import { sameValue } from '../../client/values.js';
 import { fail, show } from './assert.js';
 import type { CheckContext } from './check.js';
-import { quietWindow, recordLatency } from './pace.js';
+import { quietSince, quietWindow, recordLatency } from './pace.js';
 import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from './writable.js';
 
 /** How far above its original value an integer attribute is written. */
@@ -272,8 +272,8 @@ export interface NotLive {
 /**
  * Nothing acknowledges the filter, so a subscription is live only once it delivered a change it
  * admits. Writes `writer`'s attribute until every tap received the change (at most PRIME_ATTEMPTS
- * writes, each waited for eventTimeoutMs). With `settle`, then waits a quiet window so that
- * stragglers of the priming land before anything is measured.
+ * writes, each waited for eventTimeoutMs). With `settle`, then waits out the quiet window of the
+ * last write, so that stragglers of the priming land before anything is measured.
  */
 export async function tryGoLive(
   t: CheckContext,
@@ -284,35 +284,62 @@ export async function tryGoLive(
   const pending = new Set(taps.filter((x) => x.liveAt === undefined));
   // Once a subscription of this write had the change, the event latency is known to be short.
   let anyArrived = false;
+  let retried = false;
   for (let attempt = 0; attempt < PRIME_ATTEMPTS && pending.size > 0; attempt++) {
     const marks = new Map([...pending].map((x) => [x, x.sub.mark()]));
-    const w = await writer.write();
+    const written = [await writer.write()];
+    const carried = (d: unknown) => written.some((w) => writer.carrying(w.value)(d));
     const waitMs = anyArrived ? Math.min(t.cfg.eventTimeoutMs, quietWindow(t.cfg)) : t.cfg.eventTimeoutMs;
-    // Once one subscription has the change, the others had it within the event latency too: they
-    // are waited for one quiet window more, not a whole event timeout.
-    const arrived = new AbortController();
-    let deadline: Promise<void> | undefined;
+    const over = new AbortController();
+    const timer = setTimeout(() => over.abort(), waitMs);
+    // Once one subscription has the change, the others had it within the event latency too. A
+    // lost event gets its second chance at once: one more write, whose quiet window those still
+    // waiting share with the first write's, instead of a window each, one after the other.
+    let second: Promise<unknown> | undefined;
+    const othersArrived = (): void => {
+      clearTimeout(timer);
+      if (attempt > 0 || retried || pending.size === 0) {
+        void sleep(quietWindow(t.cfg)).then(() => over.abort());
+        return;
+      }
+      retried = true;
+      second = writer.write().then(
+        (w) => {
+          written.push(w);
+          void quietSince(t.cfg, w.at).then(() => over.abort());
+        },
+        () => over.abort(),
+      );
+    };
+    let first = true;
     await Promise.all(
       [...pending].map(async (x) => {
         try {
           const ev = await Promise.race([
-            x.sub.waitFor(writer.carrying(w.value), waitMs, { from: marks.get(x) }),
-            new Promise<never>((_, reject) => arrived.signal.addEventListener('abort', () => reject(new Error('others arrived')))),
+            x.sub.waitFor(carried, waitMs + quietWindow(t.cfg), { from: marks.get(x) }),
+            new Promise<never>((_, reject) => over.signal.addEventListener('abort', () => reject(new Error('waited enough')))),
           ]);
-          recordLatency(ev.at - w.at);
+          const cause = written.find((w) => writer.carrying(w.value)(ev.data))!;
+          recordLatency(ev.at - cause.at);
           x.liveAt = ev.seq;
           pending.delete(x);
           anyArrived = true;
-          deadline ??= sleep(quietWindow(t.cfg)).then(() => arrived.abort());
+          if (first) {
+            first = false;
+            othersArrived();
+          }
         } catch {
           // not yet: the next priming write tries again
         }
       }),
     );
+    clearTimeout(timer);
+    // The second write's answer, at least (its window was waited out by whoever still waited).
+    await second;
     if ([...pending].some((x) => x.sub.closed)) break;
     // Others had the change and these did not, twice: their filters exclude it (a lost event is
     // retried once).
-    if (attempt >= 1 && (anyArrived || taps.some((x) => x.liveAt !== undefined && !pending.has(x)))) break;
+    if ((attempt >= 1 || retried) && (anyArrived || taps.some((x) => x.liveAt !== undefined && !pending.has(x)))) break;
   }
   if (pending.size > 0) {
     const reason = [...pending]
@@ -332,7 +359,7 @@ export async function tryGoLive(
     }
     return { reason };
   }
-  if (opts.settle) await sleep(quietWindow(t.cfg));
+  if (opts.settle) await quietSince(t.cfg, writer.writes.at(-1)!.at);
   return undefined;
 }
 
@@ -390,10 +417,20 @@ export async function provoke(
   fail(reason);
 }
 
-/** Waits for `count` matching events from `from` (bounded), then a quiet window for extras; returns all matches. */
-export async function collect(t: CheckContext, tap: Tap, pred: EventPredicate, count: number, from: number): Promise<ReceivedEvent[]> {
+/**
+ * Waits for `count` matching events from `from` (bounded), then out the quiet window of the writes
+ * (answered by `writtenAt`) for extras; returns all matches.
+ */
+export async function collect(
+  t: CheckContext,
+  tap: Tap,
+  pred: EventPredicate,
+  count: number,
+  from: number,
+  writtenAt: number,
+): Promise<ReceivedEvent[]> {
   await tap.sub.waitForCount(pred, count, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-  await sleep(quietWindow(t.cfg));
+  await quietSince(t.cfg, writtenAt);
   return matching(tap, pred, from);
 }
 

@@ -31,3 +31,19 @@ export function quietWindow(cfg: Pick<RunConfig, 'quietWindowMs' | 'eventLatency
   const bound = Math.min(cfg.quietWindowMs, cfg.eventLatency.maxMs ?? cfg.quietWindowMs);
   return Math.round(Math.min(cfg.quietWindowMs, Math.max(FLOOR_MS, Math.min(bound, 1.5 * estimate + MARGIN_MS))));
 }
+
+/**
+ * How long is left of the quiet window of an action taken at `since` (performance.now()): its
+ * events, late ones and wrong ones alike, arrive within the window of the action, not of the
+ * moment the wait begins, so whatever was waited for since counts towards it. Still, at least the
+ * floor from now: an event a target holds back until its successor arrives moments after the last.
+ */
+export function quietLeft(windowMs: number, since: number): number {
+  const now = performance.now();
+  return Math.max(since + windowMs, now + Math.min(windowMs, FLOOR_MS)) - now;
+}
+
+/** Waits out what is left of the quiet window of an action taken at `since` (see quietLeft). */
+export async function quietSince(cfg: Pick<RunConfig, 'quietWindowMs' | 'eventLatency'>, since: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, quietLeft(quietWindow(cfg), since)));
+}
