@@ -27,6 +27,12 @@ export interface EventFilter {
   interfaces?: string[];
 }
 
+/** The paths a filter lists (none for {} or a filter of another shape). */
+function pathsOf(filter: unknown): string[] {
+  const paths = (filter as EventFilter | null)?.paths;
+  return Array.isArray(paths) ? paths : [];
+}
+
 /** Parses the first message of a subscription; returns an error text for a malformed filter. */
 export function parseFilter(text: string): EventFilter | string {
   let value: unknown;
@@ -63,6 +69,10 @@ export interface Subscriber {
   /** With a delivery latency: texts waiting for the subscriber's next poll. */
   queue?: string[];
   poll?: NodeJS.Timeout;
+  /** close-mutes-path fault: another subscriber to one of its paths closed, and took its match rule along. */
+  muted?: boolean;
+  /** close-mutes-path fault: this subscriber's going away has muted the others. */
+  muting?: boolean;
 }
 
 /** What the bus knows about a signal beyond its payload. */
@@ -154,10 +164,12 @@ export class EventHub {
 
   publish(event: BusEvent, meta: PublishMeta = {}): void {
     if (this.subscribers.size === 0 || this.faults.has('no-events')) return;
+    // A close frame received is a subscriber gone, though its socket has not finished closing.
+    for (const sub of this.subscribers) if (sub.ws.readyState !== sub.ws.OPEN) this.muteBeside(sub);
     if (event.event === 'InterfacesAdded' && this.faults.has('no-interfaces-added')) return;
     let text: string | undefined;
     for (const sub of this.subscribers) {
-      if (!sub.filter) continue;
+      if (!sub.filter || sub.muted) continue;
       const copies = this.matches(sub, event, meta);
       if (copies === 0) continue;
       const own = this.render(sub, event, meta);
@@ -282,7 +294,16 @@ export class EventHub {
   private detach(sub: Subscriber): void {
     clearTimeout(sub.heldTimer);
     clearInterval(sub.poll);
-    this.subscribers.delete(sub);
+    if (!this.subscribers.delete(sub)) return;
+    this.muteBeside(sub);
+  }
+
+  /** close-mutes-path fault: a subscriber going away takes the match rules of its paths along. */
+  private muteBeside(gone: Subscriber): void {
+    if (!this.faults.has('close-mutes-path') || gone.muting) return;
+    gone.muting = true;
+    const paths = pathsOf(gone.filter);
+    for (const other of this.subscribers) if (other !== gone && pathsOf(other.filter).some((p) => paths.includes(p))) other.muted = true;
   }
 
   private pingAll(): void {

@@ -180,6 +180,11 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'CurrentHostState changes (and is signalled) before the RequestedHostTransition change',
   },
   { name: 'bad-filter-kills-all', requirement: 'EV-10', description: 'a malformed filter closes every subscriber, not just its own' },
+  {
+    name: 'close-mutes-path',
+    requirement: 'EV-10',
+    description: 'closing a subscriber stops delivery to every other subscriber that lists one of its paths',
+  },
   // Errors
   { name: 'error-without-description', requirement: 'ERR-1', description: 'error data has no description string' },
   { name: 'success-201', requirement: 'ERR-4', description: 'successful writes (PUT) answer 201 Created' },

@@ -80,7 +80,9 @@ check(
     // second one a duplicate.
     expectSuccess(first, 'the first POST /upload/image', 'EP-12');
     if (added.length === 0) notJudged('the first upload registered no version, so the second is no duplicate (see RULE-7)');
-    expectDescription(await t.client.upload(image), 'the second POST /upload/image of the same version');
+    const second = await t.client.upload(image);
+    noteOwnUpload(second, 'the second POST /upload/image of the same version');
+    expectDescription(second, 'the second POST /upload/image of the same version');
   },
   { profile: 'destructive' },
 );

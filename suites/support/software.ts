@@ -15,9 +15,19 @@ export function uploadProcessed(res: BmcResponse): boolean {
 /** The first upload of the run's session that the target processed, as evidence the upload channel takes a session. */
 let ownUploadTaken: string | undefined;
 
+/** How long the slowest refusal of a processed upload took to come (a field server polls for 10-15 s). */
+let slowestRefusal = 0;
+
 /** Remembers an upload sent with the run's session, when the target processed it. */
 export function noteOwnUpload(res: BmcResponse, what: string): void {
-  if (uploadProcessed(res)) ownUploadTaken ??= `${what} answered ${describeResponse(res)}`;
+  if (!uploadProcessed(res)) return;
+  ownUploadTaken ??= `${what} answered ${describeResponse(res)}`;
+  if (res.status >= 400) slowestRefusal = Math.max(slowestRefusal, res.durationMs);
+}
+
+/** The slowest refusal of an upload of the run's session so far (0 before any). */
+export function slowestRefusedUploadMs(): number {
+  return slowestRefusal;
 }
 
 /** Whether (and how) the upload channel already took the run's session in this run. */
@@ -45,8 +55,17 @@ export function deleteSoftwareVersions(t: CheckContext, paths: string[]): void {
       if ((await t.client.get(path)).status !== 200) return;
       const res = await t.client.delete(path);
       ensure(res.status >= 200 && res.status < 300, `removing ${path} created by the test answered ${describeResponse(res)}`);
+      removedAt = performance.now();
     });
   }
+}
+
+/** When a version a test created was last deleted after it (performance.now()). */
+let removedAt: number | undefined;
+
+/** When a version a test created was last deleted after it, if one was: an object that appeared and went. */
+export function lastVersionRemoval(): number | undefined {
+  return removedAt;
 }
 
 /** A version string no target has seen: uploads of it register a new version. */
