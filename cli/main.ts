@@ -64,7 +64,7 @@ fleetOptions(
   )
   .option(
     '--stateful-time <s>',
-    'time budget of each stateful check on a target other than the embedded simulator (default 10): no sequence starts that would not end within it, the one under way sends no command past it and puts the target back, the first always runs',
+    'time budget of each stateful check, its discovery included, on a target other than the embedded simulator (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
     parse.positiveInt,
   )
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)

@@ -64,9 +64,9 @@ export interface RunConfig {
   /** Command sequences per stateful property. */
   statefulRuns: number;
   /**
-   * How long each stateful check may go on starting sequences, shrinking and sending commands (the
-   * sequence under way then puts the target back); undefined: as long as its sequences take (the
-   * embedded simulator).
+   * How long each stateful check may take from its start, discovery included: sequences, shrinks
+   * and commands that would not end within it do not start (the sequence under way then puts the
+   * target back); undefined: as long as its sequences take (the embedded simulator).
    */
   statefulTimeMs?: number;
   seed: number;

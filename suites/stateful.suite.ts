@@ -47,7 +47,7 @@ check(
       'EV-2',
     );
     const notes = new Notes();
-    await runStateful(t, valuesProperty(env, d, notes), notes);
+    await runStateful(t, env, valuesProperty(env, d, notes), notes);
   },
   { profile: 'safe', timeoutMs: statefulCheckTimeoutMs(cfg, requestsPerRun(MAX_VALUE_COMMANDS)) },
 );
@@ -60,7 +60,7 @@ check(
     const d = await (discovery ??= discoverViews(env));
     if (!d) return t.notTested(`the subscriptions that watch uploads are proved live by writes: ${noWritableReason()}`);
     const notes = new Notes();
-    await runStateful(t, versionsProperty(env, d, notes), notes);
+    await runStateful(t, env, versionsProperty(env, d, notes), notes);
   },
   { profile: 'destructive', timeoutMs: statefulCheckTimeoutMs(cfg, requestsPerRun(MAX_VERSION_COMMANDS)) },
 );
@@ -76,7 +76,7 @@ check(
     if (Object.keys(d.unjudgedChannels).length > 0) t.observe('channels not judged', d.unjudgedChannels);
     if (d.unwatchable) t.observe("whether a logged-out session's socket goes quiet is not judged", d.unwatchable, 'EP-2');
     const notes = new Notes();
-    await runStateful(t, sessionsProperty(env, d, notes), notes);
+    await runStateful(t, env, sessionsProperty(env, d, notes), notes);
   },
   { timeoutMs: statefulCheckTimeoutMs(cfg, MAX_SESSION_COMMANDS * 10) },
 );

@@ -31,6 +31,17 @@ class Add extends StepCommand<CounterWorld> {
   }
 }
 
+/** A command that takes its time (an upload a field server refuses after seconds, in miniature). */
+class Slow extends StepCommand<CounterWorld> {
+  protected async act(w: CounterWorld): Promise<void> {
+    w.rec.begin('slow');
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  toString(): string {
+    return 'slow()';
+  }
+}
+
 class Read extends StepCommand<CounterWorld> {
   protected async act(w: CounterWorld): Promise<void> {
     w.rec.begin('read');
@@ -54,7 +65,7 @@ function counterProperty(notes = new Notes(), openMs = 0) {
     notes,
     open: async (judge: Judge) => {
       if (openMs > 0) await new Promise((r) => setTimeout(r, openMs));
-      return new CounterWorld({} as StatefulEnv, judge, notes);
+      return new CounterWorld({ quietWindowMs: 0 } as StatefulEnv, judge, notes);
     },
     finish: async () => undefined,
     close: async () => undefined,
@@ -132,5 +143,17 @@ describe('stateful properties', () => {
     await p.replay([new Add(1), new Add(1), new Read()], never);
     expect(notes.commands).toBe(4);
     expect(notes.cutByBudget).toBe(1);
+  });
+
+  test('a command that would not end within the budget, judged by the longest of its kind, does not start, nor any after it', async () => {
+    const notes = new Notes();
+    const p = counterProperty(notes);
+    p.budget(70);
+    const never: Judge = { violation: () => undefined };
+    // slow() takes 40 ms: the second would end past 70 ms; add(1), quick, would fit but follows it.
+    await p.predicate([new Slow(), new Slow(), new Add(1)], never);
+    expect(notes.commands).toBe(1);
+    expect(notes.cutByBudget).toBe(1);
+    expect(notes.longestCommand.get('slow')).toBeGreaterThanOrEqual(39);
   });
 });

@@ -22,19 +22,37 @@ export abstract class StepCommand<W extends World> implements fc.AsyncCommand<W,
   }
 
   async run(w: W): Promise<void> {
-    if (w.stopped) return;
-    // Past the check's time budget the sequence ends here (its first command always runs).
-    if (w.commandsRun > 0 && performance.now() > w.deadline) {
+    // Once cut, the rest of the sequence is cut too: the commands that ran stay a prefix of it.
+    if (w.stopped || w.cut) return;
+    // The sequence ends here when this command and the closing quiet window would not end within
+    // the check's time budget. Its first command runs unless it is known not to fit (a kind of
+    // command that took longer before): a sequence does something, if it can.
+    const expected = this.expectedMs(w);
+    if ((w.commandsRun > 0 || expected > 0) && performance.now() + expected + w.env.quietWindowMs > w.deadline) {
       w.cut = true;
       return;
     }
     w.commandsRun++;
     w.notes.commands++;
+    const started = performance.now();
     try {
       await this.act(w);
     } catch (err) {
       w.stop(err);
+    } finally {
+      const kind = this.budgetKind();
+      w.notes.longestCommand.set(kind, Math.max(w.notes.longestCommand.get(kind) ?? 0, performance.now() - started));
     }
+  }
+
+  /** What the time budget knows commands of this kind by: its name, before the parameters. */
+  budgetKind(): string {
+    return this.toString().replace(/\(.*$/, '');
+  }
+
+  /** How long this command is expected to take: the longest of its kind so far in the check. */
+  expectedMs(w: W): number {
+    return w.notes.longestCommand.get(this.budgetKind()) ?? 0;
   }
 
   protected abstract act(w: W): Promise<void>;
@@ -70,8 +88,9 @@ export type StatefulProperty<T> = FuzzProperty<T> & {
   settled(): Promise<unknown>;
   /**
    * From now on, no sequence starts that would not end within `ms`, judged by the longest one so
-   * far (the first always runs), and one under way runs no command past it (its first always runs);
-   * a skipped one counts as passed, so shrinking stops with the best.
+   * far (the first always runs), and one under way starts no command that, with its closing quiet
+   * window, would not end within it, judged by the longest of its kind so far (its first runs
+   * unless so judged); a skipped one counts as passed, so shrinking stops with the best.
    */
   budget(ms: number): void;
   /** One sequence, outside the budget: the evidence of a finding, run again. */

@@ -5,7 +5,6 @@
  * Whether an event socket keeps receiving after its session's logout is recorded (the spec does not
  * say). One finding per cookie: the first channel that takes it.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcClient } from '../../../client/http.js';
 import { corruptImage } from '../../../client/image.js';
 import { EventSubscriber, type EventPredicate } from '../../../client/subscriber.js';
@@ -296,10 +295,15 @@ export class SessionsWorld extends World {
     );
   }
 
-  /** An event socket for `s` and the witness on the run's session, both proved live by one write. */
+  /**
+   * An event socket for `s` and the witness on the run's session, both proved live by one write.
+   * For the first logout of a sequence only: what the socket then receives is an observation (the
+   * spec is silent), and each watch costs event waits a slow target makes seconds long.
+   */
   private async watch(s: Session): Promise<void> {
     const w = this.d.writable;
     if (!w || this.d.unwatchable || !profileAllows(this.env.profile, 'safe')) return;
+    if (this.sessions.some((o) => o.socket)) return;
     this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
     const client = s.cred.client(this.env.client);
     this.clients.push(client);
@@ -339,7 +343,7 @@ export class SessionsWorld extends World {
     const seen = await this.witness!.waitFor(carried, this.env.eventTimeoutMs, { from: witnessMark }).catch(() => undefined);
     if (!seen) return this.rec.note('the witness did not receive the change: not judged');
     // A socket the target closed receives nothing; an open one gets a quiet window to show it does.
-    if (!socket.closed) await sleep(this.env.quietWindowMs);
+    if (!socket.closed) await this.quietAfterLastChange();
     const after = socket.events.slice(mark).find((e) => carried(e.data));
     // The spec ends the session at logout but says nothing of sockets already open (both field
     // servers keep them): recorded, not failed.

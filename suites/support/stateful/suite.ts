@@ -32,6 +32,7 @@ export function statefulEnv(t: CheckContext): StatefulEnv {
     },
     uploadWaitMs: uploadWaitMs(t),
     restore: (path, name, original) => restoreValue(t, path, name, original),
+    startedAt: performance.now(),
   };
 }
 
@@ -91,7 +92,7 @@ export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): st
  * Searches a property for a finding of each requirement it judges, within the run's budget, and
  * records what ran. Each finding fails its own requirement, with its shrunk sequence.
  */
-export async function runStateful<T>(t: CheckContext, property: StatefulProperty<T>, notes: Notes): Promise<void> {
+export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property: StatefulProperty<T>, notes: Notes): Promise<void> {
   const timeLimitMs = statefulTimeLimitMs(t.cfg, property.requestsPerRun);
   // A deviation an earlier area already failed would end (and be shrunk in) sequence after
   // sequence: set aside, the sequences go on past it to what no other area sees.
@@ -102,7 +103,8 @@ export async function runStateful<T>(t: CheckContext, property: StatefulProperty
     t.notTested(`every requirement it judges failed earlier in this run (${setAside.join(', ')})`);
   const started = performance.now();
   const cpu = process.cpuUsage();
-  if (t.cfg.statefulTimeMs !== undefined) property.budget(timeLimitMs);
+  // The budget is the check's, its discovery included (fast-check's own limit, longer, is a safety net).
+  if (t.cfg.statefulTimeMs !== undefined) property.budget(timeLimitMs - (performance.now() - env.startedAt));
   const reports = await searchProperty(property, {
     numRuns: t.cfg.statefulRuns,
     runSeed: t.cfg.seed,

@@ -15,6 +15,7 @@ import { distinctPaths, type EventFilter, type FilterKind } from './filters.js';
 import { statefulProperty, StepCommand, type StatefulSpec } from './property.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
 import { isSuccess, type Notes, type StatefulEnv } from './world.js';
+import { slowestRefusedUploadMs } from '../software.js';
 
 const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
 
@@ -166,6 +167,15 @@ class Upload extends StepCommand<ViewsWorld> {
 
   toString(): string {
     return `upload(${this.state}, ${this.via}, ${this.i})`;
+  }
+
+  override budgetKind(): string {
+    return `upload(${this.state})`;
+  }
+
+  /** A version uploaded again while it exists is refused, as slowly as the upload area's refusals were. */
+  override expectedMs(world: ViewsWorld): number {
+    return Math.max(super.expectedMs(world), this.state === 'existing' ? slowestRefusedUploadMs() : 0);
   }
 }
 

@@ -207,9 +207,9 @@ export class ViewsWorld extends World {
     await Promise.race(open.map((t) => t.waitFor(() => true, ms, { from: t.mark() }).catch(() => undefined)));
   }
 
-  /** What arrives late: a quiet window, then everything judged once more. */
+  /** What arrives late: the last change's quiet window, then everything judged once more. */
   async finish(): Promise<void> {
-    await sleep(this.env.quietWindowMs);
+    await this.quietAfterLastChange();
     await this.settle();
   }
 

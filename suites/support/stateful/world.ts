@@ -3,10 +3,12 @@
  * world (model and target together): its recorded steps, the requests it sends, its findings, and
  * how a command that cannot go on stops the sequence without a false finding.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcClient, BmcResponse } from '../../../client/http.js';
 import { stringifyJson } from '../../../client/json.js';
 import type { Profile, TftpSource, WritableAttribute } from '../../../runner/config.js';
 import { NotJudged } from '../assert.js';
+import { quietLeft } from '../pace.js';
 import { FuzzViolation } from '../fuzz/repro.js';
 import type { Judge } from '../fuzz/runner.js';
 import type { Credential } from './credentials.js';
@@ -30,6 +32,8 @@ export interface StatefulEnv {
   uploadWaitMs: number;
   /** Puts an attribute back and reads it back equal; throws when it cannot. */
   restore(path: string, name: string, original: unknown): Promise<void>;
+  /** performance.now() as the check began: its time budget covers its discovery too. */
+  readonly startedAt: number;
 }
 
 /** A finding with the sequence that shows it. */
@@ -58,6 +62,8 @@ export class Notes {
   overBudget = 0;
   /** Sequences whose last commands did not run: the time budget had passed. */
   cutByBudget = 0;
+  /** The longest run of each kind of command (StepCommand.budgetKind), for the time budget. */
+  readonly longestCommand = new Map<string, number>();
   /** What the spec leaves open, as the target showed it: recorded, never failed (key → what was seen). */
   readonly observed = new Map<string, string>();
 }
@@ -86,6 +92,8 @@ export class World {
   deadline = Number.POSITIVE_INFINITY;
   /** The budget ended the sequence before its last command. */
   cut = false;
+  /** performance.now() as the last request that may change the target (any but GET) was sent. */
+  lastChangeAt = performance.now();
   private labels = 0;
   /** Attributes this sequence wrote, with the value to restore. */
   readonly written = new Map<string, { path: string; name: string; original: unknown }>();
@@ -139,6 +147,7 @@ export class World {
     }
     this.rec.sent(sent);
     this.notes.requests++;
+    if (method !== 'GET') this.lastChangeAt = performance.now();
     return this.env.client.request(method, path, {
       ...(json !== undefined ? { json } : {}),
       ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
@@ -151,6 +160,11 @@ export class World {
   noteWrite(path: string, name: string, original: unknown): void {
     const key = `${path}\u0000${name}`;
     if (!this.written.has(key)) this.written.set(key, { path, name, original });
+  }
+
+  /** Waits out what is left of the quiet window of the last change (pace.ts quietLeft). */
+  async quietAfterLastChange(): Promise<void> {
+    await sleep(quietLeft(this.env.quietWindowMs, this.lastChangeAt));
   }
 
   /** Puts back every attribute the sequence wrote. */
