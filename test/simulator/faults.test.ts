@@ -244,6 +244,18 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
     good.close();
     return killed;
   },
+  'close-mutes-path': async (sim) => {
+    const s = await session(sim);
+    const leaving = await subscribe(sim.url, s.cookie, { paths: [SYSTEM] });
+    const staying = await subscribe(sim.url, s.cookie, { paths: [SYSTEM, CAP] });
+    leaving.close();
+    await leaving.closed;
+    await s.put(`${SYSTEM}/attr/AssetTag`, 'M');
+    await sleep(100);
+    const muted = staying.messages.length === 0;
+    staying.close();
+    return muted;
+  },
   'error-without-description': async (sim) => typeof (await (await session(sim)).get(`${ROOT}/nope`)).body.data?.description !== 'string',
   'success-201': async (sim) => (await (await session(sim)).put(`${SYSTEM}/attr/AssetTag`, 'C')).status === 201,
   'crash-on-unicode-path': async (sim) => (await (await session(sim)).get(`${ROOT}/caf%C3%A9`)).status >= 500,
