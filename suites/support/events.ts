@@ -293,36 +293,41 @@ export async function tryGoLive(
     const over = new AbortController();
     const timer = setTimeout(() => over.abort(), waitMs);
     // Once one subscription has the change, the others had it within the event latency too. A
-    // lost event gets its second chance at once: one more write, whose quiet window those still
-    // waiting share with the first write's, instead of a window each, one after the other.
-    let second: Promise<unknown> | undefined;
+    // lost event gets its second chance soon after: one more write, half a window on (those only
+    // a moment late are in by then), whose window the ones still waiting share with the first
+    // write's, instead of a window each, one after the other.
+    let second: Promise<void> | undefined;
+    let allIn: () => void = () => undefined;
+    const everyoneIn = new Promise<void>((resolve) => (allIn = resolve));
     const othersArrived = (): void => {
       clearTimeout(timer);
       if (attempt > 0 || retried || pending.size === 0) {
         void sleep(quietWindow(t.cfg)).then(() => over.abort());
         return;
       }
-      retried = true;
-      second = writer.write().then(
-        (w) => {
-          written.push(w);
-          void quietSince(t.cfg, w.at).then(() => over.abort());
-        },
-        () => over.abort(),
-      );
+      second = (async () => {
+        await Promise.race([sleep(quietWindow(t.cfg) / 2), everyoneIn]);
+        if (pending.size === 0) return;
+        retried = true;
+        const w = await writer.write().catch(() => undefined);
+        if (!w) return over.abort();
+        written.push(w);
+        void quietSince(t.cfg, w.at).then(() => over.abort());
+      })();
     };
     let first = true;
     await Promise.all(
       [...pending].map(async (x) => {
         try {
           const ev = await Promise.race([
-            x.sub.waitFor(carried, waitMs + quietWindow(t.cfg), { from: marks.get(x) }),
+            x.sub.waitFor(carried, waitMs + 2 * quietWindow(t.cfg), { from: marks.get(x) }),
             new Promise<never>((_, reject) => over.signal.addEventListener('abort', () => reject(new Error('waited enough')))),
           ]);
           const cause = written.find((w) => writer.carrying(w.value)(ev.data))!;
           recordLatency(ev.at - cause.at);
           x.liveAt = ev.seq;
           pending.delete(x);
+          if (pending.size === 0) allIn();
           anyArrived = true;
           if (first) {
             first = false;
@@ -335,6 +340,7 @@ export async function tryGoLive(
     );
     clearTimeout(timer);
     // The second write's answer, at least (its window was waited out by whoever still waited).
+    allIn();
     await second;
     if ([...pending].some((x) => x.sub.closed)) break;
     // Others had the change and these did not, twice: their filters exclude it (a lost event is
