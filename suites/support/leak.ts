@@ -181,8 +181,16 @@ function bodyText(body: string | Buffer | undefined): string {
 export function leakIn(res: BmcResponse, request: SentRequest, k: TreeKnowledge): string | undefined {
   const texts = textsOf(res);
   const spellings = spellingsOf(request.path);
+  // The request echoed whole is no leak, though characters a path token stops at ("{", "^")
+  // would cut it into pieces that each look like a path of the tree. Whole: a longer path that
+  // begins with it is another path.
+  const echoes = [...spellings]
+    .filter((s) => s.length > 1)
+    .sort((a, b) => b.length - a.length)
+    .map((s) => new RegExp(`${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z0-9_/-])`, 'g'));
   for (const text of texts) {
-    for (const token of text.match(PATH_TOKEN) ?? []) {
+    const rest = echoes.reduce((t, echo) => t.replace(echo, ' '), text.toLowerCase());
+    for (const token of rest.match(PATH_TOKEN) ?? []) {
       const found = treePathIn(token, k);
       if (found && !isEcho(found, spellings))
         return `the body names ${JSON.stringify(token.slice(0, 120))}, a path of the tree other than the requested one`;

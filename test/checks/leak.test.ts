@@ -35,6 +35,8 @@ describe('no leak: the request coming back', () => {
     ['percent-decoding', `${ROOT}/inventory%2Fsystem/x`, `Path ${SYSTEM}/x not found`],
     ['a path outside the tree', `${ROOT}/bmc_conformance_missing`, `Path ${ROOT}/bmc_conformance_missing not found`],
     ['the namespace root from the spec', '/login', `Log in before reading ${ROOT}`],
+    // A token stops at "{": the echo must not fall apart into a path of the tree.
+    ['a brace inside the path', `/xyz/{../xyz/mgmt_project/inventory/system`, `Path /xyz/{../xyz/mgmt_project/inventory/system not found`],
   ])('%s', (_what, path, description) => {
     expect(leakIn(refusal(404, description), { path }, knowledge)).toBeUndefined();
   });
@@ -69,6 +71,12 @@ describe('leak: data of the target the request did not carry', () => {
   test('paths listed in an extra member of an error map', () => {
     expect(leakIn(refusal(401, 'no', { paths: [`${ROOT}/inventory`, `${ROOT}/state`] }), { path: '/' }, knowledge)).toMatch(
       /a path of the tree/,
+    );
+  });
+
+  test('a child of the requested path, even right after an echo of the request', () => {
+    expect(leakIn(refusal(401, `${ROOT}/inventory is not yours; nor ${SYSTEM}`), { path: `${ROOT}/inventory` }, knowledge)).toMatch(
+      /inventory\/system/,
     );
   });
 
