@@ -174,6 +174,21 @@ function bodyText(body: string | Buffer | undefined): string {
   return typeof body === 'string' ? body : body.toString('utf8');
 }
 
+/** `text` with every whole occurrence of an echo blanked (a longer path that begins with one is another path). */
+function withoutEchoes(text: string, echoes: readonly string[]): string {
+  let out = text;
+  for (const echo of echoes) {
+    let at = out.indexOf(echo);
+    while (at !== -1) {
+      const next = out[at + echo.length];
+      const whole = next === undefined || !/[a-z0-9_/-]/.test(next);
+      if (whole) out = `${out.slice(0, at)} ${out.slice(at + echo.length)}`;
+      at = out.indexOf(echo, whole ? at + 1 : at + echo.length);
+    }
+  }
+  return out;
+}
+
 /**
  * What of the tree a refusal carries that the request did not: a description for the report, or
  * undefined when it carries nothing.
@@ -182,14 +197,10 @@ export function leakIn(res: BmcResponse, request: SentRequest, k: TreeKnowledge)
   const texts = textsOf(res);
   const spellings = spellingsOf(request.path);
   // The request echoed whole is no leak, though characters a path token stops at ("{", "^")
-  // would cut it into pieces that each look like a path of the tree. Whole: a longer path that
-  // begins with it is another path.
-  const echoes = [...spellings]
-    .filter((s) => s.length > 1)
-    .sort((a, b) => b.length - a.length)
-    .map((s) => new RegExp(`${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z0-9_/-])`, 'g'));
+  // would cut it into pieces that each look like a path of the tree.
+  const echoes = [...spellings].filter((x) => x.length > 1).sort((a, b) => b.length - a.length);
   for (const text of texts) {
-    const rest = echoes.reduce((t, echo) => t.replace(echo, ' '), text.toLowerCase());
+    const rest = withoutEchoes(text.toLowerCase(), echoes);
     for (const token of rest.match(PATH_TOKEN) ?? []) {
       const found = treePathIn(token, k);
       if (found && !isEcho(found, spellings))

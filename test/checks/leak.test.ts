@@ -41,6 +41,11 @@ describe('no leak: the request coming back', () => {
     expect(leakIn(refusal(404, description), { path }, knowledge)).toBeUndefined();
   });
 
+  test('a path of 50,000 characters echoed back', () => {
+    const path = `/${'%C3%A9'.repeat(8192)}${SYSTEM}/attr/Model`;
+    expect(leakIn(refusal(404, `Path ${path} not found`), { path }, knowledge)).toBeUndefined();
+  });
+
   test('a value the request carried itself', () => {
     const body = JSON.stringify({ data: 'SN-1234-5678' });
     expect(
