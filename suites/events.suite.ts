@@ -10,10 +10,10 @@ import { expectSchema } from './support/schema.js';
 import {
   anyEventOf,
   eventMatrix,
+  eventWriter,
   liveMatrix,
   lostMeasured,
   measuredEvents,
-  requireEvents,
   streamOf,
   withB,
   withInterfaces,
@@ -304,10 +304,7 @@ check(
   'EV-3',
   'an uploaded version is announced by InterfacesAdded with its path and interfaces in the ObjectManager shape',
   async (t) => {
-    const plans = await writePlans(t, 1);
-    if (plans.length === 0) t.notTested(noWritableReason());
-    await requireEvents(t);
-    const writer = new AttrWriter(t, plans[0]!);
+    const writer = await eventWriter(t);
     const softwareRoot = `${t.root}/software`;
     // {} admits everything: the shared measurement's, when it went live. Where it delivers nothing
     // (see EV-1): the version interface by name, then the software tree by path, which admits the new
@@ -465,15 +462,12 @@ check(
   'EV-9',
   'the PropertiesChanged of RequestedHostTransition arrives before the CurrentHostState change it causes',
   async (t) => {
-    const plans = await writePlans(t, 1);
-    if (plans.length === 0) t.notTested(noWritableReason());
-    await requireEvents(t);
+    const writer = await eventWriter(t);
     const host = `${t.root}/state/host0`;
     const requested = await readValue(t, host, 'RequestedHostTransition');
     const current = await readValue(t, host, 'CurrentHostState');
     const prefix = `xyz.${t.ns}.State.Host.Transition.`;
     const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
-    const writer = new AttrWriter(t, plans[0]!);
     // {} admits the host's changes: the shared measurement's, when it is live.
     const m = await liveMatrix(t);
     const tap =
@@ -547,10 +541,7 @@ check(
     t.cleanup(() => anonymous.close());
     if (!profileAllows(t.cfg.profile, 'safe'))
       t.notTested('the socket without credentials stayed open; provoking a change needs the safe profile');
-    const plans = await writePlans(t, 1);
-    if (plans.length === 0) t.notTested(noWritableReason());
-    await requireEvents(t);
-    const writer = new AttrWriter(t, plans[0]!);
+    const writer = await eventWriter(t);
     const witness = await openLive(t, { paths: [writer.path] }, writer, {
       what: 'the logged-in subscription',
       notLive: 'notTested',

@@ -248,9 +248,15 @@ export async function liveMatrix(t: CheckContext): Promise<Matrix> {
   return m;
 }
 
-/** Every other check provokes events: when none flow at all, they are NOT_TESTED at once. */
-export async function requireEvents(t: CheckContext): Promise<void> {
+/**
+ * A writer of the first writable attribute, for a check that provokes its own events; NOT_TESTED
+ * without one, or at once when no events flow at all (the shared measurement found none).
+ */
+export async function eventWriter(t: CheckContext): Promise<AttrWriter> {
+  const plans = await writePlans(t, 1);
+  if (plans.length === 0) t.notTested(noWritableReason());
   await liveMatrix(t);
+  return new AttrWriter(t, plans[0]!);
 }
 
 /** The measurement with a second object, or NOT_TESTED. */
