@@ -284,7 +284,6 @@ export async function tryGoLive(
   const pending = new Set(taps.filter((x) => x.liveAt === undefined));
   // Once a subscription of this write had the change, the event latency is known to be short.
   let anyArrived = false;
-  let retried = false;
   for (let attempt = 0; attempt < PRIME_ATTEMPTS && pending.size > 0; attempt++) {
     const marks = new Map([...pending].map((x) => [x, x.sub.mark()]));
     const written = [await writer.write()];
@@ -297,11 +296,12 @@ export async function tryGoLive(
     // a moment late are in by then), whose window the ones still waiting share with the first
     // write's, instead of a window each, one after the other.
     let second: Promise<void> | undefined;
+    let retried = false;
     let allIn: () => void = () => undefined;
     const everyoneIn = new Promise<void>((resolve) => (allIn = resolve));
     const othersArrived = (): void => {
       clearTimeout(timer);
-      if (attempt > 0 || retried || pending.size === 0) {
+      if (attempt > 0) {
         void sleep(quietWindow(t.cfg)).then(() => over.abort());
         return;
       }
