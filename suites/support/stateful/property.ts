@@ -28,7 +28,7 @@ export abstract class StepCommand<W extends World> implements fc.AsyncCommand<W,
     // the check's time budget. Its first command runs unless it is known not to fit (a kind of
     // command that took longer before): a sequence does something, if it can.
     const expected = this.expectedMs(w);
-    if ((w.commandsRun > 0 || expected > 0) && performance.now() + expected + w.env.quietWindowMs > w.deadline) {
+    if ((w.commandsRun > 0 || expected > 0) && !w.fitsBudget(expected)) {
       w.cut = true;
       return;
     }

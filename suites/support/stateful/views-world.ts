@@ -558,7 +558,7 @@ export class ViewsWorld extends World {
     for (let attempt = 0; attempt < PRIME_ATTEMPTS && !tap.closed; attempt++) {
       // Another priming write would end past the check's time budget: the sequence ends here,
       // the subscription not judged (a filter that excludes the write takes every attempt).
-      if (attempt > 0 && performance.now() + this.env.quietWindowMs > this.deadline) {
+      if (attempt > 0 && !this.fitsBudget(0)) {
         this.cut = true;
         await tap.close();
         return undefined;

@@ -162,6 +162,11 @@ export class World {
     if (!this.written.has(key)) this.written.set(key, { path, name, original });
   }
 
+  /** Whether work expected to take `ms`, with the closing quiet window after it, ends within the check's time budget. */
+  fitsBudget(ms: number): boolean {
+    return performance.now() + ms + this.env.quietWindowMs <= this.deadline;
+  }
+
   /** Waits out what is left of the quiet window of the last change (pace.ts quietLeft). */
   async quietAfterLastChange(): Promise<void> {
     await sleep(quietLeft(this.env.quietWindowMs, this.lastChangeAt));
