@@ -4,7 +4,7 @@ import type { BmcResponse } from '../client/http.js';
 import { check } from './support/check.js';
 import { ensure, envelopeOf, expectError, expectOk, expectSuccess, notJudged, show } from './support/assert.js';
 import { children, invalidateTreeCache } from './support/tree.js';
-import { freshVersion, noteOwnUpload, uploadAndTrack } from './support/software.js';
+import { freshVersion, uploadAndTrack, uploadOwn } from './support/software.js';
 
 function expectVersionId(res: BmcResponse, what: string, requirement: string): string {
   const data = expectOk(res, what, requirement);
@@ -60,8 +60,7 @@ check(
     ] as const) {
       const before = await children(t.client, `${t.root}/software`);
       invalidateTreeCache();
-      const res = await t.client.upload(image);
-      noteOwnUpload(res, `POST /upload/image with ${what}`);
+      const res = await uploadOwn(t, image);
       expectDescription(res, `POST /upload/image with ${what}`);
       const after = await children(t.client, `${t.root}/software`);
       ensure(after.length <= before.length, `the failed upload of ${what} registered a version`);
@@ -80,8 +79,7 @@ check(
     // second one a duplicate.
     expectSuccess(first, 'the first POST /upload/image', 'EP-12');
     if (added.length === 0) notJudged('the first upload registered no version, so the second is no duplicate (see RULE-7)');
-    const second = await t.client.upload(image);
-    noteOwnUpload(second, 'the second POST /upload/image of the same version');
+    const second = await uploadOwn(t, image);
     expectDescription(second, 'the second POST /upload/image of the same version');
   },
   { profile: 'destructive' },

@@ -12,17 +12,26 @@ export function uploadProcessed(res: BmcResponse): boolean {
   return res.status === 400 && typeof description === 'string' && /extract|already exists/i.test(description);
 }
 
-/** The first upload of the run's session that the target processed, as evidence the upload channel takes a session. */
-let ownUploadTaken: string | undefined;
+/** Whether the target processed an upload of the run's session: evidence the upload channel takes a session. */
+let ownUploadTaken = false;
 
 /** How long the slowest refusal of a processed upload took to come (a field server polls for 10-15 s). */
 let slowestRefusal = 0;
 
-/** Remembers an upload sent with the run's session, when the target processed it. */
-export function noteOwnUpload(res: BmcResponse, what: string): void {
-  if (!uploadProcessed(res)) return;
-  ownUploadTaken ??= `${what} answered ${describeResponse(res)}`;
-  if (res.status >= 400) slowestRefusal = Math.max(slowestRefusal, res.durationMs);
+/** When a version a test created was last deleted after it (performance.now()). */
+let removedAt: number | undefined;
+
+/**
+ * An upload with the run's session (POST, or PUT with `remoteName`). When the target processed
+ * it, it is remembered: as proof that the channel takes the session, and how slow a refusal was.
+ */
+export async function uploadOwn(t: CheckContext, image: Buffer, remoteName?: string): Promise<BmcResponse> {
+  const res = await t.client.upload(image, remoteName);
+  if (uploadProcessed(res)) {
+    ownUploadTaken = true;
+    if (res.status >= 400) slowestRefusal = Math.max(slowestRefusal, res.durationMs);
+  }
+  return res;
 }
 
 /** The slowest refusal of an upload of the run's session so far (0 before any). */
@@ -30,8 +39,8 @@ export function slowestRefusedUploadMs(): number {
   return slowestRefusal;
 }
 
-/** Whether (and how) the upload channel already took the run's session in this run. */
-export function ownUploadSeen(): string | undefined {
+/** Whether the upload channel already took the run's session in this run. */
+export function ownUploadSeen(): boolean {
   return ownUploadTaken;
 }
 
@@ -59,9 +68,6 @@ export function deleteSoftwareVersions(t: CheckContext, paths: string[]): void {
     });
   }
 }
-
-/** When a version a test created was last deleted after it (performance.now()). */
-let removedAt: number | undefined;
 
 /** When a version a test created was last deleted after it, if one was: an object that appeared and went. */
 export function lastVersionRemoval(): number | undefined {
@@ -93,8 +99,7 @@ export async function uploadAndTrack(
   const before = await children(t.client, softwareRoot);
   const image = opts.image ?? (await buildImage({ version: freshVersion(opts.tag ?? 'upload'), namespace: t.ns }));
   invalidateTreeCache();
-  const res = await t.client.upload(image, opts.remoteName);
-  noteOwnUpload(res, opts.remoteName === undefined ? 'POST /upload/image' : `PUT /upload/image/${opts.remoteName}`);
+  const res = await uploadOwn(t, image, opts.remoteName);
   const added = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t)) : [];
   deleteSoftwareVersions(t, added);
   return { res, added };
