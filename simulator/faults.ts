@@ -6,11 +6,18 @@
  */
 import { LATENCY_FAULTS, LATENCY_FAULT_NAMES, LatencyFaults } from './latency-faults.js';
 import { HARNESS_FAULTS, HARNESS_FAULT_NAMES } from './harness-faults.js';
+import type { Operator } from '../catalogue/operators.js';
+import { AUTH_FAULTS } from './faults-auth.js';
+import { LISTING_FAULTS } from './faults-listings.js';
+import { EFFECT_FAULTS } from './faults-effects.js';
+import { EVENT_FAULTS } from './faults-events.js';
 
 export interface FaultInfo {
   name: string;
   requirement: string;
   description: string;
+  /** How the fault breaks its requirement (catalogue/operators.ts); the fault model pairs them. */
+  operator?: Operator;
   /**
    * Other requirements whose statement the fault breaks too, each with the reason: the mutation
    * self-test holds every other FAIL against the suites' precision.
@@ -28,7 +35,7 @@ export interface FaultInfo {
   stateful?: true;
 }
 
-export const FAULTS: readonly FaultInfo[] = [
+const CORE_FAULTS: readonly FaultInfo[] = [
   // Envelope
   { name: 'missing-message-member', requirement: 'ENV-1', description: 'responses omit the message member' },
   { name: 'message-wrong-code', requirement: 'ENV-2', description: 'error responses say "200 OK" in message' },
@@ -274,6 +281,8 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'a JSON body that is not valid UTF-8 is decoded with U+FFFD in place of bad bytes and taken',
   },
 ];
+
+export const FAULTS: readonly FaultInfo[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...LISTING_FAULTS, ...EFFECT_FAULTS, ...EVENT_FAULTS];
 
 const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES]);
 
