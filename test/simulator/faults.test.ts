@@ -1,64 +1,23 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
+import { assert, describe, expect, it } from 'vitest';
 import { failableRequirements, isRequirementId } from '../../catalogue/requirements.js';
-import { FAULTS, startSimulator, startTftpServer, type RunningSimulator, type TftpServerHandle } from '../../simulator/index.js';
+import { FAULTS, startSimulator } from '../../simulator/index.js';
 import { listFaultsText } from '../../simulator/main.js';
 import { buildImageTarball } from '../../simulator/image-archive.js';
-import { call, I, login, openSocket, ROOT, sessionFor, sleep, subscribe, type Session } from './helpers.js';
+import { call, I, openSocket, ROOT, sleep, subscribe } from './helpers.js';
+import { altered, CAP, eventsDuring, LED, octet, session, SYSTEM, tftp, upload, useTftpServer, type Probe } from './fault-probe-kit.js';
+import { AUTH_PROBES } from './fault-probes-auth.js';
+import { LISTING_PROBES } from './fault-probes-listings.js';
+import { EFFECT_PROBES } from './fault-probes-effects.js';
+import { EVENT_PROBES } from './fault-probes-events.js';
 
-const SYSTEM = `${ROOT}/inventory/system`;
-const CAP = `${ROOT}/control/power_cap`;
-const LED = `${ROOT}/led/groups/enclosure_identify`;
-const octet = 'application/octet-stream';
-
-let tftp: TftpServerHandle;
-let tftpRoot: string;
-beforeAll(async () => {
-  tftpRoot = await mkdtemp(join(tmpdir(), 'sim-fault-tftp-'));
-  await writeFile(join(tftpRoot, 'img.tar'), buildImageTarball({ version: 'fault-tftp' }));
-  tftp = await startTftpServer({ root: tftpRoot });
-});
-afterAll(async () => {
-  await tftp.close();
-  await rm(tftpRoot, { recursive: true, force: true });
-});
-
-async function session(sim: RunningSimulator): Promise<Session> {
-  return sessionFor(sim, await login(sim.url));
-}
-
-const upload = (s: Session, version: string, name?: string) =>
-  s.call(name ? 'PUT' : 'POST', name ? `/upload/image/${name}` : '/upload/image', {
-    raw: buildImageTarball({ version }),
-    contentType: octet,
-  });
-
-/** Collects the events a subscription receives while `act` runs. */
-async function eventsDuring(s: Session, filter: unknown, act: () => Promise<unknown>, settleMs = 150): Promise<any[]> {
-  const sub = await subscribe(s.sim.url, s.cookie, filter);
-  // A witness that takes every event: on a busy machine, judge once the change was signalled at all.
-  const witness = await subscribe(s.sim.url, s.cookie, {});
-  await act();
-  await witness.waitFor(1, 2_000).catch(() => undefined);
-  await sleep(settleMs);
-  sub.close();
-  witness.close();
-  return sub.messages;
-}
-
-/** The cookie with its last character changed (never to itself: the id is random). */
-function altered(cookie: string): string {
-  return `${cookie.slice(0, -1)}${cookie.endsWith('0') ? '1' : '0'}`;
-}
+useTftpServer();
 
 /**
  * For each fault: a probe that answers true when the simulator shows the faulty behaviour. Every
  * probe must answer true with its fault and false on a clean simulator.
  */
-const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
+const coreProbes: Record<string, Probe> = {
   'missing-message-member': async (sim) => !('message' in (await (await session(sim)).get('/')).body),
   'message-wrong-code': async (sim) => (await (await session(sim)).get(`${ROOT}/nope`)).body.message === '200 OK',
   'status-ok-on-error': async (sim) => (await (await session(sim)).get(`${ROOT}/nope`)).body.status === 'ok',
@@ -384,6 +343,8 @@ const probes: Record<string, (sim: RunningSimulator) => Promise<boolean>> = {
     return (await older.get(`${ROOT}/`)).status === 200;
   },
 };
+
+const probes: Record<string, Probe> = { ...coreProbes, ...AUTH_PROBES, ...LISTING_PROBES, ...EFFECT_PROBES, ...EVENT_PROBES };
 
 describe('fault catalogue', () => {
   it('names are unique and every fault names a catalogue requirement', () => {
