@@ -13,9 +13,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { AREAS, failableRequirements } from '../catalogue/requirements.js';
+import { AREAS, areasJudging, failableRequirements, type Area } from '../catalogue/requirements.js';
 import { FAULTS, type FaultInfo } from '../simulator/faults.js';
 import type { WorkerAnswer, WorkerJob } from './mutation-worker.js';
+import { faultCoverage, formatFaultCoverage } from './fault-coverage.js';
 import { packageRoot } from './package-root.js';
 import type { Verdict } from './results.js';
 
@@ -46,12 +47,21 @@ export interface MutationReport {
   /** Faults with no undeclared FAIL, of all faults. */
   precision: number;
   seed: number;
+  scope: MutationScope;
   seconds: number;
 }
+
+export type MutationScope = 'judging' | 'all';
 
 export interface MutationOptions {
   /** Worker processes (default 2: the machines this runs on have two cores). */
   concurrency?: number;
+  /**
+   * `judging` (default): each fault runs only the areas that judge its requirement and its declared
+   * knock-ons, so precision is held within them; `all`: every area (the stateful area only for its
+   * own faults), so precision is held across the whole run.
+   */
+  scope?: MutationScope;
   faults?: string[];
   seed?: number;
   onOutcome?: (o: FaultOutcome) => void;
@@ -64,6 +74,17 @@ const RUN_SETTINGS: Omit<WorkerJob, 'faults' | 'seed'> = {
   quietWindowMs: 200,
   eventWrites: 4,
 };
+
+/**
+ * The areas a fault's run needs. `all`: every area but the stateful one, unless the fault is the
+ * stateful area's. `judging`: the areas with a test of its requirement or a declared knock-on.
+ */
+export function faultAreas(fault: FaultInfo, scope: MutationScope): Area[] | undefined {
+  const withStateful = (areas: readonly Area[]) => areas.filter((a) => a !== 'stateful' || fault.stateful);
+  if (scope === 'all') return fault.stateful ? undefined : withStateful(AREAS);
+  const judging = new Set([fault.requirement, ...Object.keys(fault.knockOn ?? {})].flatMap((id) => areasJudging(id)));
+  return withStateful(AREAS.filter((a) => judging.has(a)));
+}
 
 /** A pool of worker processes taking jobs from one queue. */
 async function runJobs(jobs: WorkerJob[], concurrency: number, onAnswer: (a: WorkerAnswer) => void): Promise<void> {
@@ -130,12 +151,15 @@ export async function runMutation(opts: MutationOptions = {}): Promise<MutationR
   const chosen = FAULTS.filter((f) => !opts.faults || opts.faults.includes(f.name));
   const outcomes = new Map<string, FaultOutcome>();
   let clean: MutationReport['clean'] = { fails: [], warns: [], exitCode: -1, seconds: 0 };
-  // The clean run first in the queue: it is the baseline the others are read against.
+  const scope = opts.scope ?? 'judging';
+  // The clean run first in the queue, always whole: it is the baseline the others are read against.
   // The stateful area, the costliest per run, runs for its own faults and the clean simulator.
-  const withoutStateful = AREAS.filter((a) => a !== 'stateful');
   const jobs: WorkerJob[] = [
     { faults: [], seed, ...RUN_SETTINGS },
-    ...chosen.map((f) => ({ faults: [f.name], seed, ...RUN_SETTINGS, ...(!f.stateful && { only: withoutStateful }) })),
+    ...chosen.map((f) => {
+      const only = faultAreas(f, scope);
+      return { faults: [f.name], seed, ...RUN_SETTINGS, ...(only && { only }) };
+    }),
   ];
   await runJobs(jobs, opts.concurrency ?? 2, (answer) => {
     if (answer.faults.length === 0) {
@@ -166,6 +190,7 @@ export async function runMutation(opts: MutationOptions = {}): Promise<MutationR
     recall: share(ordered.filter((o) => o.killed).length),
     precision: share(ordered.filter((o) => o.undeclared.length === 0 && o.verdict !== 'ERROR').length),
     seed,
+    scope,
     seconds: (Date.now() - started) / 1000,
   };
 }
@@ -187,7 +212,12 @@ export function formatMutationReport(report: MutationReport): string {
     `precision: ${percent(report.precision)} (${report.outcomes.filter((o) => o.undeclared.length === 0 && o.verdict !== 'ERROR').length} of ${report.outcomes.length} faults FAIL nothing but their requirement and declared knock-ons)`,
     `MUST/SAFETY requirements without a fault: ${report.uncovered.length === 0 ? 'none' : report.uncovered.join(', ')}`,
     `clean simulator: exit ${report.clean.exitCode}, ${report.clean.fails.length} FAIL, ${report.clean.warns.length} WARN (${report.clean.seconds.toFixed(1)} s)`,
+    `areas: ${report.scope === 'all' ? 'every area in every run (precision across the whole run)' : 'each fault in the areas judging its requirement and knock-ons (precision within them; `npm run mutation` holds it across every area)'}`,
     `seed ${report.seed}; wall time: ${report.seconds.toFixed(1)} s`,
+    '',
+    '## Fault model: the operators covered per requirement',
+    '',
+    formatFaultCoverage(faultCoverage(), new Set(report.outcomes.filter((o) => o.killed).map((o) => o.fault))),
   ];
   return lines.join('\n');
 }

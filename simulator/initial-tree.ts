@@ -91,7 +91,7 @@ export function buildInitialTree(opts: TreeOptions): DbusObject[] {
       Manufacturer: ro('s', 'Example Systems'),
       Model: ro('s', 'MRS-2U'),
       PartNumber: ro('s', 'MRS-2U-0001'),
-      SerialNumber: ro('s', 'SN0123456789'),
+      ...(!faults.has('system-lacks-serial') && { SerialNumber: ro('s', 'SN0123456789') }),
     })
     .addInterface(`${I}.Inventory.Decorator.AssetTag`, { AssetTag: rw('s', 'ASSET-0001') })
     .addInterface(`${I}.Inventory.Decorator.Cacheable`, { Cached: ro('b', false) })
@@ -117,7 +117,7 @@ export function buildInitialTree(opts: TreeOptions): DbusObject[] {
   obj('time/bmc').addInterface(`${I}.Time.EpochTime`, { Elapsed: elapsed(0) });
   obj('time/host').addInterface(`${I}.Time.EpochTime`, { Elapsed: elapsed(-3600) });
   obj('time/owner').addInterface(`${I}.Time.Owner`, {
-    TimeOwner: ro('s', `${I}.Time.Owner.Owners.BMC`),
+    TimeOwner: ro('s', `xyz.${faults.has('time-enum-wrong-namespace') ? 'other_vendor' : ns}.Time.Owner.Owners.BMC`),
   });
   obj('time/sync_method').addInterface(`${I}.Time.Synchronization`, {
     TimeSyncMethod: ro('s', `${I}.Time.Synchronization.Method.NTP`),

@@ -114,7 +114,10 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
       return { status: 401, data, headers: { 'WWW-Authenticate': 'Cookie realm="bmc", cookie-name="sid"' } };
     }
     if (r.kind === 'logout' && method === 'POST') {
-      await readJsonBody(req, ctx.faults, true);
+      const body = await readJsonBody(req, ctx.faults, true);
+      // logout-refuses-spec-body: the spec's {"data": []} is refused (an empty object would be taken).
+      const spec = Array.isArray((body as { data?: unknown } | null)?.data);
+      if (spec && ctx.faults.has('logout-refuses-spec-body')) throw new HttpError(400, 'Logout takes an empty JSON object');
       if (typeof auth === 'string') {
         ctx.sessions.logout(auth);
       }
@@ -174,6 +177,17 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
   }
 }
 
+/** attr-stale-after-write: attr/{name} keeps answering the value it answered first (a cache never invalidated). */
+const attrCaches = new WeakMap<Bus, Map<string, unknown>>();
+function staleAttr(ctx: Context, path: string, name: string, value: unknown): unknown {
+  if (!ctx.faults.has('attr-stale-after-write')) return value;
+  const cache = attrCaches.get(ctx.bus) ?? new Map<string, unknown>();
+  attrCaches.set(ctx.bus, cache);
+  const key = `${path}\n${name}`;
+  if (!cache.has(key)) cache.set(key, value);
+  return cache.get(key);
+}
+
 async function attrRoute(ctx: Context, req: IncomingMessage, method: string, path: string, name: string): Promise<Outcome> {
   switch (method) {
     case 'GET': {
@@ -181,8 +195,10 @@ async function attrRoute(ctx: Context, req: IncomingMessage, method: string, pat
       if (!ctx.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
       const ref = obj && ctx.bus.findAttribute(obj, name);
       if (!ref) throw new HttpError(404, `Attribute ${name} not found on ${path}`);
-      const value = wireValue(ref.property);
+      const value = staleAttr(ctx, path, name, wireValue(ref.property));
       if (ctx.faults.has('attr-wrapped-in-map')) return ok({ [name]: value });
+      // attr-uint64-rounded: an integer beyond 2^53 goes through a double on this route alone.
+      if (ctx.faults.has('attr-uint64-rounded') && typeof value === 'bigint') return ok(Number(value));
       return ok(ctx.faults.has('attr-wrong-value') ? distort(value) : value);
     }
     case 'PUT':

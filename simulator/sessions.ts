@@ -14,6 +14,13 @@ function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
+/** `{"username", "password"}` read as the spec's body; the spec's own body becomes unreadable. */
+function usernamePasswordAsData(body: unknown): unknown {
+  const b = body as { username?: unknown; password?: unknown; data?: unknown } | null;
+  if (b === null || typeof b !== 'object' || Array.isArray(b) || 'data' in b) return {};
+  return { data: [b.username, b.password] };
+}
+
 export class Sessions {
   private readonly live = new Map<string, { user: string; since: number }>();
   private readonly endListeners: ((sid: string) => void)[] = [];
@@ -29,6 +36,8 @@ export class Sessions {
    * client's Cookie header proposed: only the session-fixation fault adopts it.
    */
   login(body: unknown, requested?: string): string {
+    // login-spec-body-refused: only {"username", "password"} is taken, as newer bmcweb does.
+    if (this.faults.has('login-spec-body-refused')) body = usernamePasswordAsData(body);
     const data = (body as { data?: unknown } | null)?.data;
     if (
       body === null ||
@@ -52,6 +61,9 @@ export class Sessions {
     const reuse =
       this.faults.has('session-id-reused') && this.lastEnded !== undefined && !this.live.has(this.lastEnded) ? this.lastEnded : undefined;
     const sid = adopt ? requested : (reuse ?? randomBytes(32).toString('hex'));
+    // second-login-dead: while the user has a session, a further login is answered with a cookie of no session.
+    const userBusy = [...this.live.values()].some((s) => s.user === user);
+    if (userBusy && this.faults.has('second-login-dead')) return sid;
     this.live.set(sid, { user, since: Date.now() });
     if (this.live.size > MAX_SESSIONS) {
       const oldest = this.live.keys().next().value as string;

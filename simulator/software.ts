@@ -75,7 +75,7 @@ export class SoftwareRegistry {
     const manifest = await this.extractManifest(image, name);
     if (!manifest) {
       if (faults.has('bad-image-accepted')) return this.answer(versionId(image.toString('base64')), remoteName);
-      throw new HttpError(400, UPLOAD_FAILED);
+      throw new HttpError(400, faults.has('bad-image-vague-description') ? 'The request could not be processed' : UPLOAD_FAILED);
     }
     const id = versionId(manifest.version);
     const path = `/xyz/${this.bus.namespace}/software/${id}`;
@@ -106,6 +106,8 @@ export class SoftwareRegistry {
   private answer(id: string, remoteName: string | undefined): string | number {
     if (remoteName !== undefined) return this.bus.faults.has('upload-named-id-of-name') ? versionId(remoteName) : id;
     if (this.bus.faults.has('upload-id-empty')) return '';
+    // upload-id-not-version: a hash string like a version id, but not the id of the version that appeared.
+    if (this.bus.faults.has('upload-id-not-version')) return versionId(`received ${id}`);
     return this.bus.faults.has('upload-id-as-number') ? parseInt(id, 16) : id;
   }
 

@@ -72,6 +72,8 @@ export class Writer {
       value = raw as DbusValue;
     }
     if (this.bus.faults.has('put-attr-ignored')) return;
+    // transition-write-ignored: the host's requested transition alone is answered and not set.
+    if (name === 'RequestedHostTransition' && this.bus.faults.has('transition-write-ignored')) return;
     this.store(path, ref, name, value);
   }
 

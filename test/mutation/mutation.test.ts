@@ -1,7 +1,8 @@
 /**
  * The suites' self-test: every simulator fault must turn the requirement it breaks into a FAIL
  * (recall) and FAIL nothing else but its declared knock-ons (precision); the clean simulator must
- * pass with no FAIL and no WARN. `npm run mutation` runs this alone.
+ * pass with no FAIL and no WARN. In `npm test` each fault runs the areas judging its requirement and
+ * knock-ons; `npm run mutation` runs this alone with every area in every run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,9 +16,11 @@ let report: MutationReport;
 /** `BMC_MUTATION_FAULTS=a,b`: only those faults (and the clean simulator), while working on them. */
 const only = process.env.BMC_MUTATION_FAULTS?.split(',').filter(Boolean);
 const chosen = FAULTS.filter((f) => !only || only.includes(f.name));
+/** `BMC_MUTATION_SCOPE=all` (`npm run mutation`): every area in every fault's run, for precision across the run. */
+const scope = process.env.BMC_MUTATION_SCOPE === 'all' ? 'all' : 'judging';
 
 beforeAll(async () => {
-  report = await runMutation({ concurrency: 6, ...(only && { faults: only }) });
+  report = await runMutation({ concurrency: 6, scope, ...(only && { faults: only }) });
   const dir = join(packageRoot(), 'reports', 'mutation');
   await mkdir(dir, { recursive: true });
   const text = formatMutationReport(report);

@@ -342,6 +342,49 @@ const coreProbes: Record<string, Probe> = {
     await older.post('/logout', []);
     return (await older.get(`${ROOT}/`)).status === 200;
   },
+  'login-spec-body-refused': async (sim) =>
+    (await call(sim.url, 'POST', '/login', { json: { data: ['root', '0penBmc'] } })).status === 400 &&
+    (await call(sim.url, 'POST', '/login', { json: { username: 'root', password: '0penBmc' } })).status === 200,
+  'second-login-dead': async (sim) => {
+    await session(sim);
+    const second = await session(sim);
+    return (await second.get(`${ROOT}/`)).status === 401;
+  },
+  'logout-refuses-spec-body': async (sim) => {
+    const s = await session(sim);
+    return (await s.post('/logout', [])).status === 400 && (await s.get(`${ROOT}/`)).status === 200;
+  },
+  'system-lacks-serial': async (sim) => !('SerialNumber' in (await (await session(sim)).get(SYSTEM)).body.data),
+  'time-enum-wrong-namespace': async (sim) =>
+    String((await (await session(sim)).get(`${ROOT}/time/owner/attr/TimeOwner`)).body.data).startsWith('xyz.other_vendor.'),
+  'attr-uint64-rounded': async (sim) => {
+    const s = await session(sim);
+    const r = await call(sim.url, 'GET', `${ROOT}/sensors/power/total_power/attr/TotalEnergy`, { cookie: s.cookie });
+    return !r.text.includes('9007199254740993');
+  },
+  'attr-stale-after-write': async (sim) => {
+    const s = await session(sim);
+    await s.get(`${SYSTEM}/attr/AssetTag`);
+    await s.put(`${SYSTEM}/attr/AssetTag`, 'STALE');
+    return (await s.get(`${SYSTEM}/attr/AssetTag`)).body.data !== 'STALE';
+  },
+  'transition-write-ignored': async (sim) => {
+    const s = await session(sim);
+    const r = await s.put(`${ROOT}/state/host0/attr/RequestedHostTransition`, `${I}.State.Host.Transition.On`);
+    return (
+      r.status === 200 && (await s.get(`${ROOT}/state/host0/attr/RequestedHostTransition`)).body.data !== `${I}.State.Host.Transition.On`
+    );
+  },
+  'bad-image-vague-description': async (sim) => {
+    const s = await session(sim);
+    const r = await s.call('POST', '/upload/image', { raw: Buffer.from('not a tar'), contentType: octet });
+    return r.status === 400 && !/extract|already exists/i.test(String(r.body.data?.description));
+  },
+  'upload-id-not-version': async (sim) => {
+    const s = await session(sim);
+    const id = (await upload(s, 'id-not-version')).body.data;
+    return (await s.get(`${ROOT}/software/${id}`)).status === 404;
+  },
 };
 
 const probes: Record<string, Probe> = { ...coreProbes, ...AUTH_PROBES, ...LISTING_PROBES, ...EFFECT_PROBES, ...EVENT_PROBES };
