@@ -31,12 +31,14 @@ export async function runSimulatorCli(opts: SimulatorOptions = {}): Promise<void
 export function listFaultsText(): string {
   const nameWidth = Math.max(5, ...FAULTS.map((f) => f.name.length));
   const reqWidth = Math.max(11, ...FAULTS.map((f) => f.requirement.length));
-  const row = (a: string, b: string, c: string): string => `${a.padEnd(nameWidth)}  ${b.padEnd(reqWidth)}  ${c}`;
+  const opWidth = Math.max(8, ...FAULTS.map((f) => f.operator.length));
+  const row = (a: string, b: string, op: string, c: string): string =>
+    `${a.padEnd(nameWidth)}  ${b.padEnd(reqWidth)}  ${op.padEnd(opWidth)}  ${c}`;
   return [
-    row('FAULT', 'REQUIREMENT', 'DESCRIPTION'),
-    ...FAULTS.map((f) => row(f.name, f.requirement, f.description)),
+    row('FAULT', 'REQUIREMENT', 'OPERATOR', 'DESCRIPTION'),
+    ...FAULTS.map((f) => row(f.name, f.requirement, f.operator, f.description)),
     // A slow BMC breaks no statement of the spec: these exist for load thresholds and baselines.
-    ...LATENCY_FAULTS.map((f) => row(f.name, '(load)', f.description)),
-    ...HARNESS_FAULTS.map((f) => row(f.name, '(run)', f.description)),
+    ...LATENCY_FAULTS.map((f) => row(f.name, '(load)', '', f.description)),
+    ...HARNESS_FAULTS.map((f) => row(f.name, '(run)', '', f.description)),
   ].join('\n');
 }

@@ -144,10 +144,10 @@ describe('simulate and load', () => {
     expect(code).toBe(0);
   });
 
-  test('simulate --list-faults names each fault with its requirement', async () => {
+  test('simulate --list-faults names each fault with its requirement and operator', async () => {
     const r = await cli(['simulate', '--list-faults']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/status-ok-on-error\s+ENV-3/);
+    expect(r.stdout).toMatch(/status-ok-on-error\s+ENV-3\s+misreport\s/);
   });
 
   test('load runs a bounded scenario and writes load.json', async () => {
