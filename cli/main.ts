@@ -10,12 +10,23 @@ import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js'
 import { reportCommand } from './report-command.js';
 import { fleetOptions } from './fleet-command.js';
 import { mergeOptions } from './merge-command.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../runner/package-root.js';
+
+const VERSION = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
 const program = new Command('bmc-conformance')
   .description('Conformance and load tests for the Management REST interface of a BMC.')
   .exitOverride()
-  .showSuggestionAfterError(false)
+  .showSuggestionAfterError(true)
   .configureOutput({ outputError: () => {} });
+withVersion(program);
+
+/** `--version` on the program and on every command, as a user tries it where they stand. */
+function withVersion(cmd: Command): Command {
+  return cmd.version(VERSION, '-V, --version', 'print the version and exit');
+}
 
 function targetOptions(cmd: Command): Command {
   return cmd
@@ -34,7 +45,9 @@ function targetOptions(cmd: Command): Command {
 
 fleetOptions(
   targetOptions(
-    program.command('run').description('run the conformance suites against a target, or a fleet of targets, and write reports'),
+    withVersion(program.command('run')).description(
+      'run the conformance suites against a target, or a fleet of targets, and write reports',
+    ),
   ),
 )
   .addOption(
@@ -67,7 +80,7 @@ fleetOptions(
     'time budget of each stateful check, its discovery included, on a target other than the embedded simulator (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
     parse.positiveInt,
   )
-  .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.positiveInt)
+  .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.wholeNumber)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--max-response-bytes <n>', 'cut off answers longer than this and report them (default 33554432, 32 MiB)', parse.positiveInt)
   .option(
@@ -77,8 +90,8 @@ fleetOptions(
   )
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
   .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest or bmcweb')
-  .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", parse.positiveInt)
-  .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', parse.positiveInt)
+  .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", parse.wholeNumber)
+  .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', parse.wholeNumber)
   .option(
     '--target-profile <file>',
     "the platform's reviewed profile: namespace, writables, timeouts, rate cap, known deviations (flags win)",
@@ -89,8 +102,7 @@ fleetOptions(
   .option('--html', 'also render the Allure HTML report (needs Java)', false)
   .action(runCommand);
 
-program
-  .command('simulate')
+withVersion(program.command('simulate'))
   .description('start the reference simulator')
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 picks a free one)', parse.port, 0)
@@ -98,17 +110,17 @@ program
   .option('--user <name>', 'accepted user', 'root')
   .option('--password <password>', 'accepted password', '0penBmc')
   .option('--fault <name>', 'inject a fault (repeatable); see --list-faults', parse.collect, [])
-  .option('--objects <n>', 'add N generated objects', parse.positiveInt, 0)
+  .option('--objects <n>', 'add N generated objects', parse.wholeNumber, 0)
   .option('--dialect <name>', 'behave as spec (the specification), phosphor-rest or bmcweb (the field servers)', 'spec')
   .option(
     '--event-latency <ms>',
     "events wait for the server's next poll every MS (default: the dialect's, phosphor-rest 2000)",
-    parse.positiveInt,
+    parse.wholeNumber,
   )
   .option(
     '--upload-fail-delay <ms>',
     "a failed or duplicate upload answers after MS (default: the dialect's, phosphor-rest 10000, bmcweb 15000)",
-    parse.positiveInt,
+    parse.wholeNumber,
   )
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')
   .option('--key <file>', 'PEM private key for --cert')
@@ -116,7 +128,9 @@ program
   .action(simulateCommand);
 
 targetOptions(
-  program.command('load').description('measure throughput, latency, capacity and event delivery of a target under bounded load'),
+  withVersion(program.command('load')).description(
+    'measure throughput, latency, capacity and event delivery of a target under bounded load',
+  ),
 )
   .option(
     '--scenario <names>',
@@ -191,11 +205,9 @@ targetOptions(
   .action(loadCommand);
 
 mergeOptions(
-  program
-    .command('report')
-    .description(
-      'render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline; or merge fleet folders',
-    ),
+  withVersion(program.command('report')).description(
+    'render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline; or merge fleet folders',
+  ),
 )
   .option('--in <dir>', 'the run folder holding results.json and allure-results', 'reports/latest')
   .option(
@@ -226,9 +238,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** commander says "error: unknown option '--x'"; we say it as a sentence. */
+/** commander says "error: unknown option '--x'\n(Did you mean --y?)"; we say it as sentences on one line. */
 function plainSentence(message: string): string {
-  const text = message.replace(/^error:\s*/i, '');
+  const text = message
+    .replace(/^error:\s*/i, '')
+    .replace(/\s*\n\s*\((Did you mean [^)]*)\)\s*$/, (_m, hint: string) => `. ${hint}`)
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\. ([a-z])/g, (_m, c: string) => `. ${c.toUpperCase()}`);
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }

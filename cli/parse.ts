@@ -3,14 +3,22 @@ import { InvalidArgumentError } from 'commander';
 import { AREAS, isRequirementId, type Area } from '../catalogue/requirements.js';
 import { PROFILES, parseWritable, type Profile, type WritableAttribute } from '../runner/config.js';
 
+/** A count, a time or a bound: zero would mean "nothing" or "no time", never what was asked. */
 export function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number.');
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return n;
+}
+
+/** Where zero means something: a port picked by the system, no added objects, no delay, seed 0. */
+export function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number (0 or more).');
   return n;
 }
 
 export function port(value: string): number {
-  const n = positiveInt(value);
+  const n = wholeNumber(value);
   if (n > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
   return n;
 }

@@ -56,7 +56,8 @@ export async function preflight(opts: {
   } catch (err) {
     await client.close();
     if (err instanceof UsageError) throw err;
-    if (err instanceof LoginRefusedError) throw new UsageError(err.message);
+    if (err instanceof LoginRefusedError)
+      throw new UsageError(`${err.message.replace(/\.$/, '')}: check --user and --password (or BMC_USER and BMC_PASSWORD).`);
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   if (client.loginForm === 'username-password') {

@@ -44,11 +44,39 @@ describe('usage errors exit 2 with one sentence', () => {
     [['run', '--requirements', 'EP-99']],
     [['frobnicate']],
     [['run', '--target', 'https://127.0.0.1:1', '--fault', 'status-ok-on-error']],
+    [['run', '--event-writes', '0']],
+    [['load', '--duration', '0']],
+    [['load', '--connections', '0']],
   ])('%j', async (args) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
     expectSentence(r.stderr);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  test('a bad count names the range it takes', async () => {
+    const r = await cli(['load', '--connections', '0']);
+    expect(r.stderr).toMatch(/--connections.*at least 1/);
+  });
+
+  test('a misspelt flag or command gets a suggestion', async () => {
+    const flag = await cli(['run', '--tagret', 'https://127.0.0.1:1']);
+    expect(flag.code).toBe(2);
+    expectSentence(flag.stderr);
+    expect(flag.stderr).toMatch(/Did you mean --target\?/);
+    const command = await cli(['lod']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/Did you mean load\?/);
+  });
+
+  test.each([[['--version']], [['run', '--version']], [['load', '--version']], [['simulate', '--version']], [['report', '--version']]])(
+    '%j prints the version and exits 0',
+    async (args) => {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    },
+  );
 
   test('an unreachable target', async () => {
     const r = await cli(['run', '--target', 'https://127.0.0.1:1', '--insecure']);
@@ -63,6 +91,7 @@ describe('usage errors exit 2 with one sentence', () => {
     expect(r.code).toBe(2);
     expectSentence(r.stderr);
     expect(r.stderr).toMatch(/refused/i);
+    expect(r.stderr).toMatch(/--password/);
     expect(r.stderr).not.toContain('not-it');
   });
 
