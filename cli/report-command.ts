@@ -1,5 +1,5 @@
 /** `report`: renders a run's reports again (summary.html, summary.md, junit.xml, Allure), compared with a baseline. */
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { renderAllureReport } from '../report/allure-html.js';
 import { UsageError } from '../runner/usage-error.js';
 import { findBaseline } from '../report/baseline.js';
@@ -42,5 +42,8 @@ export async function reportCommand(flags: ReportFlags & MergeFlags): Promise<vo
 }
 
 export async function renderHtml(dir: string): Promise<void> {
-  process.stdout.write(`html: ${await renderAllureReport(dir)}\n`);
+  const index = await renderAllureReport(dir);
+  process.stdout.write(`html: ${index}\n`);
+  // Allure's page loads its data by fetch: opened as a file it shows "Failed to fetch".
+  process.stdout.write(`  (Allure's page must be served: npx allure open ${dirname(index)})\n`);
 }
