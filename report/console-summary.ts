@@ -1,9 +1,22 @@
 /** The console summary of a run: what failed, warned or was not tested, and why; what changed since the baseline. */
 import { runNotices } from './run-notices.js';
-import type { Results, Verdict } from '../runner/results.js';
+import type { RequirementResult, Results, Verdict } from '../runner/results.js';
 import type { Trend } from './changes.js';
 
 const SHOWN: Verdict[] = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'NOT_TESTED'];
+
+/** The reasons runner/run.ts gives a requirement the user's --only or --requirements left out. */
+const UNSELECTED = /^(area (\S+) not selected \(--only\)|not selected \(--requirements\))$/;
+
+/** "areas envelope, objects (--only); others (--requirements)" */
+function selectionNote(reqs: readonly RequirementResult[]): string {
+  const areas = [...new Set(reqs.flatMap((r) => UNSELECTED.exec(r.reason ?? '')?.[2] ?? []))];
+  const byRequirements = reqs.some((r) => r.reason === 'not selected (--requirements)');
+  return [
+    ...(areas.length > 0 ? [`area${areas.length === 1 ? '' : 's'} ${areas.join(', ')} (--only)`] : []),
+    ...(byRequirements ? ['IDs not named (--requirements)'] : []),
+  ].join('; ');
+}
 
 export function formatSummary(results: Results, unhandled: string[]): string[] {
   const lines = [''];
@@ -11,10 +24,13 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     const reqs = results.requirements.filter((r) => r.verdict === verdict);
     if (reqs.length === 0) continue;
     lines.push(`${verdict}:`);
-    for (const r of reqs) {
+    // What the user chose not to run is one line, not one per requirement (results.json lists each).
+    const unselected = verdict === 'NOT_TESTED' ? reqs.filter((r) => UNSELECTED.test(r.reason ?? '')) : [];
+    for (const r of reqs.filter((x) => !unselected.includes(x))) {
       const known = r.expected !== undefined ? ` (expected: ${r.expected})` : '';
       lines.push(`  ${r.id.padEnd(8)} ${r.level.padEnd(7)} ${r.reason ?? ''}${known}`);
     }
+    if (unselected.length > 0) lines.push(`  ${unselected.length} requirement(s) not selected: ${selectionNote(unselected)}`);
   }
   for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
   lines.push(...runNotices(results));

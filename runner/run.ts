@@ -10,7 +10,7 @@ import { discoverWritables, type Discovery } from './discovery.js';
 import type { TargetProfile } from './target-profile.js';
 import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
 import { sessionCounts, type SessionCounts } from '../client/session-ledger.js';
-import { buildRequirementResults, summarize, type Fingerprint, type Results, type RunTrace } from './results.js';
+import { buildRequirementResults, summarize, type Fingerprint, type Results, type RunTrace, type TestOutcome } from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
@@ -160,10 +160,10 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     };
     const trace = traceOf(leftBehind, reporter.restoreFailures, sessions, cfg.profile);
     const absentReason = (req: Requirement): string =>
-      !areas.includes(req.area)
-        ? `area ${req.area} not selected (--only)`
-        : opts.requirements && !opts.requirements.includes(req.id)
-          ? 'not selected (--requirements)'
+      opts.requirements && !opts.requirements.includes(req.id)
+        ? 'not selected (--requirements)'
+        : !areas.includes(req.area)
+          ? `area ${req.area} not selected (--only)`
           : (guard.notRunReason ?? 'no test of this requirement ran');
     const expectations = mergedExpectations(opts);
     // A requirement's tests may live in several areas (ENV-2's in envelope and fuzz): when one of
@@ -174,7 +174,11 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
         return `${skipped.length === 1 ? 'the area' : 'the areas'} ${skipped.join(', ')} judging it did not run (--only)`;
       return guard.notRunReason ? 'the run was interrupted' : undefined;
     };
-    const requirements = applyExpectations(buildRequirementResults(guard.outcomes(reporter.outcomes), absentReason), expectations, partial);
+    // A test naming a selected requirement may name others too: only what --requirements names is judged.
+    const selected = (o: TestOutcome): TestOutcome =>
+      opts.requirements ? { ...o, requirements: o.requirements.filter((id) => opts.requirements!.includes(id)) } : o;
+    const outcomes = guard.outcomes(reporter.outcomes).map(selected);
+    const requirements = applyExpectations(buildRequirementResults(outcomes, absentReason), expectations, partial);
     const results: Results = {
       target: cfg.target,
       fingerprint,

@@ -104,6 +104,33 @@ describe('usage errors exit 2 with one sentence', () => {
 });
 
 describe('run against a target', () => {
+  test('--requirements judges only the IDs it names, though their tests name others too', async () => {
+    const dir = join(out, 'run-requirements');
+    const r = await cli([
+      'run',
+      '--target',
+      sim.url,
+      '--insecure',
+      '--password',
+      PASSWORD,
+      '--only',
+      'auth',
+      '--requirements',
+      'EP-2',
+      '--out',
+      dir,
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
+    const judged = results.requirements.filter((x: { verdict: string }) => x.verdict !== 'NOT_TESTED').map((x: { id: string }) => x.id);
+    // The EP-2 check names AUTH-5 too: it ran, but AUTH-5 was not asked for.
+    expect(judged).toEqual(['EP-2']);
+    const auth5 = results.requirements.find((x: { id: string }) => x.id === 'AUTH-5');
+    expect(auth5).toMatchObject({ verdict: 'NOT_TESTED', reason: 'not selected (--requirements)' });
+    expect(r.stdout).toMatch(/requirement\(s\) not selected: IDs not named \(--requirements\)/);
+    expect(r.stdout.split('\n').filter((l) => /not selected/.test(l))).toHaveLength(1);
+  });
+
   test('writes results.json, junit.xml and Allure results, none holding a credential', async () => {
     const dir = join(out, 'run');
     const r = await cli([
