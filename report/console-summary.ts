@@ -1,6 +1,6 @@
 /** The console summary of a run: what failed, warned or was not tested, and why; what changed since the baseline. */
 import { runNotices } from './run-notices.js';
-import type { RequirementResult, Results, Verdict } from '../runner/results.js';
+import { NOTHING_JUDGED_EXIT, nothingJudged, type RequirementResult, type Results, type Verdict } from '../runner/results.js';
 import type { Trend } from './changes.js';
 
 const SHOWN: Verdict[] = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'NOT_TESTED'];
@@ -36,6 +36,7 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
   lines.push(...runNotices(results));
   const s = results.summary;
   const expected = s.XFAIL + s.XPASS > 0 ? `, ${s.XFAIL} XFAIL, ${s.XPASS} XPASS` : '';
+  if (nothingJudged(s)) lines.push(`nothing was judged: every requirement is NOT_TESTED (exit ${NOTHING_JUDGED_EXIT})`);
   lines.push(
     `requirements: ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED${expected} (${results.requirements.length} in all; ${(results.durationMs / 1000).toFixed(1)} s)`,
   );

@@ -59,8 +59,9 @@ ${changesSection(m.changes)}
 function targetRow(t: FleetTarget): Html {
   // A run that gave no verdicts wrote no summary: its run.log says why.
   const name = t.dir ? html`<a href="${t.dir}/${t.verdicts ? 'summary.html' : 'run.log'}">${t.name}</a>` : html`${t.name}`;
-  return html`<tr class="status-${t.status}"><td class="id">${name}<div class="section">${t.url}</div></td><td>${t.platform ?? ''}</td>
-    <td class="reason"><span class="badge s-${t.status}">${t.status}</span>${t.message && t.status !== 'passed' && t.status !== 'failed' ? html` ${t.message}` : ''}</td>
+  const cls = t.status.replace(' ', '-');
+  return html`<tr class="status-${cls}"><td class="id">${name}<div class="section">${t.url}</div></td><td>${t.platform ?? ''}</td>
+    <td class="reason"><span class="badge s-${cls}">${t.status}</span>${t.message && t.status !== 'passed' && t.status !== 'failed' ? html` ${t.message}` : ''}</td>
     ${VERDICTS.map((v) => html`<td class="num">${t.summary ? (t.summary[v] ?? 0) : ''}</td>`)}
     <td class="num">${(t.durationMs / 1000).toFixed(1)} s</td><td class="num">${t.exitCode ?? '—'}</td></tr>`;
 }

@@ -21,7 +21,7 @@ const REASON_LIMIT = 300;
  * unreachable, TLS, refused login, a usage error); error: it was not started or ended without a
  * verdict; interrupted: the fleet was stopped by a signal before it ended.
  */
-export type TargetStatus = 'passed' | 'failed' | 'unreachable' | 'error' | 'interrupted';
+export type TargetStatus = 'passed' | 'failed' | 'not judged' | 'unreachable' | 'error' | 'interrupted';
 
 export interface FleetTarget {
   name: string;

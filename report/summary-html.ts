@@ -92,6 +92,8 @@ function outcome(rows: Row[]): Html {
   if (failing.length > 0)
     return html`<p class="outcome v-FAIL">Does not conform: ${failing.length === 1 ? '1 requirement fails' : `${failing.length} requirements fail`} (${failing.map((x) => x.id).join(', ')}).</p>`;
   const untested = rows.filter((x) => x.verdict === 'NOT_TESTED').length;
+  if (untested === rows.length)
+    return html`<p class="outcome v-NOT_TESTED">Nothing was judged: every requirement is not tested (the reasons are below).</p>`;
   return html`<p class="outcome v-PASS">No requirement fails${untested > 0 ? html`; ${untested} not tested` : ''}.</p>`;
 }
 

@@ -4,7 +4,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { markdownTable } from 'markdown-table';
-import { VERDICTS, type Verdict } from '../runner/results.js';
+import { VERDICTS, nothingJudged, type Verdict } from '../runner/results.js';
 import { newlyFailing, newlyPassing, otherChanges, type VerdictChange } from './changes.js';
 import type { ReportContext, ReportOutput } from './output.js';
 import { catalogueVersion } from './tool-info.js';
@@ -28,7 +28,7 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
   const r = ctx.results;
   const s = r.summary;
   const target = displayTarget(r.target);
-  const headline = s.FAIL > 0 ? `${s.FAIL} FAIL` : 'no FAIL';
+  const headline = s.FAIL > 0 ? `${s.FAIL} FAIL` : nothingJudged(s) ? 'nothing judged' : 'no FAIL';
   const fp = r.fingerprint;
   const identity = [fp?.server && `server ${fp.server}`, fp?.firmware && `firmware ${fp.firmware}`].filter(Boolean).join(', ');
   const lines = [

@@ -10,7 +10,7 @@ h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 a { color: #0969da; }
 .subtitle { margin: .2rem 0 1rem; color: #57606a; }
 .outcome { font-size: 1.15rem; font-weight: 600; padding: .6rem .9rem; border-radius: 6px; border-left: 6px solid; background: #f6f8fa; }
-.outcome.v-FAIL { border-color: var(--fail); } .outcome.v-PASS { border-color: var(--pass); }
+.outcome.v-FAIL { border-color: var(--fail); } .outcome.v-PASS { border-color: var(--pass); } .outcome.v-NOT_TESTED { border-color: var(--nt); }
 .notice { padding: .5rem .9rem; border-radius: 6px; border-left: 6px solid var(--warn); background: #fff8e1; }
 dl.identity { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1.2rem; margin: 0; }
 dl.identity dt { font-weight: 600; } dl.identity dd { margin: 0; overflow-wrap: anywhere; }

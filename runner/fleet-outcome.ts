@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { redactText } from '../client/evidence.js';
 import { verdictsOf, type FleetTarget } from '../report/fleet-matrix.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
+import { NOTHING_JUDGED_EXIT } from './results.js';
 import { displayTarget } from '../report/target.js';
 import type { ChildResult } from './fleet.js';
 import type { FleetEntry } from './targets-file.js';
@@ -36,9 +37,11 @@ export async function targetOutcome(
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, RUN_LOG), redact(`${result.stdout}${result.stderr ? `\n--- stderr ---\n${result.stderr}` : ''}`));
   const sentence = redact(firstLine(result.spawnError ?? result.stderr));
-  if (result.code === 0 || result.code === 1) {
+  if (result.code === 0 || result.code === 1 || result.code === NOTHING_JUDGED_EXIT) {
     const results = await freshResults(join(dir, RESULTS_FILE), result.startedAt);
-    if (results) return { ...base, status: result.code === 0 ? 'passed' : 'failed', dir: entry.name, ...verdictsOf(results) };
+    const status = result.code === 0 ? 'passed' : result.code === 1 ? 'failed' : 'not judged';
+    const message = status === 'not judged' ? 'every requirement is NOT_TESTED' : undefined;
+    if (results) return { ...base, status, dir: entry.name, ...verdictsOf(results), ...(message && { message }) };
     return { ...base, status: 'error', dir: entry.name, message: `the run exited ${result.code} without writing ${RESULTS_FILE}` };
   }
   if (result.code === 2)

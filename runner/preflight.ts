@@ -68,6 +68,11 @@ export async function preflight(opts: {
   if (opts.namespace === undefined)
     return { client, session: client.exportCookies(), fingerprint: { loginForm: client.loginForm }, warnings };
   const probe = await ready(client, `/xyz/${opts.namespace}/`, opts.readyWithinMs ?? 60_000);
+  if (probe?.status === 404) {
+    const message = await wrongNamespace(client, opts.namespace);
+    await client.close();
+    throw new UsageError(message);
+  }
   // A login that "succeeds" without credentials that work leaves nothing to test but the login.
   const sessionProblem =
     probe?.status === 401
@@ -75,6 +80,19 @@ export async function preflight(opts: {
       : undefined;
   const fingerprint = sessionProblem ? { loginForm: client.loginForm } : await fingerprintOf(client, opts.namespace, probe);
   return { client, session: client.exportCookies(), sessionProblem, fingerprint, warnings };
+}
+
+/**
+ * The namespace root is not there: most likely the user's --namespace, not the target, is wrong.
+ * Names the namespaces /xyz/ lists, when it lists any.
+ */
+async function wrongNamespace(client: BmcClient, ns: string): Promise<string> {
+  const listed = dataOf(await client.get('/xyz/', { relogin: false }).catch(() => undefined));
+  const names = (Array.isArray(listed) ? listed : [])
+    .filter((p): p is string => typeof p === 'string' && /^\/xyz\/[^/]+$/.test(p))
+    .map((p) => p.slice('/xyz/'.length));
+  const hint = names.length > 0 ? `; the target lists ${names.join(', ')} under /xyz/` : '';
+  return `The namespace root /xyz/${ns}/ answers 404 Not Found${hint}: check --namespace (or BMC_NAMESPACE).`;
 }
 
 /** The first answer that is not 503 (a BMC still starting says so), within `withinMs`. */

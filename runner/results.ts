@@ -116,6 +116,14 @@ function reasonsOf(outcomes: Array<Pick<TestOutcome, 'verdict' | 'reason' | 'nam
   return [...new Set(reasons)].join('; ');
 }
 
+/** Every requirement NOT_TESTED: the run judged nothing, which must never read as a pass. */
+export function nothingJudged(summary: Record<Verdict, number>): boolean {
+  return summary.PASS + summary.FAIL + summary.WARN + summary.XFAIL + summary.XPASS === 0;
+}
+
+/** The exit code of a run that judged nothing (pytest's "no tests collected" is 5 too). */
+export const NOTHING_JUDGED_EXIT = 5;
+
 export function summarize(requirements: RequirementResult[]): Record<Verdict, number> {
   const summary = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of requirements) summary[r.verdict] += 1;

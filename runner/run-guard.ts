@@ -70,7 +70,7 @@ export class RunGuard {
     return this.ledger.closeSessions(client, { baseUrl, user, password, insecure, maxRequestsPerSecond });
   }
 
-  exitCode(verdicts: 0 | 1): 0 | 1 | 130 | 143 {
+  exitCode(verdicts: 0 | 1 | 5): 0 | 1 | 5 | 130 | 143 {
     return this.interruption.exitCode ?? verdicts;
   }
 

@@ -6,11 +6,21 @@ import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config
 import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
+import { checkTftpSource, checkWritables } from './input-check.js';
 import { discoverWritables, type Discovery } from './discovery.js';
 import type { TargetProfile } from './target-profile.js';
 import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
 import { sessionCounts, type SessionCounts } from '../client/session-ledger.js';
-import { buildRequirementResults, summarize, type Fingerprint, type Results, type RunTrace, type TestOutcome } from './results.js';
+import {
+  buildRequirementResults,
+  summarize,
+  type Fingerprint,
+  type Results,
+  type RunTrace,
+  type TestOutcome,
+  nothingJudged,
+  NOTHING_JUDGED_EXIT,
+} from './results.js';
 import { runSuites } from './vitest-run.js';
 import { UsageError } from './usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
@@ -74,7 +84,8 @@ export interface RunOptions {
 
 export interface RunOutcome {
   /** 130 or 143 when SIGINT or SIGTERM stopped the run. */
-  exitCode: 0 | 1 | 130 | 143;
+  /** 0 no unexpected FAIL, 1 one, 5 nothing was judged, 130/143 interrupted. */
+  exitCode: 0 | 1 | 5 | 130 | 143;
   results: Results;
   resultsFile: string;
 }
@@ -112,6 +123,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const { writable, unmatched } = await resolveWritables(client, cfg.writable, cfg.namespace);
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
+    // The user's inputs, before any test: a mistake in them is theirs to correct (exit 2), not a verdict.
+    if (!sessionProblem) await checkWritables(client, cfg.writable);
+    if (cfg.tftp && !embedded) await checkTftpSource(cfg.tftp);
     // Only a destructive run may write what was not named: it looks for the conventional writables.
     let discovery: Discovery | undefined;
     if (cfg.writable.length === 0 && cfg.profile === 'destructive' && !embedded && !sessionProblem) {
@@ -211,7 +225,8 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     for (const line of trace?.lines ?? []) print(`${trace!.verdict === 'FAIL' ? 'FAIL' : 'warn'}  left behind: ${line}`);
     const failed =
       unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0 || trace?.verdict === 'FAIL';
-    return { exitCode: guard.exitCode(failed ? 1 : 0), results, resultsFile };
+    const verdicts = failed ? 1 : nothingJudged(results.summary) ? NOTHING_JUDGED_EXIT : 0;
+    return { exitCode: guard.exitCode(verdicts), results, resultsFile };
   } finally {
     guard.dispose();
     await embedded?.stop();

@@ -1,10 +1,11 @@
 /** The command line as a user meets it: exit codes, one-sentence errors, reports without secrets. */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSimulator } from '../../simulator/index.js';
+import { startSimulator, startTftpServer, type TftpServerHandle } from '../../simulator/index.js';
+import { buildImageTarball } from '../../simulator/image-archive.js';
 import { CLI, cli } from '../support/cli.js';
 
 const PASSWORD = 'cli-Secret-9f3a';
@@ -18,13 +19,18 @@ function expectSentence(stderr: string): void {
 
 let sim: { url: string; close(): Promise<void> };
 let out: string;
+let tftp: TftpServerHandle;
 
 beforeAll(async () => {
   sim = await startSimulator({ password: PASSWORD });
   out = await mkdtemp(join(tmpdir(), 'bmc-cli-'));
+  await mkdir(join(out, 'tftp'));
+  await writeFile(join(out, 'tftp', 'image.tar'), buildImageTarball({ version: 'cli-tftp' }));
+  tftp = await startTftpServer({ root: join(out, 'tftp') });
 });
 
 afterAll(async () => {
+  await tftp?.close();
   await sim?.close();
   await rm(out, { recursive: true, force: true });
 });
@@ -95,6 +101,47 @@ describe('usage errors exit 2 with one sentence', () => {
     expect(r.stderr).not.toContain('not-it');
   });
 
+  describe("the user's inputs are checked before any test", () => {
+    const on = () => ['run', '--target', sim.url, '--insecure', '--password', PASSWORD, '--only', 'auth', '--out', join(out, 'inputs')];
+
+    test('a namespace the target does not have names the ones it lists', async () => {
+      const r = await cli([...on(), '--namespace', 'openbmc_project']);
+      expect(r.code).toBe(2);
+      expectSentence(r.stderr);
+      expect(r.stderr).toMatch(/\/xyz\/openbmc_project\/ answers 404.*lists mgmt_project.*--namespace/);
+    });
+
+    test('a writable that does not exist', async () => {
+      const r = await cli([...on(), '--writable', '/xyz/mgmt_project/nope:Asserted']);
+      expect(r.code).toBe(2);
+      expectSentence(r.stderr);
+      expect(r.stderr).toMatch(/\/xyz\/mgmt_project\/nope:Asserted does not exist.*--writable/);
+    });
+
+    test('a TFTP server that does not answer, or lacks the file', async () => {
+      const silent = await cli([...on(), '--tftp-server', '127.0.0.1:9']);
+      expect(silent.code).toBe(2);
+      expectSentence(silent.stderr);
+      expect(silent.stderr).toMatch(/does not answer.*--tftp-server/);
+      const noFile = await cli([...on(), '--tftp-server', `127.0.0.1:${tftp.port}`, '--tftp-file', 'missing.tar']);
+      expect(noFile.code).toBe(2);
+      expect(noFile.stderr).toMatch(/has no file missing\.tar.*--tftp-file/);
+    });
+
+    test('the same inputs, right, are taken', async () => {
+      const r = await cli([
+        ...on(),
+        '--namespace',
+        'mgmt_project',
+        '--writable',
+        '/xyz/mgmt_project/inventory/system:AssetTag',
+        '--tftp-server',
+        `127.0.0.1:${tftp.port}`,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    });
+  });
+
   test('a certificate that is not trusted', async () => {
     const r = await cli(['run', '--target', sim.url, '--password', PASSWORD]);
     expect(r.code).toBe(2);
@@ -104,6 +151,30 @@ describe('usage errors exit 2 with one sentence', () => {
 });
 
 describe('run against a target', () => {
+  test('a run that judges nothing exits 5 and says so, in neutral colours', async () => {
+    const dir = join(out, 'nothing-judged');
+    const r = await cli([
+      'run',
+      '--target',
+      sim.url,
+      '--insecure',
+      '--password',
+      PASSWORD,
+      '--only',
+      'writes',
+      '--profile',
+      'read-only',
+      '--out',
+      dir,
+    ]);
+    expect(r.code, r.stdout + r.stderr).toBe(5);
+    expect(r.stdout).toMatch(/nothing was judged: every requirement is NOT_TESTED \(exit 5\)/);
+    const page = await readFile(join(dir, 'summary.html'), 'utf8');
+    expect(page).toMatch(/class="outcome v-NOT_TESTED">Nothing was judged/);
+    expect(page).not.toMatch(/class="outcome v-PASS"/);
+    expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(/: nothing judged/);
+  });
+
   test('--requirements judges only the IDs it names, though their tests name others too', async () => {
     const dir = join(out, 'run-requirements');
     const r = await cli([
