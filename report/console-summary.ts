@@ -1,4 +1,5 @@
 /** The console summary of a run: what failed, warned or was not tested, and why; what changed since the baseline. */
+import { headline } from '../client/headline.js';
 import { runNotices } from './run-notices.js';
 import { NOTHING_JUDGED_EXIT, nothingJudged, type RequirementResult, type Results, type Verdict } from '../runner/results.js';
 import type { Trend } from './changes.js';
@@ -28,7 +29,7 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     const unselected = verdict === 'NOT_TESTED' ? reqs.filter((r) => UNSELECTED.test(r.reason ?? '')) : [];
     for (const r of reqs.filter((x) => !unselected.includes(x))) {
       const known = r.expected !== undefined ? ` (expected: ${r.expected})` : '';
-      lines.push(`  ${r.id.padEnd(8)} ${r.level.padEnd(7)} ${r.reason ?? ''}${known}`);
+      lines.push(`  ${r.id.padEnd(8)} ${r.level.padEnd(7)} ${headline(r.reason ?? '')}${known}`);
     }
     if (unselected.length > 0) lines.push(`  ${unselected.length} requirement(s) not selected: ${selectionNote(unselected)}`);
   }

@@ -6,6 +6,7 @@
  *
  * { "platform": "…", "expected": { "RULE-4": "answers 405" }, "writable": ["/xyz/…:Asserted"] }
  */
+import { headline } from '../client/headline.js';
 import type { WritableAttribute } from './config.js';
 import type { RequirementResult } from './results.js';
 import { loadTargetProfile } from './target-profile.js';
@@ -74,7 +75,7 @@ export function unexpectedFailures(requirements: ExpectedRequirement[], strict =
 export function expectationsFrom(requirements: ExpectedRequirement[], base: { platform?: string; writable?: string[] } = {}): string {
   const expected: Record<string, string> = {};
   for (const r of requirements) {
-    if (r.verdict === 'FAIL' || r.verdict === 'XFAIL') expected[r.id] = r.expected ?? `REVIEW: ${(r.reason ?? 'fails').slice(0, 300)}`;
+    if (r.verdict === 'FAIL' || r.verdict === 'XFAIL') expected[r.id] = r.expected ?? `REVIEW: ${headline(r.reason ?? 'fails')}`;
   }
   return `${JSON.stringify({ ...(base.platform && { platform: base.platform }), expected, ...(base.writable && base.writable.length > 0 && { writable: base.writable }) }, null, 2)}\n`;
 }

@@ -3,6 +3,7 @@
  * results.json (exit 0 or 1), otherwise the sentence that says why not. The child's output is kept
  * beside its results as run.log, redacted.
  */
+import { headline } from '../client/headline.js';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -87,5 +88,5 @@ function firstLine(text: string): string {
       .split('\n')
       .map((l) => l.trim())
       .find((l) => l !== '') ?? '';
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  return headline(line, 300);
 }

@@ -11,6 +11,7 @@
  * The clean simulator must give no FAIL and no WARN. Runs go to a few worker processes (each
  * runs its faults one after another against its own in-process simulator), with one seed for all.
  */
+import { headline } from '../client/headline.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { AREAS, areasJudging, failableRequirements, type Area } from '../catalogue/requirements.js';
@@ -202,9 +203,9 @@ export function formatMutationReport(report: MutationReport): string {
     '| fault | requirement | verdict | killed | other FAILs |',
     '|---|---|---|---|---|',
     ...report.outcomes.map((o) => {
-      const killed = o.killed ? 'killed' : `**survived** (${(o.reason ?? '').slice(0, 160)})`;
+      const killed = o.killed ? 'killed' : `**survived** (${headline(o.reason ?? '')})`;
       const knock = o.knockOns.map((id) => `${id} (declared)`);
-      const undeclared = o.undeclared.map((u) => `**${u.id} undeclared**: ${(u.reason ?? '').slice(0, 160)}`);
+      const undeclared = o.undeclared.map((u) => `**${u.id} undeclared**: ${headline(u.reason ?? '')}`);
       return `| ${o.fault} | ${o.requirement} | ${o.verdict} | ${killed} | ${[...knock, ...undeclared].join('; ') || '—'} |`;
     }),
     '',

@@ -1,4 +1,5 @@
 /** A vitest reporter that turns each finished test case into a TestOutcome for results.json. */
+import { headline } from '../client/headline.js';
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SessionCounts } from '../client/session-ledger.js';
@@ -118,14 +119,14 @@ function idsFromTitle(title: string): string[] {
   return ID_TITLE.exec(title)?.[1]?.split(' ').filter(Boolean) ?? [];
 }
 
+/** The reason kept in results.json: the first line of the message, whole (the console shows its headline). */
 function firstLine(message: string): string {
-  const line = message.split('\n').find((l) => l.trim() !== '') ?? message;
-  return line.length > 400 ? `${line.slice(0, 400)}…` : line;
+  return message.split('\n').find((l) => l.trim() !== '') ?? message;
 }
 
 const MARK: Record<Verdict, string> = { PASS: 'pass', FAIL: 'FAIL', WARN: 'warn', NOT_TESTED: 'n/t ', XFAIL: 'xfail', XPASS: 'XPASS' };
 
 function progressLine(o: TestOutcome): string {
-  const why = o.verdict === 'PASS' ? '' : ` — ${o.reason ?? ''}`;
+  const why = o.verdict === 'PASS' ? '' : ` — ${headline(o.reason ?? '')}`;
   return `  ${MARK[o.verdict]}  ${o.name}${why}`;
 }
