@@ -7,7 +7,7 @@ import { runCommand } from './run-command.js';
 import { simulateCommand } from './simulate-command.js';
 import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
-import { reportCommand } from './report-command.js';
+import { DEFAULT_IN, reportCommand } from './report-command.js';
 import { fleetOptions } from './fleet-command.js';
 import { mergeOptions } from './merge-command.js';
 import { readFileSync } from 'node:fs';
@@ -209,7 +209,7 @@ mergeOptions(
     'render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline; or merge fleet folders',
   ),
 )
-  .option('--in <dir>', 'the run folder holding results.json and allure-results', 'reports/latest')
+  .option('--in <dir>', 'the run folder holding results.json and allure-results', DEFAULT_IN)
   .option(
     '--previous <dir|file>',
     'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)',
@@ -217,6 +217,10 @@ mergeOptions(
   .option('--baseline <file>', 'the former name of --previous')
   .option('--no-html', 'skip the Allure HTML report')
   .option('--pdf', 'also print summary.html to summary.pdf with headless Chromium', false)
+  .option('--sign <key>', 'sign results.json, summary.html and junit.xml: writes attestation.intoto.json (in-toto, DSSE, ed25519)')
+  .option('--verify <file>', 'check an attestation and the files it names (beside it, or in --in): exit 0 valid, 1 altered')
+  .option('--key <pub>', 'the public key --verify checks with')
+  .option('--keygen <prefix>', 'make an ed25519 key pair PREFIX.key and PREFIX.pub for --sign and --verify')
   .action(reportCommand);
 
 async function main(argv: string[]): Promise<number> {

@@ -9,6 +9,11 @@ import { reportContext, writeReports } from '../report/outputs.js';
 import { printSummaryPdf } from '../report/pdf.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
 import { mergeCommand, type MergeFlags } from './merge-command.js';
+import { existsSync } from 'node:fs';
+import { generateKeyPair, signRun, verifyRun } from '../report/attestation.js';
+
+/** The default of --in: a --verify that leaves it reads the files beside the attestation. */
+export const DEFAULT_IN = 'reports/latest';
 
 export interface ReportFlags {
   in: string;
@@ -17,9 +22,18 @@ export interface ReportFlags {
   baseline?: string;
   html: boolean;
   pdf: boolean;
+  /** Sign results.json, summary.html and junit.xml with this ed25519 private key (PEM). */
+  sign?: string;
+  /** Check this attestation (with --key) instead of rendering. */
+  verify?: string;
+  key?: string;
+  /** Make a key pair PREFIX.key and PREFIX.pub, and do nothing else. */
+  keygen?: string;
 }
 
 export async function reportCommand(flags: ReportFlags & MergeFlags): Promise<void> {
+  if (flags.keygen !== undefined) return keygen(flags.keygen);
+  if (flags.verify !== undefined) return verifyAttestation(flags);
   if (flags.merge) return mergeCommand(flags);
   if (flags.out !== undefined) throw new UsageError("--out goes with --merge; a run's reports are rendered into its --in folder.");
   const dir = resolve(flags.in);
@@ -37,8 +51,37 @@ export async function reportCommand(flags: ReportFlags & MergeFlags): Promise<vo
     if ('written' in pdf) process.stdout.write(`pdf: ${pdf.written}\n`);
     else process.stderr.write(`${pdf.skipped}\n`);
   }
+  if (flags.sign !== undefined) {
+    if (!existsSync(flags.sign)) throw new UsageError(`There is no private key at ${flags.sign}: make one with report --keygen PREFIX.`);
+    process.stdout.write(`attestation: ${await signRun(dir, results, ctx.tool, flags.sign)}\n`);
+  }
   // Only a baseline the user named decides the exit code: the kept one is for reading.
   process.exitCode = ctx.trend?.explicit && newlyFailing(ctx.trend).length > 0 ? 1 : 0;
+}
+
+async function keygen(prefix: string): Promise<void> {
+  const files = await generateKeyPair(prefix).catch((err: Error) => {
+    throw new UsageError(err.message);
+  });
+  process.stdout.write(`private key: ${files.privateKey} (keep it secret)\npublic key: ${files.publicKey} (hand it to whoever verifies)\n`);
+}
+
+/** Exit 0 when the attestation verifies and every file it names is unchanged; 1 naming what is not. */
+async function verifyAttestation(flags: ReportFlags): Promise<void> {
+  if (flags.key === undefined) throw new UsageError('--verify needs --key PUBLIC_KEY_FILE (the .pub of report --keygen).');
+  for (const f of [flags.verify!, flags.key]) if (!existsSync(f)) throw new UsageError(`There is no file ${f}.`);
+  const dir = flags.in === DEFAULT_IN ? dirname(resolve(flags.verify!)) : resolve(flags.in);
+  const outcome = await verifyRun(resolve(flags.verify!), resolve(flags.key), dir);
+  if (outcome.valid) {
+    const p = outcome.statement.predicate as { target?: string; summary?: Record<string, number> };
+    process.stdout.write(
+      `valid: ${outcome.statement.subject.map((s) => s.name).join(', ')} are as signed (target ${p.target ?? '?'}, ${p.summary?.FAIL ?? '?'} FAIL)\n`,
+    );
+    process.exitCode = 0;
+  } else {
+    process.stdout.write(`altered: ${outcome.problem}\n`);
+    process.exitCode = 1;
+  }
 }
 
 export async function renderHtml(dir: string): Promise<void> {
