@@ -8,6 +8,7 @@
  * a hung target takes down only its own child; a signal can be passed to each run as if it had been
  * started alone. The password reaches a child in its environment, never its argv (ps shows argv).
  */
+import { releaseEarlySignals } from './early-signals.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface ChildJob {
@@ -57,6 +58,7 @@ export async function runChildren(
   const onSigterm = (): void => forward('SIGTERM');
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
+  releaseEarlySignals();
   const results: ChildResult[] = new Array(jobs.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -81,7 +83,10 @@ export async function runChildren(
 function runChild(job: ChildJob, cli: string, running: Set<ChildProcess>, interrupted: () => boolean): Promise<ChildResult> {
   const startedAt = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...job.args], { env: job.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: a terminal's Ctrl-C reaches the whole foreground group, and a run
+    // that got it from the terminal and again from the fleet would take the second as "exit at once",
+    // skipping its restore. The fleet passes each signal on once.
+    const child = spawn(process.execPath, [cli, ...job.args], { env: job.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
     let stdout = '';
     let stderr = '';

@@ -6,6 +6,7 @@
  */
 import type { Reporter, TestCase, Vitest } from 'vitest/node';
 import type { RunLedger } from './run-channel.js';
+import { releaseEarlySignals } from './early-signals.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
@@ -36,6 +37,7 @@ export class Interruption {
 
   constructor(private readonly print: (line: string) => void) {
     for (const s of SIGNALS) process.on(s, this.onSignal);
+    releaseEarlySignals();
   }
 
   /** "the run was interrupted (SIGINT)", once a signal came. */

@@ -8,6 +8,7 @@ import { packageRoot } from '../../runner/package-root.js';
 import type { FleetMatrix } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { cli } from '../support/cli.js';
+import { call, login } from '../simulator/helpers.js';
 
 const PASSWORD = 'fleet-cmd-Secret-51c';
 const PROFILE = join(packageRoot(), 'profiles', 'simulator.json');
@@ -102,6 +103,59 @@ describe('signals', () => {
     ]);
   }, 40_000);
 });
+
+describe('a terminal Ctrl-C', () => {
+  let sim: RunningSimulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ log: () => {}, password: PASSWORD, faults: ['slow-requests'] });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  test('SIGINT to the foreground process group reaches each run once: both restore, write partial results, the fleet exits 2', async () => {
+    const entry = (name: string) => ({ name, url: sim.url, passwordEnv: 'FLEET_INT_PW', targetProfile: PROFILE, insecure: true });
+    const file = await targetsFile('terminal.json', [entry('a'), entry('b')]);
+    const out = join(dir, 'terminal');
+    const session = await login(sim.url, 'root', PASSWORD);
+    const before = await attrOf(sim.url, session, ASSET_TAG);
+    const ran = await cli(
+      ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'writes', '--out', out],
+      { FLEET_INT_PW: PASSWORD },
+      60_000,
+      (pid) => {
+        // As a user would press it: while the runs are writing (a write of theirs is on the target).
+        // One press: reads still in flight when it is sent must not send it again.
+        let pressed = false;
+        const poll = setInterval(() => {
+          void attrOf(sim.url, session, ASSET_TAG).then((now) => {
+            if (pressed || JSON.stringify(now) === JSON.stringify(before)) return;
+            pressed = true;
+            clearInterval(poll);
+            process.kill(-pid, 'SIGINT');
+          });
+        }, 50);
+      },
+      true,
+    );
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+    const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
+    expect(fleet.targets.map((t) => t.status)).toEqual(['interrupted', 'interrupted']);
+    for (const name of ['a', 'b']) {
+      const log = await readFile(join(out, name, 'run.log'), 'utf8');
+      expect(log, `${name}'s run took the signal twice`).not.toMatch(/SIGINT again/);
+      const results = JSON.parse(await readFile(join(out, name, 'results.json'), 'utf8')) as { interrupted?: unknown };
+      expect(results.interrupted, `${name} wrote no partial results`).toBeTruthy();
+    }
+    expect(await attrOf(sim.url, session, ASSET_TAG), 'a write was left behind').toEqual(before);
+  }, 90_000);
+});
+
+const ASSET_TAG = '/xyz/mgmt_project/inventory/system/attr/AssetTag';
+
+async function attrOf(url: string, cookie: string, path: string): Promise<unknown> {
+  return (await call(url, 'GET', path, { cookie })).body.data;
+}
 
 function childrenOf(pid: number): number[] {
   try {

@@ -13,10 +13,21 @@ export interface Ran {
   pid: number;
 }
 
-export function cli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000, onStart?: (pid: number) => void): Promise<Ran> {
+/**
+ * `group`: the CLI leads a process group of its own, as a shell's foreground job does, so that a
+ * test can send a signal to the whole group (`process.kill(-pid, …)`) as a terminal's Ctrl-C does.
+ */
+export function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 90_000,
+  onStart?: (pid: number) => void,
+  group = false,
+): Promise<Ran> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
+      detached: group,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '', ...env },
     });

@@ -1,0 +1,256 @@
+/** bmc-conformance: run | simulate | load | report (main.ts loads this once its signal handler is in place). */
+import { Command, CommanderError, Option } from 'commander';
+import { UsageError } from '../runner/usage-error.js';
+import * as parse from './parse.js';
+import { runCommand } from './run-command.js';
+import { simulateCommand } from './simulate-command.js';
+import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
+import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
+import { DEFAULT_IN, reportCommand } from './report-command.js';
+import { fleetOptions } from './fleet-command.js';
+import { mergeOptions } from './merge-command.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../runner/package-root.js';
+
+const VERSION = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
+const program = new Command('bmc-conformance')
+  .description('Conformance and load tests for the Management REST interface of a BMC.')
+  .exitOverride()
+  .showSuggestionAfterError(true)
+  .configureOutput({ outputError: () => {} });
+withVersion(program);
+
+/** `--version` on the program and on every command, as a user tries it where they stand. */
+function withVersion(cmd: Command): Command {
+  return cmd.version(VERSION, '-V, --version', 'print the version and exit');
+}
+
+function targetOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option(
+        '--target <url>',
+        'https URL of the BMC (default: the embedded simulator); credentials in it (https://user:pass@host) are used as --user/--password and never printed',
+      ).env('BMC_URL'),
+    )
+    .addOption(new Option('--user <name>', 'login user').env('BMC_USER').default('root'))
+    .addOption(new Option('--password <password>', 'login password').env('BMC_PASSWORD').default('0penBmc'))
+    .addOption(new Option('--namespace <ns>', 'vendor word in paths and interface names').env('BMC_NAMESPACE').default('mgmt_project'))
+    .option('--insecure', 'accept a self-signed or mismatched TLS certificate', false)
+    .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', parse.positiveInt);
+}
+
+fleetOptions(
+  targetOptions(
+    withVersion(program.command('run')).description(
+      'run the conformance suites against a target, or a fleet of targets, and write reports',
+    ),
+  ),
+)
+  .addOption(
+    new Option('--profile <profile>', 'read-only | safe | destructive (default: safe; destructive on the embedded simulator)').argParser(
+      parse.profile,
+    ),
+  )
+  .option(
+    '--only <areas>',
+    'comma-separated areas to run (auth, envelope, objects, listings, writes, actions, delete, upload, events, errors, fuzz, stateful)',
+    parse.areaList,
+  )
+  .option('--requirements <ids>', 'comma-separated requirement IDs: run only the tests naming them', parse.requirementList)
+  .option('--out <dir>', 'where results.json, junit.xml and allure-results go', 'reports/latest')
+  .option('--writable <path:attr[=v|v]>', 'an attribute safe to write (restored after each test); repeatable', parse.writable, [])
+  .option('--allow-factory-reset', 'let the destructive profile call software/action/Reset', false)
+  .option('--tftp-server <host[:port]>', 'TFTP server for DownloadViaTFTP (destructive profile)', parse.tftpServer)
+  .option('--tftp-file <name>', 'image tarball on the TFTP server', 'image.tar')
+  .option('--event-timeout <ms>', 'how long to wait for an expected event', parse.positiveInt)
+  .option('--quiet-window <ms>', 'how long to watch that no unexpected event arrives', parse.positiveInt)
+  .option('--event-writes <n>', 'writes per measured event sequence (default 4; 10 on the simulator)', parse.positiveInt)
+  .option('--fuzz-runs <n>', 'generated cases per fuzzing property', parse.positiveInt)
+  .option(
+    '--stateful-runs <n>',
+    'command sequences per stateful check (values, versions, credentials; default 4); a finding replays with --seed S and BMC_FUZZ_PATH=KEY',
+    parse.positiveInt,
+  )
+  .option(
+    '--stateful-time <s>',
+    'time budget of each stateful check, its discovery included, on a target other than the embedded simulator (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
+    parse.positiveInt,
+  )
+  .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.wholeNumber)
+  .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
+  .option('--max-response-bytes <n>', 'cut off answers longer than this and report them (default 33554432, 32 MiB)', parse.positiveInt)
+  .option(
+    '--reboot-wait <s>',
+    'how long to wait for a target that went away (a reboot) to come back (default 300; 30 on the embedded simulator)',
+    parse.positiveInt,
+  )
+  .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
+  .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest or bmcweb')
+  .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", parse.wholeNumber)
+  .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', parse.wholeNumber)
+  .option(
+    '--target-profile <file>',
+    "the platform's reviewed profile: namespace, writables, timeouts, rate cap, known deviations (flags win)",
+  )
+  .option('--expectations <file>', 'known deviations of the platform: an expected FAIL is XFAIL and does not fail the run')
+  .option('--strict-expectations', 'an expected failure that now passes (XPASS) fails the run', false)
+  .option('--update-expectations <file>', 'write the current FAILs as a starting expectations file for review')
+  .option('--html', 'also render the Allure HTML report (needs Java)', false)
+  .action(runCommand);
+
+withVersion(program.command('simulate'))
+  .description('start the reference simulator')
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--port <port>', 'port (0 picks a free one)', parse.port, 0)
+  .option('--namespace <ns>', 'vendor word', 'mgmt_project')
+  .option('--user <name>', 'accepted user', 'root')
+  .option('--password <password>', 'accepted password', '0penBmc')
+  .option('--fault <name>', 'inject a fault (repeatable); see --list-faults', parse.collect, [])
+  .option('--objects <n>', 'add N generated objects', parse.wholeNumber, 0)
+  .option('--dialect <name>', 'behave as spec (the specification), phosphor-rest or bmcweb (the field servers)', 'spec')
+  .option(
+    '--event-latency <ms>',
+    "events wait for the server's next poll every MS (default: the dialect's, phosphor-rest 2000)",
+    parse.wholeNumber,
+  )
+  .option(
+    '--upload-fail-delay <ms>',
+    "a failed or duplicate upload answers after MS (default: the dialect's, phosphor-rest 10000, bmcweb 15000)",
+    parse.wholeNumber,
+  )
+  .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')
+  .option('--key <file>', 'PEM private key for --cert')
+  .option('--list-faults', 'print the fault catalogue and exit', false)
+  .action(simulateCommand);
+
+targetOptions(
+  withVersion(program.command('load')).description(
+    'measure throughput, latency, capacity and event delivery of a target under bounded load',
+  ),
+)
+  .option(
+    '--scenario <names>',
+    `comma-separated scenarios: ${SCENARIOS.map((s) => s.name).join(', ')} (default: ${DEFAULT_SCENARIOS.join(', ')})`,
+    parseScenarios,
+  )
+  .addOption(
+    new Option(
+      '--profile <profile>',
+      'read-only | safe | destructive: write-mix and events need safe, upload and the session probe destructive (default: safe; destructive on the embedded simulator)',
+    ).argParser(parse.profile),
+  )
+  .option('--writable <path:attr[=v|v]>', 'an attribute safe to write (restored and read back at the end); repeatable', parse.writable, [])
+  .option('--duration <s>', 'seconds per scenario, or per step of a capacity search (default 5; 3 on the simulator)', parse.positiveInt)
+  .option('--connections <n>', 'concurrent connections (default 2; 10 on the simulator)', parse.positiveInt)
+  .option('--max-connections <n>', 'cap on --connections, whatever is asked (default 16; 256 on the simulator)', parse.positiveInt)
+  .option(
+    '--max-requests <n>',
+    'cap on requests per scenario (default 1,000 per second of duration; 50,000 on the simulator)',
+    parse.positiveInt,
+  )
+  .option(
+    '--rate <r>',
+    'open loop: requests per second, latency from the intended send time (for events: writes per second); with --find-capacity the starting rate',
+    parseRate,
+  )
+  .option('--ramp <a:b:n>', 'open loop rising from A to B requests/s in N steps over --duration', parseRamp)
+  .option(
+    '--find-capacity',
+    'search the highest rate each scenario sustains, then the concurrent sessions (destructive) and subscribers',
+    false,
+  )
+  .option('--capacity-p99 <ms>', 'p99 bound of the capacity search (default 250)', parse.positiveInt)
+  .option('--max-rate <r>', 'highest rate the capacity search offers (default 100; 20000 on the simulator)', parseRate)
+  .option('--max-sessions <n>', 'bound of the session capacity probe (default 32; 64 on the simulator)', parse.positiveInt)
+  .option(
+    '--max-subscribers <n>',
+    'cap on --subscribers and bound of the subscriber probe (default 64; 256 on the simulator)',
+    parse.positiveInt,
+  )
+  .option(
+    '--soak <duration>',
+    'run each scenario this long (90s, 30m, 2h) and report drift between the first and last windows',
+    parseDuration,
+  )
+  .option('--window <s>', 'soak window length (default a tenth of the soak, at most 60 s)', parse.positiveInt)
+  .option('--subscribers <n>', 'WebSocket subscribers of the events scenario (default 5; 20 on the simulator)', parse.positiveInt)
+  .option(
+    '--mix <weights>',
+    `weights of read-mix, e.g. get-object=4,get-attr=1 (default ${Object.entries(DEFAULT_MIX)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',')})`,
+    parseMix,
+  )
+  .option(
+    '--event-timeout <ms>',
+    'how long an event may take before it counts as lost (default 10000; 3000 on the simulator)',
+    parse.positiveInt,
+  )
+  .option('--abort-error-rate <pct>', 'stop a scenario early when more than this share of its requests fail', parsePercent, 10)
+  .option('--thresholds <file>', 'JSON rules per scenario, e.g. {"get-object": ["p99 < 250ms", "rps >= 50"]}: a miss exits 1')
+  .option('--min-rps <n>', 'shorthand for the rule "rps >= N" on every scenario', parse.positiveInt)
+  .option('--max-p99 <ms>', 'shorthand for the rule "p99 <= N ms" on every scenario', parse.positiveInt)
+  .option('--baseline <file>', 'an earlier load.json: a change worse than --tolerance exits 1')
+  .option('--tolerance <pct>', 'how much worse than the baseline is still no regression', parsePercent, 20)
+  .option('--fault <name>', 'embedded simulator only: inject a fault, e.g. slow-requests or slow-serial (repeatable)', parse.collect, [])
+  .option(
+    '--target-profile <file>',
+    "the platform's reviewed profile: namespace, writables, timeouts, concurrency and rate caps (flags win)",
+  )
+  .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
+  .action(loadCommand);
+
+mergeOptions(
+  withVersion(program.command('report')).description(
+    'render the reports of a run (summary.html, summary.md, junit.xml, Allure) and what changed since a baseline; or merge fleet folders',
+  ),
+)
+  .option('--in <dir>', 'the run folder holding results.json and allure-results', DEFAULT_IN)
+  .option(
+    '--previous <dir|file>',
+    'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)',
+  )
+  .option('--baseline <file>', 'the former name of --previous')
+  .option('--no-html', 'skip the Allure HTML report')
+  .option('--pdf', 'also print summary.html to summary.pdf with headless Chromium', false)
+  .option('--sign <key>', 'sign results.json, summary.html and junit.xml: writes attestation.intoto.json (in-toto, DSSE, ed25519)')
+  .option('--verify <file>', 'check an attestation and the files it names (beside it, or in --in): exit 0 valid, 1 altered')
+  .option('--key <pub>', 'the public key --verify checks with')
+  .option('--keygen <prefix>', 'make an ed25519 key pair PREFIX.key and PREFIX.pub for --sign and --verify')
+  .action(reportCommand);
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return 0; // --help, --version
+      process.stderr.write(`${plainSentence(err.message)}\n`);
+      return 2;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 2;
+  }
+}
+
+/** commander says "error: unknown option '--x'\n(Did you mean --y?)"; we say it as sentences on one line. */
+function plainSentence(message: string): string {
+  const text = message
+    .replace(/^error:\s*/i, '')
+    .replace(/\s*\n\s*\((Did you mean [^)]*)\)\s*$/, (_m, hint: string) => `. ${hint}`)
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\. ([a-z])/g, (_m, c: string) => `. ${c.toUpperCase()}`);
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
+// Exit explicitly: keep-alive sockets of a finished run must not hold the process open.
+void main(process.argv).then((code) => process.exit(code));
