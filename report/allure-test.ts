@@ -48,11 +48,28 @@ export async function exchangeSteps(exchanges: readonly Exchange[]): Promise<voi
     await allure.logStep(`${exchanges.length - shown.length} earlier requests of this test are not shown`);
   for (const x of shown) {
     const text = exchangeText(x);
-    await allure.step(stepName(x), async () => {
-      await allure.attachment('request', text.request, 'text/plain');
-      await allure.attachment('response', text.response, 'text/plain');
-    });
+    const failure = stepFailure(x);
+    try {
+      await allure.step(stepName(x), async () => {
+        await allure.attachment('request', text.request, 'text/plain');
+        await allure.attachment('response', text.response, 'text/plain');
+        // Allure draws a step red when its body fails an assertion: a server error or no answer is one.
+        if (failure) throw failure;
+      });
+    } catch (err) {
+      if (err !== failure) throw err;
+    }
   }
+}
+
+/** A 5xx or a request without a response: whatever the test judged, that step did not go well. */
+export function stepFailure(x: Exchange): Error | undefined {
+  if (x.error === undefined && (x.status ?? 0) < 500) return undefined;
+  const err = new Error(
+    x.error !== undefined ? `no response: ${x.error.split('\n')[0]}` : `the target answered ${x.statusLine ?? x.status}`,
+  );
+  err.name = 'AssertionError';
+  return err;
 }
 
 function stepName(x: Exchange): string {

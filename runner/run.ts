@@ -120,11 +120,13 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     for (const w of warnings) print(`warn  ${w}`);
     cfg.session = session;
     cfg.sessionProblem = sessionProblem;
+    // The embedded simulator's own writables (nothing named) are ours: a fault may remove one.
+    const userNamed = !(embedded && cfg.writable === embedded.writable);
     const { writable, unmatched } = await resolveWritables(client, cfg.writable, cfg.namespace);
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
     // The user's inputs, before any test: a mistake in them is theirs to correct (exit 2), not a verdict.
-    if (!sessionProblem) await checkWritables(client, cfg.writable);
+    if (!sessionProblem && userNamed) await checkWritables(client, cfg.writable);
     if (cfg.tftp && !embedded) await checkTftpSource(cfg.tftp);
     // Only a destructive run may write what was not named: it looks for the conventional writables.
     let discovery: Discovery | undefined;
