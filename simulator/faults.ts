@@ -502,6 +502,18 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     description: 'POST /upload/image answers a hash string that is not the id of the version that appeared',
     stateful: true,
   },
+  {
+    name: 'logout-answers-empty',
+    operator: 'malformed',
+    requirement: 'ENV-4',
+    description: 'logout answers 200 with an empty body labelled application/json',
+  },
+  {
+    name: 'logout-answers-data-only',
+    operator: 'partial',
+    requirement: 'ENV-1',
+    description: 'logout answers {"data": null}: one kind of answer carries data without message and status',
+  },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   {
     name: 'logout-keeps-socket',

@@ -34,6 +34,8 @@ interface Outcome {
   status?: number;
   data: unknown;
   headers?: Record<string, string | string[]>;
+  /** Answer this body as it is instead of the envelope (the logout-answers-* faults). */
+  bare?: string;
 }
 
 const UNAUTHORIZED = 'Unauthorized: log in with POST /login first';
@@ -43,6 +45,12 @@ export async function handleRequest(ctx: Context, req: IncomingMessage, res: Ser
   try {
     await ctx.faults.latency.beforeRequest();
     const outcome = await route(ctx, req);
+    if (outcome.bare !== undefined) {
+      const length = Buffer.byteLength(outcome.bare);
+      res.writeHead(outcome.status ?? 200, { ...outcome.headers, 'Content-Type': 'application/json', 'Content-Length': length });
+      res.end(outcome.bare);
+      return;
+    }
     sendEnvelope(res, outcome.status ?? 200, outcome.data, ctx.faults, outcome.headers);
   } catch (e) {
     if (e instanceof HttpError) {
@@ -123,7 +131,8 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
       }
       if (ctx.faults.has('logout-keeps-session')) return ok();
       const expired = `${ctx.sessions.cookieFor('', !ctx.faults.has('http-plain'))}; Max-Age=0`;
-      return { data: null, headers: { 'Set-Cookie': expired } };
+      const bare = ctx.faults.has('logout-answers-empty') ? '' : ctx.faults.has('logout-answers-data-only') ? '{"data": null}' : undefined;
+      return { data: null, headers: { 'Set-Cookie': expired }, ...(bare !== undefined && { bare }) };
     }
   }
 

@@ -19,6 +19,14 @@ async function sampleResponses(t: CheckContext): Promise<Array<[string, BmcRespo
   ];
   const out: Array<[string, BmcResponse]> = [];
   for (const [what, send] of requests) out.push([what, await send()]);
+  // The answers to JSON requests with a body: a session of its own, logged in and out (not writes).
+  const own = t.client.fork();
+  try {
+    out.push(['POST /login', await own.tryLogin({ data: [t.cfg.user, t.cfg.password] }, { store: true })]);
+    out.push(['POST /logout', await own.logout()]);
+  } finally {
+    await own.close();
+  }
   return out;
 }
 

@@ -380,6 +380,16 @@ const coreProbes: Record<string, Probe> = {
     const r = await s.call('POST', '/upload/image', { raw: Buffer.from('not a tar'), contentType: octet });
     return r.status === 400 && !/extract|already exists/i.test(String(r.body.data?.description));
   },
+  'logout-answers-empty': async (sim) => {
+    const s = await session(sim);
+    const r = await s.post('/logout', []);
+    return r.status === 200 && r.text === '';
+  },
+  'logout-answers-data-only': async (sim) => {
+    const s = await session(sim);
+    const r = await s.post('/logout', []);
+    return r.status === 200 && !('message' in r.body) && 'data' in r.body;
+  },
   'upload-id-not-version': async (sim) => {
     const s = await session(sim);
     const id = (await upload(s, 'id-not-version')).body.data;
