@@ -514,6 +514,30 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     requirement: 'ENV-1',
     description: 'logout answers {"data": null}: one kind of answer carries data without message and status',
   },
+  {
+    name: 'listing-includes-self',
+    operator: 'self',
+    requirement: 'EP-5',
+    description: 'GET {path}/ names {path} itself before its children',
+  },
+  {
+    name: 'list-omits-deepest',
+    operator: 'omit',
+    requirement: 'EP-6',
+    description: 'GET {path}/list leaves out its deepest descendant',
+  },
+  {
+    name: 'enumerate-includes-self',
+    operator: 'self',
+    requirement: 'EP-7',
+    description: 'GET {path}/enumerate of an object maps the object itself besides its descendants',
+  },
+  {
+    name: 'enumerate-short-enum-values',
+    operator: 'misreport',
+    requirement: 'EP-7',
+    description: 'GET {path}/enumerate renders enumerated values as their member name alone ("Off"), GET as the whole name',
+  },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   {
     name: 'logout-keeps-socket',

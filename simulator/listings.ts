@@ -6,6 +6,17 @@
 import type { AttributeMap, Bus } from './bus.js';
 import { HttpError } from './envelope.js';
 
+/**
+ * enumerate-short-enum-values: enumerated values as their member name alone ("Off" for
+ * "xyz.{ns}.State.Host.HostState.Off"), as a server that prettifies them would render them.
+ */
+function shortEnumValues(map: AttributeMap): AttributeMap {
+  const out: AttributeMap = {};
+  for (const [k, v] of Object.entries(map))
+    out[k] = typeof v === 'string' && /^xyz\.[^.]+\..+\.\w+$/.test(v) ? v.slice(v.lastIndexOf('.') + 1) : v;
+  return out;
+}
+
 export class Listings {
   /** Only with the enumerate-stale-value fault: the first attribute map served per path. */
   private readonly staleCache = new Map<string, AttributeMap>();
@@ -22,6 +33,7 @@ export class Listings {
     const paths = this.bus.tree.childrenOf(path);
     if (this.bus.faults.has('listing-relative-paths')) return paths.map((p) => p.slice(p.lastIndexOf('/') + 1));
     if (this.bus.faults.has('listing-includes-grandchildren')) return [...paths, ...paths.flatMap((p) => this.bus.tree.childrenOf(p))];
+    if (this.bus.faults.has('listing-includes-self') && paths.length > 0) return [path, ...paths];
     return paths;
   }
 
@@ -35,7 +47,14 @@ export class Listings {
     const extra = [...(opts.extra ?? []), ...[...this.bus.lingering].filter((p) => p.startsWith(`${path}/`))];
     if (this.bus.faults.has('list-not-recursive')) return [...extra, ...select(this.bus.tree.childrenOf(path))];
     if (this.bus.faults.has('list-includes-self')) return [...extra, path, ...select(this.bus.tree.descendantsOf(path))];
-    return [...extra, ...select(this.bus.tree.descendantsOf(path))];
+    const listed = [...extra, ...select(this.bus.tree.descendantsOf(path))];
+    // list-omits-deepest: the descendant with the most path elements is left out (a depth-limited walk).
+    if (this.bus.faults.has('list-omits-deepest') && listed.length > 1) {
+      const depth = (p: string) => p.split('/').length;
+      const deepest = listed.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+      return listed.filter((p) => p !== deepest);
+    }
+    return listed;
   }
 
   /** `paths` lets a dialect choose the objects it enumerates (default: every object below). */
@@ -54,6 +73,12 @@ export class Listings {
       }
     }
     if (path === `/xyz/${this.bus.namespace}`) for (const [p, map] of this.bus.lingeringMaps) out[p] = map;
+    if (this.bus.faults.has('enumerate-includes-self') && this.bus.tree.get(path) && Object.keys(out).length > 0) {
+      return { [path]: this.bus.attributes(path), ...out };
+    }
+    if (this.bus.faults.has('enumerate-short-enum-values')) {
+      for (const [p, map] of Object.entries(out)) out[p] = shortEnumValues(map);
+    }
     return out;
   }
 }

@@ -390,6 +390,16 @@ const coreProbes: Record<string, Probe> = {
     const r = await s.post('/logout', []);
     return r.status === 200 && !('message' in r.body) && 'data' in r.body;
   },
+  'listing-includes-self': async (sim) => (await (await session(sim)).get(`${ROOT}/network/`)).body.data.includes(`${ROOT}/network`),
+  'list-omits-deepest': async (sim) => {
+    const s = await session(sim);
+    const listed: string[] = (await s.get(`${ROOT}/network/host0/list`)).body.data;
+    return listed.includes(`${ROOT}/network/host0/intf`) && !listed.includes(`${ROOT}/network/host0/intf/addr`);
+  },
+  'enumerate-includes-self': async (sim) =>
+    Object.hasOwn((await (await session(sim)).get(`${ROOT}/software/enumerate`)).body.data, `${ROOT}/software`),
+  'enumerate-short-enum-values': async (sim) =>
+    (await (await session(sim)).get(`${ROOT}/time/enumerate`)).body.data[`${ROOT}/time/owner`].TimeOwner === 'BMC',
   'upload-id-not-version': async (sim) => {
     const s = await session(sim);
     const id = (await upload(s, 'id-not-version')).body.data;
