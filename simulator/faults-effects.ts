@@ -47,12 +47,6 @@ export const EFFECT_FAULTS: readonly FaultInfo[] = [
     description: 'DownloadViaTFTP registers the version and removes every other non-active version under software/',
   },
   {
-    name: 'tftp-wrong-id',
-    requirement: 'ACT-1',
-    operator: 'misreport',
-    description: 'DownloadViaTFTP registers the version under the id of the file name instead of the id of its version',
-  },
-  {
     name: 'reset-ignored',
     requirement: 'ACT-2',
     operator: 'acknowledged-not-done',

@@ -113,7 +113,10 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     name: 'action-ignored',
     requirement: 'EP-10',
     description: 'actions answer 200 without calling the method',
-    knockOn: { 'ACT-1': 'DownloadViaTFTP is one of the actions the fault does not call: nothing is downloaded' },
+    knockOn: {
+      'ACT-1': 'DownloadViaTFTP is one of the actions the fault does not call: nothing is downloaded',
+      'ACT-2': 'Reset is one of the actions the fault does not call: nothing is reset',
+    },
   },
   { name: 'tftp-ignored', requirement: 'ACT-1', description: 'DownloadViaTFTP answers 200 without downloading anything' },
   { name: 'reset-500', requirement: 'ACT-2', description: 'Reset answers 500 and resets nothing' },

@@ -25,7 +25,11 @@ export interface Intended {
   added?: { under: string; max: number };
 }
 
-/** One difference the command was not meant to make: `key` names it apart from the values seen. */
+/**
+ * One difference the command was not meant to make. `key` names it apart from the values seen and
+ * from the object's own name (by its parent): a second run of a command on fresh instances of the
+ * run's own makes the same difference on others.
+ */
 export interface Collateral {
   key: string;
   text: string;
@@ -42,6 +46,10 @@ async function snapshot(t: CheckContext): Promise<Snapshot> {
   invalidateTreeCache();
   // A namespace the target cannot enumerate is EP-7's failure: this check goes NOT_TESTED naming it.
   return { objects: await enumerate(t.client, t.root) };
+}
+
+function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/'));
 }
 
 function isUnder(path: string, roots: readonly string[]): boolean {
@@ -95,19 +103,19 @@ export class TreeWatch {
       if (isUnder(path, removedOk)) continue;
       // Still answering GET: the enumeration forgot it, not the command (EP-7's concern).
       if ((await this.t.client.get(path)).status === 200) continue;
-      found.push({ key: `removed ${path}`, text: `${path} was removed` });
+      found.push({ key: `removed ${parentOf(path)}`, text: `${path} was removed` });
     }
     for (const path of diff.added) {
       if (isUnder(path, allowedNew) || !isUnder(path, [addedJudgedUnder])) continue;
       if ((await this.t.client.get(path)).status !== 200) continue;
-      found.push({ key: `added ${path}`, text: `${path} appeared` });
+      found.push({ key: `added ${parentOf(path)}`, text: `${path} appeared` });
     }
     const candidates = diff.changed.filter(
       (c) => !changedOk.has(key(c.path, c.attribute)) && !this.moving.has(key(c.path, c.attribute)) && !isUnder(c.path, removedOk),
     );
     for (const c of await this.confirmed(candidates)) {
       found.push({
-        key: `changed ${c.path} ${c.attribute}`,
+        key: `changed ${parentOf(c.path)} ${c.attribute}`,
         text: `${c.path} ${c.attribute} changed from ${show(c.before)} to ${show(c.after)}`,
       });
     }
