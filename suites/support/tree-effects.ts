@@ -35,9 +35,19 @@ export interface Collateral {
   text: string;
 }
 
-/** How often and how long a changed value is read again to tell a value moving by itself. */
-const REREADS = 4;
-const REREAD_GAP_MS = 300;
+/**
+ * A changed value is read again for as long as the command's window lasted (from the snapshot
+ * before to the one after), at least a second and at most ten: a value that moves by itself at
+ * some pace and moved within that window moves again within as long.
+ */
+const REREAD_MIN_MS = 1_000;
+const REREAD_MAX_MS = 10_000;
+const REREAD_GAP_MS = 250;
+
+/** Attributes seen moving by themselves in this run: never a command's doing in a later check either. */
+const moving = new Set<string>();
+/** When each snapshot was taken (performance.now()). */
+const takenAt = new WeakMap<Snapshot, number>();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const key = (path: string, name: string) => `${path}\u0000${name}`;
@@ -45,7 +55,10 @@ const key = (path: string, name: string) => `${path}\u0000${name}`;
 async function snapshot(t: CheckContext): Promise<Snapshot> {
   invalidateTreeCache();
   // A namespace the target cannot enumerate is EP-7's failure: this check goes NOT_TESTED naming it.
-  return { objects: await enumerate(t.client, t.root) };
+  const taken = performance.now();
+  const snap = { objects: await enumerate(t.client, t.root) };
+  takenAt.set(snap, taken);
+  return snap;
 }
 
 function parentOf(path: string): string {
@@ -57,9 +70,6 @@ function isUnder(path: string, roots: readonly string[]): boolean {
 }
 
 export class TreeWatch {
-  /** Attributes seen moving by themselves during the check. */
-  private readonly moving = new Set<string>();
-
   private constructor(
     private readonly t: CheckContext,
     /** The state the next command is compared against. */
@@ -71,7 +81,7 @@ export class TreeWatch {
     const first = await snapshot(t);
     const second = await snapshot(t);
     const watch = new TreeWatch(t, second);
-    for (const c of differences(first, second, false).changed) watch.moving.add(key(c.path, c.attribute));
+    for (const c of differences(first, second, false).changed) moving.add(key(c.path, c.attribute));
     return watch;
   }
 
@@ -111,9 +121,10 @@ export class TreeWatch {
       found.push({ key: `added ${parentOf(path)}`, text: `${path} appeared` });
     }
     const candidates = diff.changed.filter(
-      (c) => !changedOk.has(key(c.path, c.attribute)) && !this.moving.has(key(c.path, c.attribute)) && !isUnder(c.path, removedOk),
+      (c) => !changedOk.has(key(c.path, c.attribute)) && !moving.has(key(c.path, c.attribute)) && !isUnder(c.path, removedOk),
     );
-    for (const c of await this.confirmed(candidates)) {
+    const window = performance.now() - (takenAt.get(against) ?? performance.now());
+    for (const c of await this.confirmed(candidates, window)) {
       found.push({
         key: `changed ${parentOf(c.path)} ${c.attribute}`,
         text: `${c.path} ${c.attribute} changed from ${show(c.before)} to ${show(c.after)}`,
@@ -123,10 +134,15 @@ export class TreeWatch {
   }
 
   /** The changes GET shows too, and that hold still while read again (the others move by themselves). */
-  private async confirmed<C extends { path: string; attribute: string; after: unknown }>(changes: C[]): Promise<C[]> {
+  private async confirmed<C extends { path: string; attribute: string; after: unknown }>(changes: C[], windowMs: number): Promise<C[]> {
+    const span = Math.min(REREAD_MAX_MS, Math.max(REREAD_MIN_MS, windowMs));
+    const start = performance.now();
     let open = changes;
-    for (let i = 0; i < REREADS && open.length > 0; i++) {
-      if (i > 0) await sleep(REREAD_GAP_MS);
+    for (let first = true; open.length > 0; first = false) {
+      if (!first) {
+        if (performance.now() - start >= span) break;
+        await sleep(REREAD_GAP_MS);
+      }
       const maps = new Map<string, Record<string, unknown> | undefined>();
       for (const path of new Set(open.map((c) => c.path))) {
         const res = await this.t.client.get(path);
@@ -136,7 +152,7 @@ export class TreeWatch {
       open = open.filter((c) => {
         const map = maps.get(c.path);
         const holds = map !== undefined && Object.hasOwn(map, c.attribute) && sameValue(map[c.attribute], c.after);
-        if (!holds) this.moving.add(key(c.path, c.attribute));
+        if (!holds) moving.add(key(c.path, c.attribute));
         return holds;
       });
     }
