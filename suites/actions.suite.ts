@@ -207,7 +207,7 @@ check(
     // The answer is the other ACT-2 check's concern; here what the reset did.
     if (res.status < 200 || res.status >= 300) notJudged(`POST ${reset} answered ${describeResponse(res)}: no reset to judge`);
     // The spec does not say when a factory reset takes effect: a bounded wait.
-    const bound = Math.max(t.cfg.timeoutMs, t.cfg.eventTimeoutMs);
+    const bound = t.cfg.embedded ? t.cfg.eventTimeoutMs : Math.max(t.cfg.timeoutMs, t.cfg.eventTimeoutMs);
     const valueGone = () => pollUntil(bound, async () => !sameValue(await readValue(t, path, name), plan.next));
     const versionGone = () => pollUntil(bound, async () => (await t.client.get(version)).status !== 200);
     const [value, removed] = await Promise.all([valueGone(), versionGone()]);

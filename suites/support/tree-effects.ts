@@ -37,12 +37,15 @@ export interface Collateral {
 
 /**
  * A changed value is read again for as long as the command's window lasted (from the snapshot
- * before to the one after), at least a second and at most ten: a value that moves by itself at
- * some pace and moved within that window moves again within as long.
+ * before to the one after), within bounds: a value that moves by itself at some pace and moved
+ * within that window moves again within as long, most likely.
  */
-const REREAD_MIN_MS = 1_000;
+const REREAD_MIN_MS = 300;
 const REREAD_MAX_MS = 10_000;
-const REREAD_GAP_MS = 250;
+const REREAD_GAP_MS = 100;
+/** The first watch of a run reads the tree twice this far apart: clocks ticking in seconds show. */
+const CALIBRATION_MS = 1_100;
+let calibrated = false;
 
 /** Attributes seen moving by themselves in this run: never a command's doing in a later check either. */
 const moving = new Set<string>();
@@ -76,9 +79,14 @@ export class TreeWatch {
     public base: Snapshot,
   ) {}
 
-  /** Two snapshots before any command: what differs between them moves by itself. */
+  /**
+   * Two snapshots before any command (the first time in a run, a second apart): what differs
+   * between them moves by itself.
+   */
   static async start(t: CheckContext): Promise<TreeWatch> {
     const first = await snapshot(t);
+    if (!calibrated) await sleep(CALIBRATION_MS);
+    calibrated = true;
     const second = await snapshot(t);
     const watch = new TreeWatch(t, second);
     for (const c of differences(first, second, false).changed) moving.add(key(c.path, c.attribute));
