@@ -39,14 +39,17 @@ export async function takeSnapshot(client: BmcClient, ns: string, timeoutMs?: nu
   return { objects: data as Snapshot['objects'] };
 }
 
-/** Differences between two snapshots, before the moving attributes are set aside. */
-function differences(before: Snapshot, after: Snapshot): TraceReport {
+/**
+ * Differences between two snapshots, before the moving attributes are set aside; `byName` false
+ * keeps the attributes whose names say they move (a caller that tells them by observation).
+ */
+export function differences(before: Snapshot, after: Snapshot, byName = true): TraceReport {
   const changed: TraceChange[] = [];
   for (const [path, attrs] of Object.entries(after.objects)) {
     const old = before.objects[path];
     if (!old) continue;
     for (const [attribute, value] of Object.entries(attrs)) {
-      if (MOVING.test(attribute) || !(attribute in old)) continue;
+      if ((byName && MOVING.test(attribute)) || !(attribute in old)) continue;
       if (!sameValue(old[attribute], value)) changed.push({ path, attribute, before: old[attribute], after: value });
     }
   }

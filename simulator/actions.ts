@@ -44,7 +44,7 @@ export class Actions {
         return this.reset();
       case `${this.iface}.Object.Delete.Delete`:
         // The method itself: the DELETE verb's faults (delete-ignored, ...) are not the action's.
-        this.bus.removeObject(path);
+        this.removeWithNext(path, 'delete-action-removes-next-sibling');
         return null;
       default:
         return null;
@@ -66,7 +66,14 @@ export class Actions {
     } else if (this.bus.faults.has('delete-ignored')) {
       return;
     }
+    this.removeWithNext(path, 'delete-removes-next-sibling');
+  }
+
+  /** Removes an object, and with `fault` the one listed after it under the same parent too. */
+  private removeWithNext(path: string, fault: string): void {
+    const next = this.bus.faults.has(fault) ? this.bus.nextSibling(path) : undefined;
     this.bus.removeObject(path);
+    if (next !== undefined) this.bus.removeObject(next);
   }
 
   private async downloadViaTftp(file: string, server: string): Promise<unknown> {
@@ -78,14 +85,32 @@ export class Actions {
     } catch {
       name = undefined;
     }
-    await this.registry.register(image, name);
+    const id = await this.registry.register(image, name);
+    if (this.bus.faults.has('tftp-evicts-version')) this.registry.evictVersions(String(id), Infinity);
     return null;
   }
 
   private reset(): unknown {
-    if (this.bus.faults.has('reset-500')) throw new HttpError(500, 'Reset failed');
+    const faults = this.bus.faults;
+    if (faults.has('reset-500')) throw new HttpError(500, 'Reset failed');
+    if (faults.has('reset-ignored')) return null;
+    const tree = this.bus.tree;
+    const before = [...tree.objectPaths()].map((p) => tree.get(p)!);
     this.host.cancel();
     this.bus.loadInitialTree();
+    if (faults.has('reset-keeps-versions')) {
+      const software = `/xyz/${this.bus.namespace}/software/`;
+      for (const obj of before) if (obj.path.startsWith(software) && !tree.get(obj.path)) tree.add(obj);
+    }
+    if (faults.has('reset-keeps-writes')) {
+      for (const old of before) {
+        const now = tree.get(old.path)?.attributes();
+        for (const [name, ref] of old.attributes()) {
+          const fresh = now?.get(name);
+          if (fresh && !fresh.property.live) fresh.property.value = ref.property.value;
+        }
+      }
+    }
     return null;
   }
 }

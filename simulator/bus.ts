@@ -126,6 +126,24 @@ export class Bus {
   /** Only with the delete-lingers-in-root-enumerate fault: deleted objects the namespace root's enumerate keeps mapping. */
   readonly lingeringMaps = new Map<string, AttributeMap>();
 
+  /** The object listed after `path` under its parent, if any (the *-next-sibling faults). */
+  nextSibling(path: string): string | undefined {
+    const siblings = this.tree.childrenOf(parentOf(path));
+    return siblings.slice(siblings.indexOf(path) + 1).find((p) => this.tree.get(p) !== undefined);
+  }
+
+  /**
+   * Stores `value` in the attribute `name` of every other object under the parent of `path` that
+   * has one of the same signature (the *-writes-namesakes faults).
+   */
+  writeNamesakes(path: string, name: string, value: DbusValue): void {
+    const signature = this.tree.get(path)?.attributes().get(name)?.property.signature;
+    for (const sibling of this.tree.childrenOf(parentOf(path))) {
+      const ref = sibling === path ? undefined : this.tree.get(sibling)?.attributes().get(name);
+      if (ref && !ref.property.live && ref.property.signature === signature) this.setProperty(sibling, ref, name, value);
+    }
+  }
+
   removeObject(path: string): boolean {
     const obj = this.tree.get(path);
     const map = obj && this.faults.has('delete-lingers-in-root-enumerate') ? this.attributes(path) : undefined;

@@ -220,7 +220,10 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     operator: 'acknowledged-not-done',
     requirement: 'EP-10',
     description: 'actions answer 200 without calling the method',
-    knockOn: { 'ACT-1': 'DownloadViaTFTP is one of the actions the fault does not call: nothing is downloaded' },
+    knockOn: {
+      'ACT-1': 'DownloadViaTFTP is one of the actions the fault does not call: nothing is downloaded',
+      'ACT-2': 'Reset is one of the actions the fault does not call: nothing is reset',
+    },
   },
   {
     name: 'tftp-ignored',

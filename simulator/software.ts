@@ -89,7 +89,31 @@ export class SoftwareRegistry {
       this.remembered.add(id);
     }
     if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
+    if (faults.has('upload-evicts-oldest')) this.evictVersions(id, 1);
+    if (faults.has('upload-alters-other-versions')) this.invalidateOthers(id, manifest.purpose);
     return this.answer(id, remoteName);
+  }
+
+  /** Removes up to `max` versions other than `id` that are not active (the *-evicts-* faults). */
+  evictVersions(id: string, max: number): void {
+    const software = `/xyz/${this.bus.namespace}/software`;
+    const active = `xyz.${this.bus.namespace}.Software.Activation.Activations.Active`;
+    const others = this.bus.tree
+      .childrenOf(software)
+      .filter((p) => p !== `${software}/${id}` && this.bus.tree.get(p)?.attributes().get('Activation')?.property.value !== active);
+    for (const p of others.slice(0, max)) this.bus.removeObject(p);
+  }
+
+  /** Sets the Activation of the other versions of `purpose` to Invalid (upload-alters-other-versions). */
+  private invalidateOthers(id: string, purpose: string): void {
+    const software = `/xyz/${this.bus.namespace}/software`;
+    for (const p of this.bus.tree.childrenOf(software)) {
+      const attrs = p === `${software}/${id}` ? undefined : this.bus.tree.get(p)?.attributes();
+      const ref = attrs?.get('Activation');
+      if (ref && attrs?.get('Purpose')?.property.value === purpose) {
+        this.bus.setProperty(p, ref, 'Activation', `xyz.${this.bus.namespace}.Software.Activation.Activations.Invalid`);
+      }
+    }
   }
 
   private async failLate(e: unknown): Promise<never> {

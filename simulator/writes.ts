@@ -75,6 +75,13 @@ export class Writer {
     // transition-write-ignored: the host's requested transition alone is answered and not set.
     if (name === 'RequestedHostTransition' && this.bus.faults.has('transition-write-ignored')) return;
     this.store(path, ref, name, value);
+    if (this.bus.faults.has('put-attr-writes-namesakes')) this.bus.writeNamesakes(path, name, value);
+    if (this.bus.faults.has('put-attr-writes-neighbour-attr') && !ref.property.enumValues) {
+      const neighbour = [...obj.attributes()].find(
+        ([n, r]) => n !== name && r.property.signature === ref.property.signature && !r.property.live && !r.property.enumValues,
+      );
+      if (neighbour) this.bus.setProperty(path, neighbour[1], neighbour[0], value);
+    }
   }
 
   /**
@@ -111,6 +118,9 @@ export class Writer {
     if (this.bus.faults.has('put-object-ignored')) return;
     const signal = !this.bus.faults.has('object-put-silent');
     for (const [name, ref, value] of changes) this.store(path, ref, name, value, signal);
+    if (this.bus.faults.has('put-object-writes-namesakes')) {
+      for (const [name, , value] of changes) this.bus.writeNamesakes(path, name, value);
+    }
   }
 }
 

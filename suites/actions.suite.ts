@@ -3,6 +3,9 @@ import { check, type CheckContext } from './support/check.js';
 import { describeResponse, ensure, expectError, expectSuccess, notJudged, show } from './support/assert.js';
 import { children, invalidateTreeCache } from './support/tree.js';
 import { deleteSoftwareVersions, uploadAndTrack, uploadWaitMs, waitForNewChildren } from './support/software.js';
+import { judgeSteps, ownVersionWithNeighbour, repeatedCollateral, TreeWatch } from './support/tree-effects.js';
+import { firstWritePlan, readValue, restoreAfter } from './support/writable.js';
+import { sameValue } from '../client/values.js';
 
 async function software(t: CheckContext): Promise<string[]> {
   return children(t.client, `${t.root}/software`);
@@ -113,4 +116,114 @@ check(
       t.warn(`POST ${path}, a method the target does not have, answered ${describeResponse(res)} as if it had been called`, 'EP-10');
   },
   { profile: 'safe' },
+);
+
+check(
+  'ACT-1',
+  'DownloadViaTFTP registers its version and changes nothing else in the tree',
+  async (t) => {
+    const tftp = t.cfg.tftp!;
+    const softwareRoot = `${t.root}/software`;
+    const path = `${softwareRoot}/action/DownloadViaTFTP`;
+    const steps = await repeatedCollateral(async () => {
+      // A version of the run's own already there: the download must leave the others as they are.
+      await uploadAndTrack(t, { tag: 'tftp-neighbour' });
+      const before = await software(t);
+      const watch = await TreeWatch.start(t);
+      const res = await t.client.post(path, [tftp.file, tftp.server]);
+      // The answer and the registration are the other ACT-1 check's concern; here what else changed.
+      if (res.status < 200 || res.status >= 300) notJudged(`POST ${path} answered ${describeResponse(res)}: nothing to watch`);
+      const added = await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t));
+      deleteSoftwareVersions(t, added);
+      const found = await watch.collateral({ added: { under: softwareRoot, max: 1 } }, softwareRoot);
+      // Its version deleted, so that a second run downloads the same file anew.
+      for (const version of added) await t.client.delete(version);
+      invalidateTreeCache();
+      return [{ command: `POST ${path} ${show([tftp.file, tftp.server])}`, found }];
+    });
+    judgeSteps(t, 'ACT-1', steps);
+  },
+  {
+    profile: 'destructive',
+    unless: (cfg) => (cfg.tftp ? undefined : 'needs --tftp-server and --tftp-file naming a valid image'),
+  },
+);
+
+check(
+  'EP-10',
+  'POST {instance}/action/Delete removes the instance and nothing else in the tree',
+  async (t) => {
+    const software = `${t.root}/software`;
+    const steps = await repeatedCollateral(async () => {
+      const path = await ownVersionWithNeighbour(t, 'action-effects');
+      if (path === undefined) notJudged('no instance of the run to call Delete on: the uploads registered no version (see RULE-7)');
+      const watch = await TreeWatch.start(t);
+      const call = await t.client.post(`${path}/action/Delete`, []);
+      // Whether a target offers Delete as an action is left open (rule 8); the answer is the other check's.
+      if (call.status < 200 || call.status >= 300)
+        t.notTested(`POST ${path}/action/Delete answered ${describeResponse(call)}: nothing to watch`);
+      return [{ command: `POST ${path}/action/Delete []`, found: await watch.collateral({ removed: [path] }, software) }];
+    });
+    judgeSteps(t, 'EP-10', steps);
+  },
+  { profile: 'destructive' },
+);
+
+/** Polls until `done` holds or `ms` have passed; errors of a restarting service count as not yet. */
+async function pollUntil(ms: number, done: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await done().catch(() => false)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+check(
+  'ACT-2',
+  'Reset([]) is judged by its effect: a value the run wrote and a version it uploaded do not survive it',
+  async (t) => {
+    // A value only the run can have made ("…-bmcc"): no factory default can equal it.
+    const plan = await firstWritePlan(
+      t,
+      (p) => typeof p.next === 'string' && p.next.endsWith('-bmcc'),
+      "no named writable takes a string of the run's own making, which no factory value can equal",
+    );
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    invalidateTreeCache();
+    const put = await t.client.put(`${path}/attr/${name}`, plan.next);
+    if (put.status < 200 || put.status >= 300 || !sameValue(await readValue(t, path, name), plan.next)) {
+      notJudged(
+        `PUT ${path}/attr/${name} = ${show(plan.next)} did not take (${describeResponse(put)}): nothing for Reset to undo (see EP-8)`,
+      );
+    }
+    const { added } = await uploadAndTrack(t, { tag: 'reset' });
+    if (added.length === 0) notJudged('the upload registered no version: nothing for Reset to remove (see RULE-7)');
+    const version = added[0]!;
+    const reset = `${t.root}/software/action/Reset`;
+    invalidateTreeCache();
+    const res = await t.client.post(reset, []);
+    // The answer is the other ACT-2 check's concern; here what the reset did.
+    if (res.status < 200 || res.status >= 300) notJudged(`POST ${reset} answered ${describeResponse(res)}: no reset to judge`);
+    // The spec does not say when a factory reset takes effect: a bounded wait.
+    const bound = t.cfg.embedded ? t.cfg.eventTimeoutMs : Math.max(t.cfg.timeoutMs, t.cfg.eventTimeoutMs);
+    const valueGone = () => pollUntil(bound, async () => !sameValue(await readValue(t, path, name), plan.next));
+    const versionGone = () => pollUntil(bound, async () => (await t.client.get(version)).status !== 200);
+    const [value, removed] = await Promise.all([valueGone(), versionGone()]);
+    t.judge(
+      'ACT-2',
+      value,
+      `POST ${reset} answered ${describeResponse(res)} but ${path} ${name} still holds ${show(plan.next)}, which the run wrote before it`,
+    );
+    t.judge(
+      'ACT-2',
+      removed,
+      `POST ${reset} answered ${describeResponse(res)} but ${version}, which the run uploaded before it, is still there`,
+    );
+  },
+  {
+    profile: 'destructive',
+    unless: (cfg) => (cfg.allowFactoryReset ? undefined : 'a factory reset runs only with --allow-factory-reset'),
+  },
 );

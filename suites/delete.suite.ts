@@ -1,8 +1,9 @@
 /** DELETE: instances with xyz.{ns}.Object.Delete go away; others are refused with 403. */
 import { check, type CheckContext } from './support/check.js';
-import { describeResponse, ensure, expectError, expectSuccess } from './support/assert.js';
+import { describeResponse, ensure, expectError, expectSuccess, notJudged } from './support/assert.js';
 import { children, getObject, invalidateTreeCache } from './support/tree.js';
 import { uploadAndTrack } from './support/software.js';
+import { judgeSteps, ownVersionWithNeighbour, repeatedCollateral, TreeWatch } from './support/tree-effects.js';
 
 /** A deletable instance this run created itself: an uploaded software version. */
 async function ownDeletableInstance(t: CheckContext): Promise<string> {
@@ -47,4 +48,24 @@ check(
     }
   },
   { profile: 'safe' },
+);
+
+check(
+  'EP-11',
+  'DELETE of an instance removes it and nothing else in the tree',
+  async (t) => {
+    const software = `${t.root}/software`;
+    const steps = await repeatedCollateral(async () => {
+      // Two instances of the run's own: the one deleted has a neighbour listed after it.
+      const path = await ownVersionWithNeighbour(t, 'delete-effects');
+      if (path === undefined) notJudged('no instance of the run to delete: the uploads registered no version (see RULE-7)');
+      const watch = await TreeWatch.start(t);
+      const res = await t.client.delete(path);
+      // The answer is the other EP-11 check's concern; here only what a taken DELETE did around it.
+      if (res.status < 200 || res.status >= 300) notJudged(`DELETE ${path} answered ${describeResponse(res)}: nothing to watch`);
+      return [{ command: `DELETE ${path}`, found: await watch.collateral({ removed: [path] }, software) }];
+    });
+    judgeSteps(t, 'EP-11', steps);
+  },
+  { profile: 'destructive' },
 );

@@ -5,6 +5,7 @@ import { check } from './support/check.js';
 import { ensure, envelopeOf, expectError, expectOk, expectSuccess, notJudged, show } from './support/assert.js';
 import { children, invalidateTreeCache } from './support/tree.js';
 import { freshVersion, uploadAndTrack, uploadOwn } from './support/software.js';
+import { judgeSteps, repeatedCollateral, TreeWatch } from './support/tree-effects.js';
 
 function expectVersionId(res: BmcResponse, what: string, requirement: string): string {
   const data = expectOk(res, what, requirement);
@@ -81,6 +82,26 @@ check(
     if (added.length === 0) notJudged('the first upload registered no version, so the second is no duplicate (see RULE-7)');
     const second = await uploadOwn(t, image);
     expectDescription(second, 'the second POST /upload/image of the same version');
+  },
+  { profile: 'destructive' },
+);
+
+check(
+  'RULE-7',
+  'an upload registers its version and changes nothing else in the tree',
+  async (t) => {
+    const software = `${t.root}/software`;
+    const steps = await repeatedCollateral(async () => {
+      // A version of the run's own already there: an upload must leave the others as they are.
+      await uploadAndTrack(t, { tag: 'effects-first' });
+      const watch = await TreeWatch.start(t);
+      const { res, added } = await uploadAndTrack(t, { tag: 'effects' });
+      // The answer and the registration are the other checks' concern; here what else changed.
+      if (res.status !== 200 || added.length === 0)
+        notJudged(`the upload answered ${res.status} and registered ${added.length} version(s): nothing to watch`);
+      return [{ command: 'POST /upload/image', found: await watch.collateral({ added: { under: software, max: 1 } }, software) }];
+    });
+    judgeSteps(t, 'RULE-7', steps);
   },
   { profile: 'destructive' },
 );

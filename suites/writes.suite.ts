@@ -3,7 +3,18 @@ import { sameValue } from '../client/values.js';
 import { check, type CheckContext } from './support/check.js';
 import { describeResponse, ensure, expectEqual, expectOk, expectSuccess, notJudged, show } from './support/assert.js';
 import { getObject, interfaceKeys, invalidateTreeCache } from './support/tree.js';
-import { firstWritePlan, putAttr, readValue, restoreAfter, type WritePlan } from './support/writable.js';
+import {
+  firstWritePlan,
+  noWritableReason,
+  putAttr,
+  readValue,
+  restoreAfter,
+  restoreValue,
+  writePlans,
+  type WritePlan,
+} from './support/writable.js';
+import { judgeSteps, repeatedCollateral, TreeWatch, type Step } from './support/tree-effects.js';
+import type { Snapshot } from '../runner/trace.js';
 
 /** The complete object, as rule 2 says: the GET response without message and status. */
 async function putBodyFromGet(t: CheckContext, path: string): Promise<{ data: Record<string, unknown> }> {
@@ -182,4 +193,89 @@ check(
     t.observe('CurrentHostState after the request', { before: current, requested: next, after: seen }, 'STATE-2');
   },
   { profile: 'destructive' },
+);
+
+/**
+ * The plans whose whole-tree effects are watched: the first declared writable, and the first whose
+ * attribute name another object of the tree has too (a write that strays to a namesake shows there).
+ */
+async function effectPlans(t: CheckContext, watch: TreeWatch): Promise<WritePlan[]> {
+  const plans = await writePlans(t);
+  if (plans.length === 0) t.notTested(noWritableReason());
+  const objects = Object.entries(watch.base.objects);
+  const namesake = plans.find((p) => objects.some(([path, attrs]) => path !== p.attr.path && Object.hasOwn(attrs, p.attr.name)));
+  return [...new Set([plans[0]!, namesake ?? plans[0]!])];
+}
+
+/** Puts the original back inline; one that does not come back leaves the tree unjudgeable. */
+async function restoreInline(t: CheckContext, plan: WritePlan, after: string): Promise<void> {
+  try {
+    await restoreValue(t, plan.attr.path, plan.attr.name, plan.original);
+  } catch (err) {
+    notJudged(`${plan.attr.path} ${plan.attr.name} could not be put back after ${after}: ${(err as Error).message}`);
+  }
+}
+
+check(
+  'EP-8',
+  'PUT {path}/attr/{name} changes that attribute and nothing else in the tree, and so does the PUT back',
+  async (t) => {
+    const watch = await TreeWatch.start(t);
+    for (const plan of await effectPlans(t, watch)) {
+      restoreAfter(t, plan);
+      const { path, name } = plan.attr;
+      const parent = path.slice(0, path.lastIndexOf('/'));
+      const command = `PUT ${path}/attr/${name} = ${show(plan.next)}`;
+      const steps = await repeatedCollateral(async () => {
+        const start = watch.base;
+        const res = await t.client.put(`${path}/attr/${name}`, plan.next);
+        // The answer is the other EP-8 check's concern; here only what a taken write did around it.
+        if (res.status < 200 || res.status >= 300) notJudged(`${command} answered ${describeResponse(res)}: no write to watch`);
+        const found = await watch.collateral({ changed: [{ path, name }] }, parent);
+        await restoreInline(t, plan, command);
+        const back = await watch.collateral({}, parent, start);
+        return [
+          { command, found },
+          { command: `${command} and the PUT back to ${show(plan.original)}`, found: back },
+        ];
+      });
+      judgeSteps(t, 'EP-8', steps);
+    }
+  },
+  { profile: 'safe' },
+);
+
+check(
+  'EP-9',
+  'PUT {path} with the complete map changes that object and nothing else in the tree, and so does the PUT back',
+  async (t) => {
+    const watch = await TreeWatch.start(t);
+    for (const plan of await effectPlans(t, watch)) {
+      restoreAfter(t, plan);
+      const { path, name } = plan.attr;
+      const parent = path.slice(0, path.lastIndexOf('/'));
+      const putWhole = async (value: unknown, against: Snapshot | undefined): Promise<Step> => {
+        const body = await putBodyFromGet(t, path);
+        body.data[name] = value;
+        invalidateTreeCache();
+        const command = `PUT ${path} with the complete map and ${name} = ${show(value)}`;
+        const res = await t.client.request('PUT', path, { json: body });
+        if (res.status < 200 || res.status >= 300) {
+          if (against !== undefined) await restoreInline(t, plan, command);
+          notJudged(`${command} answered ${describeResponse(res)}: no write to watch`);
+        }
+        if (against !== undefined && !sameValue(await readValue(t, path, name), value)) {
+          await restoreInline(t, plan, command);
+          notJudged(`${command} answered ${describeResponse(res)} but ${name} did not come back: the tree cannot be compared with before`);
+        }
+        return { command, found: await watch.collateral({ changed: against ? [] : [{ path, name }] }, parent, against) };
+      };
+      const cycle = async (): Promise<Step[]> => {
+        const start = watch.base;
+        return [await putWhole(plan.next, undefined), await putWhole(plan.original, start)];
+      };
+      judgeSteps(t, 'EP-9', await repeatedCollateral(cycle));
+    }
+  },
+  { profile: 'safe' },
 );
