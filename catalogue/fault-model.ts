@@ -97,8 +97,14 @@ export const FAULT_MODEL: Readonly<Record<string, RequirementModel>> = {
   'WR-1': { applies: ['out-of-domain', 'crash'] },
   'STATE-1': { applies: ['refuse', 'acknowledged-not-done'] },
   // Actions
-  'EP-10': { applies: ['acknowledged-not-done', 'widen'] },
-  'ACT-1': { applies: ['acknowledged-not-done', 'partial', 'collateral'] },
+  'EP-10': { applies: ['acknowledged-not-done', 'widen', 'collateral'] },
+  'ACT-1': {
+    applies: ['acknowledged-not-done', 'collateral'],
+    cannot: {
+      partial:
+        'its one effect is a version registered (acknowledged-not-done when missing); the spec shows nothing of a version object by which half a registration could be told',
+    },
+  },
   'ACT-2': { applies: ['crash', 'acknowledged-not-done', 'partial'] },
   'RULE-4': { applies: ['misreport', 'extra'] },
   // Delete
@@ -107,7 +113,12 @@ export const FAULT_MODEL: Readonly<Record<string, RequirementModel>> = {
   // Upload
   'EP-12': { applies: ['malformed', 'omit', 'misreport'] },
   'EP-13': { applies: ['refuse', 'misreport'] },
-  'RULE-7': { applies: ['acknowledged-not-done', 'stale', 'collateral', 'partial'] },
+  'RULE-7': {
+    applies: ['acknowledged-not-done', 'stale', 'collateral'],
+    cannot: {
+      partial: 'the spec shows no attribute of a version object: beyond an object under software/, what a registration holds is not stated',
+    },
+  },
   'ERR-2': { applies: ['out-of-domain', 'misreport'] },
   'ERR-3': { applies: ['duplicate', 'crash'] },
   // Events

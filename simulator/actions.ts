@@ -65,6 +65,10 @@ export class Actions {
       }
     } else if (this.bus.faults.has('delete-ignored')) {
       return;
+    } else if (this.bus.faults.has('delete-drops-interface-only') && obj.interfaces.size > 1) {
+      // Half a delete: the instance gives up its Delete interface and stays with the others.
+      obj.interfaces.delete(`${this.iface}.Object.Delete`);
+      return;
     }
     this.removeWithNext(path, 'delete-removes-next-sibling');
   }

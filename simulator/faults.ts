@@ -541,6 +541,12 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     requirement: 'EP-7',
     description: 'GET {path}/enumerate renders enumerated values as their member name alone ("Off"), GET as the whole name',
   },
+  {
+    name: 'delete-drops-interface-only',
+    operator: 'partial',
+    requirement: 'EP-11',
+    description: 'DELETE of a deletable instance answers 200 and takes only its Delete interface away: the object stays with the rest',
+  },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   {
     name: 'logout-keeps-socket',

@@ -400,6 +400,12 @@ const coreProbes: Record<string, Probe> = {
     Object.hasOwn((await (await session(sim)).get(`${ROOT}/software/enumerate`)).body.data, `${ROOT}/software`),
   'enumerate-short-enum-values': async (sim) =>
     (await (await session(sim)).get(`${ROOT}/time/enumerate`)).body.data[`${ROOT}/time/owner`].TimeOwner === 'BMC',
+  'delete-drops-interface-only': async (sim) => {
+    const s = await session(sim);
+    const id = (await upload(s, 'half-deleted')).body.data;
+    const r = await s.del(`${ROOT}/software/${id}`);
+    return r.status === 200 && (await s.get(`${ROOT}/software/${id}`)).status === 200;
+  },
   'upload-id-not-version': async (sim) => {
     const s = await session(sim);
     const id = (await upload(s, 'id-not-version')).body.data;
