@@ -41,7 +41,7 @@ export const EVENT_FAULTS: readonly FaultInfo[] = [
   {
     name: 'properties-changed-all',
     requirement: 'EV-2',
-    description: "a PropertiesChanged lists every property of the interface, not only the changed one",
+    description: 'a PropertiesChanged lists every property of the interface, not only the changed one',
     operator: 'extra',
   },
   {
