@@ -176,7 +176,7 @@ export class EventHub {
       if (sub.muted) continue;
       // events-before-filter: a socket still waiting for its filter gets everything.
       if (!sub.filter && !(this.faults.has('events-before-filter') && sub.ws.readyState === sub.ws.OPEN)) continue;
-      const copies = this.matches(sub, event, meta);
+      const copies = sub.filter ? this.matches(sub, event, meta) : 1;
       if (copies === 0) continue;
       const own = this.render(sub, event, meta);
       const out = own ?? (text ??= this.serialise(event));
@@ -240,7 +240,6 @@ export class EventHub {
 
   /** How many copies of `event` the subscriber gets (one per matching D-Bus match rule). */
   protected matches(sub: Subscriber, event: BusEvent, _meta: PublishMeta): number {
-    if (!sub.filter) return 1; // events-before-filter
     return this.admits(sub.filter as EventFilter, event) ? 1 : 0;
   }
 
