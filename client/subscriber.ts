@@ -29,6 +29,8 @@ export interface OpenOptions {
   auth?: boolean;
   /** Default: the client's connect timeout. */
   handshakeTimeoutMs?: number;
+  /** Awaited once the socket is open, before the filter is sent (what arrives meanwhile is recorded). */
+  beforeFilter?: (sub: EventSubscriber) => Promise<void>;
 }
 
 export interface TryOpenOptions extends OpenOptions {
@@ -111,6 +113,7 @@ export class EventSubscriber {
     const hs = await handshake(client, opts, text);
     if (hs.status === 'refused') return { kind: 'refused', status: hs.httpStatus };
     const sub = new EventSubscriber(hs.socket);
+    if (opts.beforeFilter) await opts.beforeFilter(sub);
     await new Promise<void>((resolve) => hs.socket.send(text, () => resolve()));
     const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
     if (settleMs > 0) await sub.waitUntil(() => sub.closed, settleMs);

@@ -90,9 +90,19 @@ export class Bus {
       event: 'PropertiesChanged',
       path,
       interface: ref.interfaceName,
-      properties: { [name]: this.wire.event(ref.property) },
+      properties: this.faults.has('properties-changed-all')
+        ? this.changedWithSiblings(path, ref.interfaceName, name, ref.property)
+        : { [name]: this.wire.event(ref.property) },
     });
     return true;
+  }
+
+  /** properties-changed-all: every property of the interface, the changed one among them. */
+  private changedWithSiblings(path: string, iface: string, name: string, changed: AttributeRef['property']): AttributeMap {
+    const out: AttributeMap = {};
+    for (const [n, p] of this.tree.get(path)?.interfaces.get(iface)?.properties ?? []) out[n] = this.wire.event(p);
+    out[name] = this.wire.event(changed);
+    return out;
   }
 
   addObject(obj: DbusObject): void {

@@ -96,6 +96,9 @@ export interface HubOptions {
 /** events-burst-reordered: events emitted within this many ms of each other are swapped. */
 const BURST_WINDOW_MS = 5;
 
+/** properties-changed-coalesced: changes within this many ms of the first go out as one event. */
+const COALESCE_MS = 40;
+
 /** A subscriber that lets this much pile up unsent is closed rather than silently skipped. */
 const MAX_BUFFERED = 64 * 1024 * 1024;
 
@@ -168,9 +171,12 @@ export class EventHub {
     for (const sub of this.subscribers) if (sub.ws.readyState !== sub.ws.OPEN) this.muteBeside(sub);
     if (event.event === 'InterfacesAdded' && this.faults.has('no-interfaces-added')) return;
     let text: string | undefined;
+    if (event.event === 'PropertiesChanged' && this.faults.has('properties-changed-coalesced') && this.coalesce(event)) return;
     for (const sub of this.subscribers) {
-      if (!sub.filter || sub.muted) continue;
-      const copies = this.matches(sub, event, meta);
+      if (sub.muted) continue;
+      // events-before-filter: a socket still waiting for its filter gets everything.
+      if (!sub.filter && !(this.faults.has('events-before-filter') && sub.ws.readyState === sub.ws.OPEN)) continue;
+      const copies = sub.filter ? this.matches(sub, event, meta) : 1;
       if (copies === 0) continue;
       const own = this.render(sub, event, meta);
       const out = own ?? (text ??= this.serialise(event));
@@ -205,6 +211,33 @@ export class EventHub {
     return this.subscribers.size;
   }
 
+  /** properties-changed-coalesced: changes of one object and interface waiting to go out as one. */
+  private readonly pending = new Map<string, PropertiesChanged>();
+
+  /** Holds a PropertiesChanged back to merge the next ones of its object and interface; true when held. */
+  private coalesce(event: PropertiesChanged): boolean {
+    const key = `${event.path}\n${event.interface}`;
+    const held = this.pending.get(key);
+    if (held) {
+      Object.assign(held.properties, event.properties);
+      return true;
+    }
+    this.pending.set(key, { ...event, properties: { ...event.properties } });
+    setTimeout(() => {
+      const merged = this.pending.get(key);
+      this.pending.delete(key);
+      if (merged) this.publishNow(merged);
+    }, COALESCE_MS).unref();
+    return true;
+  }
+
+  private publishNow(event: PropertiesChanged): void {
+    for (const sub of this.subscribers) {
+      if (!sub.filter || sub.muted || this.matches(sub, event, {}) === 0) continue;
+      this.deliver(sub, this.render(sub, event, {}) ?? this.serialise(event));
+    }
+  }
+
   /** How many copies of `event` the subscriber gets (one per matching D-Bus match rule). */
   protected matches(sub: Subscriber, event: BusEvent, _meta: PublishMeta): number {
     return this.admits(sub.filter as EventFilter, event) ? 1 : 0;
@@ -221,18 +254,34 @@ export class EventHub {
     if (!paths && !interfaces) {
       return !(this.faults.has('empty-filter-drops') && !filter.paths && !filter.interfaces);
     }
-    const byPath = paths ? paths.includes(event.path) : undefined;
+    const byPath = paths ? paths.some((p) => this.pathAdmits(p, event.path)) : undefined;
     let byInterface: boolean | undefined;
     if (interfaces) {
+      const named = (i: string) => interfaces.some((listed) => this.interfaceAdmits(listed, i));
       byInterface =
         event.event === 'PropertiesChanged'
-          ? interfaces.includes(event.interface)
-          : !this.faults.has('interfaces-filter-skips-added') && Object.keys(event.interfaces).some((i) => interfaces.includes(i));
+          ? named(event.interface)
+          : !this.faults.has('interfaces-filter-skips-added') && Object.keys(event.interfaces).some(named);
     }
     if (byPath !== undefined && byInterface !== undefined) {
       return this.faults.has('filter-and') ? byPath && byInterface : byPath || byInterface;
     }
     return (byPath ?? byInterface) as boolean;
+  }
+
+  /** Whether a listed path admits a signal's path: equal (the near-miss faults widen it). */
+  private pathAdmits(listed: string, path: string): boolean {
+    if (listed === path) return true;
+    if (this.faults.has('paths-filter-string-prefix') && path.startsWith(listed)) return true;
+    if (this.faults.has('paths-filter-subtree') && path.startsWith(`${listed.replace(/\/+$/, '')}/`)) return true;
+    return this.faults.has('paths-filter-case-insensitive') && listed.toLowerCase() === path.toLowerCase();
+  }
+
+  /** Whether a listed interface admits an interface: equal (the near-miss faults widen it). */
+  private interfaceAdmits(listed: string, iface: string): boolean {
+    if (listed === iface) return true;
+    if (this.faults.has('interfaces-filter-prefix') && iface.startsWith(listed)) return true;
+    return this.faults.has('interfaces-filter-case-insensitive') && listed.toLowerCase() === iface.toLowerCase();
   }
 
   protected serialise(event: BusEvent): string {

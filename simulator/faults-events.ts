@@ -1,4 +1,53 @@
 /** Faults of event filters probed with near misses, premature and padded events. */
 import type { FaultInfo } from './faults.js';
 
-export const EVENT_FAULTS: readonly FaultInfo[] = [];
+export const EVENT_FAULTS: readonly FaultInfo[] = [
+  {
+    name: 'paths-filter-string-prefix',
+    requirement: 'EV-4',
+    description: "a paths filter admits every path that starts with a listed string (a listed path's parent admits it)",
+    operator: 'widen',
+  },
+  {
+    name: 'paths-filter-subtree',
+    requirement: 'EV-4',
+    description: 'a paths filter admits the listed paths and everything below them',
+    operator: 'widen',
+  },
+  {
+    name: 'paths-filter-case-insensitive',
+    requirement: 'EV-4',
+    description: 'a paths filter compares paths without regard to case',
+    operator: 'widen',
+  },
+  {
+    name: 'interfaces-filter-prefix',
+    requirement: 'EV-5',
+    description: 'an interfaces filter admits every interface that starts with a listed string',
+    operator: 'widen',
+  },
+  {
+    name: 'interfaces-filter-case-insensitive',
+    requirement: 'EV-5',
+    description: 'an interfaces filter compares interface names without regard to case',
+    operator: 'widen',
+  },
+  {
+    name: 'events-before-filter',
+    requirement: 'EV-4',
+    description: 'a socket receives every event between its opening and its filter message',
+    operator: 'premature',
+  },
+  {
+    name: 'properties-changed-all',
+    requirement: 'EV-2',
+    description: 'a PropertiesChanged lists every property of the interface, not only the changed one',
+    operator: 'extra',
+  },
+  {
+    name: 'properties-changed-coalesced',
+    requirement: 'EV-8',
+    description: 'changes of one object and interface within 40 ms go out as one PropertiesChanged with the last values',
+    operator: 'coalesce',
+  },
+];

@@ -4,14 +4,15 @@ import { afterAll } from 'vitest';
 import { EventSubscriber } from '../client/subscriber.js';
 import { sameValue } from '../client/values.js';
 import { profileAllows } from '../runner/config.js';
-import { check, runConfig } from './support/check.js';
-import { CheckFailure, describeResponse, ensure, expectOk, fail, notJudged, show } from './support/assert.js';
+import { check, runConfig, type CheckContext } from './support/check.js';
+import { CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
 import {
   anyEventOf,
   eventMatrix,
   eventWriter,
   liveMatrix,
+  type Matrix,
   lostMeasured,
   measuredEvents,
   streamOf,
@@ -294,6 +295,96 @@ check(
       !hit,
       `${m.neither!.what} received a PropertiesChanged of ${m.b.path}, which matches neither its path nor its interface: ${brief(hit?.raw ?? '')}`,
     );
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+/**
+ * Near misses: each subscription lists B exactly (B's change arriving is the exact entry's twin:
+ * the subscription is live) and entries a sloppy match would take for A; A's changes never arrive.
+ */
+function judgeNearMisses(t: CheckContext, m: Matrix & { b: AttrWriter }, taps: (Tap | undefined)[], needs: string): void {
+  const present = taps.filter((x): x is Tap => x !== undefined);
+  if (present.length === 0) t.notTested(needs);
+  for (const tap of present) {
+    const hit = anyEventOf(m, tap, m.a);
+    ensure(
+      !hit,
+      `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${m.a.path}, which it does not list: ${brief(hit?.raw ?? '')}`,
+    );
+  }
+  const unproven = present.filter((tap) => tap.liveAt === undefined);
+  for (const tap of unproven) t.observe(`near miss not judged: ${show(tap.filter)}`, neverLive(tap));
+  if (unproven.length === present.length)
+    t.notTested(`no near-miss subscription was shown live by the change of ${m.b.label} it lists: ${unproven.map(neverLive).join('; ')}`);
+}
+
+check(
+  'EV-4',
+  'a paths filter admits no near miss of a listed path: its parent, the path cut short, in another case, with a trailing slash',
+  async (t) => {
+    const m = await withB(t);
+    judgeNearMisses(t, m, [m.nearPaths, m.nearSlash], 'no near miss of the path could be listed');
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-5',
+  'an interfaces filter admits no near miss of a listed interface: cut short, extended, its namespace, in another case',
+  async (t) => {
+    const m = await withInterfaces(t);
+    judgeNearMisses(t, m, [m.nearIface], 'no near miss of the interface could be listed');
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-4',
+  'a socket admits nothing before its filter message: changes between its opening and its filter do not arrive',
+  async (t) => {
+    const m = await withB(t);
+    const tap = m.early;
+    if (!tap) return t.notTested(`the socket whose filter was to follow the writes could not be opened (see EP-14)`);
+    // Every event before the filter is premature; A's are also excluded by the filter it then sent.
+    const hit = anyEventOf(m, tap, m.a);
+    ensure(
+      !hit,
+      `a socket opened before the writes, whose filter ${show(tap.filter)} followed them, received a PropertiesChanged of ${m.a.path}: ${brief(hit?.raw ?? '')}`,
+    );
+    if (m.closedByTarget.has(tap)) t.notTested(`${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code}); see EV-10`);
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-2',
+  'a PropertiesChanged lists only the properties that changed',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const pairs: [Tap, AttrWriter][] = [[m.only, m.a]];
+    if (m.b && m.onlyB) pairs.push([m.onlyB, m.b]);
+    for (const [tap, w] of pairs) {
+      const events = measuredEvents(m, tap, w);
+      const others = new Set(events.flatMap((e) => Object.keys((e.data as { properties: object }).properties).filter((k) => k !== w.name)));
+      if (others.size === 0) continue;
+      // A property listed beside the written one is padding when it holds the value the object
+      // still shows in every event: it never changed.
+      const res = await t.client.get(w.path);
+      const now = res.status === 200 ? envelopeOf(res)?.data : undefined;
+      if (now === null || typeof now !== 'object' || Array.isArray(now)) continue;
+      const unchanged = [...others].filter(
+        (k) =>
+          Object.hasOwn(now, k) &&
+          events.every((e) =>
+            sameValue((e.data as { properties: Record<string, unknown> }).properties[k], (now as Record<string, unknown>)[k]),
+          ),
+      );
+      ensure(
+        unchanged.length === 0,
+        `the PropertiesChanged of writes to ${w.label} also list ${unchanged.join(', ')}, which kept the value ${w.path} shows (${unchanged.map((k) => show((now as Record<string, unknown>)[k])).join(', ')}) in every one: ${brief(events[0]!.raw)}`,
+      );
+    }
   },
   { profile: 'safe', ...WAITS },
 );

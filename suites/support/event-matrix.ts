@@ -11,7 +11,13 @@
  *   byIface   {interfaces: [iA]}                   A's interface only
  *   either    {paths: [A], interfaces: [iB]}       A by path, B by interface (ORed)
  *   neither   {paths: [A], interfaces: [iA]}       A, never B
+ *   nearPaths {paths: [B, near misses of A]}       B, never A (A's parent, A cut short, A in another case)
+ *   nearSlash {paths: [B, A + '/']}                B, never A
+ *   nearIface {interfaces: [iB, near misses of iA]} B, never A (iA cut short, extended, its namespace, another case)
+ *   early     {paths: [B]}, sent after the writes  never A, not even before its filter arrived
  *
+ * The near-miss subscriptions list B exactly: B's change shows each is live (the positive twin
+ * of the exact entry), and A's changes must never reach them.
  * The interfaces are learned from the priming events (the REST side never shows them).
  */
 import type { ReceivedEvent } from '../../client/subscriber.js';
@@ -48,6 +54,11 @@ export interface Matrix {
   byIface?: Tap;
   either?: Tap;
   neither?: Tap;
+  nearPaths?: Tap;
+  nearSlash?: Tap;
+  nearIface?: Tap;
+  /** Opened before the measured writes; its filter was sent once they were done. */
+  early?: Tap;
   /** Set when `only` never went live: EP-14's failure, and nothing to judge for the rest. */
   notLive?: NotLive;
   /** The measured writes, per writer, in order. */
@@ -161,19 +172,69 @@ async function measure(t: CheckContext): Promise<Matrix> {
       )),
     );
   }
+  // The near misses, primed by B (which each lists exactly) while A primes the late ones.
+  const near: Tap[] = [];
+  if (m.b) {
+    const b = m.b;
+    const paths = nearPaths(a.path).filter((p) => p !== b.path);
+    if (paths.length > 0)
+      near.push(
+        (m.nearPaths = await subscribe(
+          t,
+          { paths: [b.path, ...paths] },
+          `the subscription to ${b.path} and near misses of ${a.path}`,
+          SUITE,
+        )),
+      );
+    near.push((m.nearSlash = await subscribe(t, { paths: [b.path, `${a.path}/`] }, `the subscription to ${b.path} and ${a.path}/`, SUITE)));
+    if (m.interfaces) {
+      const iB = m.interfaces.b;
+      const names = nearInterfaces(m.interfaces.a).filter((i) => i !== iB);
+      if (names.length > 0)
+        near.push(
+          (m.nearIface = await subscribe(
+            t,
+            { interfaces: [iB, ...names] },
+            `the subscription to ${iB} and near misses of ${m.interfaces.a}`,
+            SUITE,
+          )),
+        );
+    }
+  }
   // One priming write of A reaches every late subscription (A matches each by path or interface).
-  if (late.length > 0) await tryGoLive(t, late, a);
+  await Promise.all([late.length > 0 && tryGoLive(t, late, a), near.length > 0 && m.b && tryGoLive(t, near, m.b)]);
   phase('priming the filter subscriptions');
   // Stragglers of the priming land before anything is measured: within the last priming write's window.
   await quietSince(t.cfg, Math.max(...[a, ...candidates].map((w) => w.writes.at(-1)?.at ?? 0)));
   phase('settling');
 
+  // A socket opened now sends its filter only once the writes are done: nothing may arrive before.
+  let opened: () => void = () => undefined;
+  let release: () => void = () => undefined;
+  const isOpen = new Promise<void>((resolve) => (opened = resolve));
+  const writesDone = new Promise<void>((resolve) => (release = resolve));
+  const early = m.b
+    ? subscribe(t, { paths: [m.b.path] }, `the subscription to ${m.b.path} whose filter followed the writes`, {
+        ...SUITE,
+        beforeFilter: () => {
+          opened();
+          return writesDone;
+        },
+      }).catch(() => undefined)
+    : undefined;
+  if (early) await Promise.race([isOpen, early]);
   const taps = tapsOf(m);
   for (const tap of taps) m.from.set(tap, tap.sub.mark());
   const writers = m.b ? [a, m.b] : [a];
   for (const w of writers) m.written.set(w, []);
   for (let r = 0; r < t.cfg.eventWrites; r++) {
     for (const w of writers) m.written.get(w)!.push(await w.write());
+  }
+  release();
+  m.early = await early;
+  if (m.early) {
+    m.from.set(m.early, 0);
+    taps.push(m.early);
   }
   phase('writing');
   // Every tap waits for what its filter admits at the same time: one quiet window for all. A tap
@@ -197,13 +258,35 @@ async function measure(t: CheckContext): Promise<Matrix> {
 
 /** Every open tap of the matrix. */
 export function tapsOf(m: Matrix): Tap[] {
-  return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither].filter((x): x is Tap => x !== undefined);
+  return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither, m.nearPaths, m.nearSlash, m.nearIface, m.early].filter(
+    (x): x is Tap => x !== undefined,
+  );
+}
+
+/** Paths a sloppy match takes for `path`: its parent, the path cut short, the path in another case. */
+export function nearPaths(path: string): string[] {
+  const parent = path.slice(0, path.lastIndexOf('/'));
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const cut = last.length > 1 ? path.slice(0, -Math.min(3, last.length - 1)) : undefined;
+  const swapped = swapCase(path);
+  return [parent, cut, swapped].filter((p): p is string => p !== undefined && p.length > 1 && p !== path);
+}
+
+/** Interfaces a sloppy match takes for `iface`: cut short, extended, its namespace, another case. */
+export function nearInterfaces(iface: string): string[] {
+  const ns = iface.slice(0, iface.lastIndexOf('.'));
+  const out = [iface.slice(0, -1), `${iface}.Extra`, ns.includes('.') ? ns : undefined, swapCase(iface)];
+  return [...new Set(out)].filter((i): i is string => i !== undefined && i !== iface);
+}
+
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
 /** The writers whose changes a tap's filter admits, as the spec reads the filter. */
 export function admitted(m: Matrix, tap: Tap): AttrWriter[] {
   const withB = (list: AttrWriter[]) => (m.b ? [...list, m.b] : list);
-  if (tap === m.onlyB) return m.b ? [m.b] : [];
+  if (tap === m.onlyB || tap === m.nearPaths || tap === m.nearSlash || tap === m.nearIface || tap === m.early) return m.b ? [m.b] : [];
   if (tap === m.all || tap === m.both || tap === m.either) return withB([m.a]);
   return [m.a];
 }

@@ -95,11 +95,11 @@ export async function subscribe(
   t: CheckContext,
   filter: unknown,
   what = 'the subscription',
-  opts: { forSuite?: boolean } = {},
+  opts: { forSuite?: boolean; beforeFilter?: (sub: EventSubscriber) => Promise<void> } = {},
 ): Promise<Tap> {
   let sub: EventSubscriber;
   try {
-    sub = await EventSubscriber.open(t.client, filter);
+    sub = await EventSubscriber.open(t.client, filter, opts.beforeFilter ? { beforeFilter: opts.beforeFilter } : {});
   } catch (err) {
     fail(`${what}: opening /subscribe with the filter ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -37,6 +37,7 @@ export const BMCWEB: Readonly<Record<string, Expected>> = {
   'RULE-5': { verdict: 'FAIL', deviation: 'DELETE without the Delete interface answers 404' },
   'EV-1': { verdict: 'FAIL', deviation: 'a filter without paths closes the socket' },
   'EV-3': { verdict: 'FAIL', deviation: 'InterfacesAdded names the ObjectManager, not the new object' },
+  'EV-4': { verdict: 'FAIL', deviation: "a paths filter matches with path_namespace: a listed path's parent admits it" },
   'EV-5': { verdict: 'FAIL', deviation: 'an interfaces filter without paths closes the socket' },
   'EV-6': { verdict: 'FAIL', deviation: 'paths and interfaces filters are ANDed' },
   'OBJ-3': { verdict: 'WARN', deviation: 'Cached, FieldReplaceable, Present as JSON booleans' },

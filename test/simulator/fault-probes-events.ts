@@ -1,4 +1,53 @@
 /** Probes of the faults in simulator/faults-events.ts: each answers true when the simulator shows the fault. */
-import type { Probe } from './fault-probe-kit.js';
+import { CAP, eventsDuring, LED, session, type Probe } from './fault-probe-kit.js';
+import { I, openSocket, sleep, subscribe } from './helpers.js';
 
-export const EVENT_PROBES: Record<string, Probe> = {};
+/** Events of one change of the LED group that a subscription with `filter` receives. */
+const ledEventsThrough =
+  (filter: unknown): Probe =>
+  async (sim) => {
+    const s = await session(sim);
+    return (await eventsDuring(s, filter, () => s.put(`${LED}/attr/Asserted`, 1))).length > 0;
+  };
+
+export const EVENT_PROBES: Record<string, Probe> = {
+  // A truncated last element: a string prefix of the path, not its parent.
+  'paths-filter-string-prefix': ledEventsThrough({ paths: [LED.slice(0, -3)] }),
+  'paths-filter-subtree': ledEventsThrough({ paths: [LED.slice(0, LED.lastIndexOf('/'))] }),
+  'paths-filter-case-insensitive': ledEventsThrough({ paths: [LED.toUpperCase()] }),
+  'interfaces-filter-prefix': ledEventsThrough({ interfaces: [`${I}.Led.Grou`] }),
+  'interfaces-filter-case-insensitive': ledEventsThrough({ interfaces: [`${I}.led.group`] }),
+  'events-before-filter': async (sim) => {
+    const s = await session(sim);
+    const ws = openSocket(sim.url, s.cookie);
+    const got: unknown[] = [];
+    ws.on('message', (d) => got.push(d));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const witness = await subscribe(sim.url, s.cookie, {});
+    await s.put(`${LED}/attr/Asserted`, 1);
+    await witness.waitFor(1, 2_000).catch(() => undefined);
+    await sleep(100);
+    witness.close();
+    ws.close();
+    return got.length > 0;
+  },
+  'properties-changed-all': async (sim) => {
+    const s = await session(sim);
+    // The power cap's interface has two properties; one of them changes.
+    const got = await eventsDuring(s, {}, () => s.put(`${CAP}/attr/PowerCap`, 700));
+    return got.some((e) => Object.keys(e.properties ?? {}).length > 1);
+  },
+  'properties-changed-coalesced': async (sim) => {
+    const s = await session(sim);
+    const got = await eventsDuring(
+      s,
+      { paths: [LED] },
+      async () => {
+        await s.put(`${LED}/attr/Asserted`, 1);
+        await s.put(`${LED}/attr/Asserted`, 0);
+      },
+      200,
+    );
+    return got.length < 2;
+  },
+};
