@@ -15,6 +15,8 @@ export interface EmbeddedTarget {
   password: string;
   namespace: string;
   writable: WritableAttribute[];
+  /** How late its events come (a field dialect polls): the run paces itself by it, as on a target. */
+  eventLatencyMs: number;
   /** Absent when started without TFTP (load runs need none). */
   tftp?: TftpSource;
   stop(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<Embedd
     password: opts.password,
     namespace: opts.namespace,
     writable: simulatorTargetProfile(opts.namespace).writable,
+    eventLatencyMs: sim.eventLatencyMs,
     tftp: tftp?.source,
     async stop() {
       await Promise.allSettled([sim.close(), tftp?.stop()]);

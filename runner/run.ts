@@ -285,8 +285,12 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
   // Named by the user (flags, the expectations file, the target profile); the simulator knows its own.
   const declared = [...opts.writable, ...(opts.expectations?.writable ?? []), ...(p?.writable ?? [])];
   const dialect = opts.dialect && opts.dialect !== 'spec';
-  // The latency the profile says to expect bounds the waits for events (learned during the run).
-  const latencyMax = p?.eventLatency.maxMs;
+  // The latency the profile says to expect bounds the waits for events (learned during the run). An
+  // embedded dialect that polls is paced as the field server is: its latency, with the margin the
+  // shipped profiles give theirs (phosphor-rest polls every 2 s, and its profile allows 5 s).
+  const polled = embedded && embedded.eventLatencyMs > 0 ? embedded.eventLatencyMs : undefined;
+  const eventLatency = p?.eventLatency ?? (polled ? { expectedMs: polled, maxMs: Math.round(polled * 2.5) } : {});
+  const latencyMax = eventLatency.maxMs;
   return {
     target: embedded?.url ?? opts.target!,
     user: opts.user,
@@ -303,7 +307,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
       opts.eventTimeoutMs ?? p?.timeouts.eventMs ?? (latencyMax ? Math.round(latencyMax * 1.5) : onSimulator ? 3_000 : 10_000),
     quietWindowMs: opts.quietWindowMs ?? p?.timeouts.quietWindowMs ?? latencyMax ?? (onSimulator ? 300 : 6_000),
     eventWrites: opts.eventWrites ?? p?.eventWrites ?? (onSimulator ? 10 : 4),
-    eventLatency: p?.eventLatency ?? {},
+    eventLatency,
     allowFactoryReset: onSimulator || opts.allowFactoryReset,
     tftp: opts.tftp ?? p?.tftp ?? embedded?.tftp,
     writable: declared.length > 0 ? declared : (embedded?.writable ?? []),

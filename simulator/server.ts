@@ -69,6 +69,8 @@ interface DialectServer {
 export interface RunningSimulator {
   url: string;
   port: number;
+  /** How late events come: the dialect's poll interval, or what the options set (0: at once). */
+  eventLatencyMs: number;
   close(): Promise<void>;
 }
 
@@ -235,6 +237,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   return {
     url: `${plain ? 'http' : 'https'}://${shownHost}:${port}`,
     port,
+    eventLatencyMs: latencyMs,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         host0.cancel();
