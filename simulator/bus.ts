@@ -92,9 +92,15 @@ export class Bus {
       interface: ref.interfaceName,
       properties: this.faults.has('properties-changed-all')
         ? this.changedWithSiblings(path, ref.interfaceName, name, ref.property)
-        : { [name]: this.wire.event(ref.property) },
+        : { [name]: this.eventValue(ref.property) },
     });
     return true;
+  }
+
+  /** The value an event carries; properties-changed-stringified sends every value as its text. */
+  private eventValue(p: Property): unknown {
+    const v = this.wire.event(p);
+    return this.faults.has('properties-changed-stringified') && typeof v !== 'string' ? String(v) : v;
   }
 
   /** properties-changed-all: every property of the interface, the changed one among them. */
@@ -115,7 +121,13 @@ export class Bus {
       for (const [name, p] of properties) m[name] = this.wire.event(p);
       interfaces[iface] = m;
     }
-    this.hub.publish({ event: 'InterfacesAdded', path: obj.path, interfaces }, { emitter: this.objectManagerOf(obj.path) });
+    // interfaces-added-hides-one: the object's last interface with properties (one GET shows) is never announced.
+    const withProperties = [...obj.interfaces].filter(([, i]) => i.properties.size > 0).map(([name]) => name);
+    if (this.faults.has('interfaces-added-hides-one') && withProperties.length > 1) delete interfaces[withProperties.at(-1)!];
+    const emitter = this.objectManagerOf(obj.path);
+    // interfaces-added-manager-path: the signal names the ObjectManager it comes from, not the new object.
+    const path = this.faults.has('interfaces-added-manager-path') ? emitter : obj.path;
+    this.hub.publish({ event: 'InterfacesAdded', path, interfaces }, { emitter });
   }
 
   /**

@@ -547,6 +547,25 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     requirement: 'EP-11',
     description: 'DELETE of a deletable instance answers 200 and takes only its Delete interface away: the object stays with the rest',
   },
+  {
+    name: 'interfaces-added-manager-path',
+    operator: 'misreport',
+    requirement: 'EV-3',
+    description: 'InterfacesAdded names the ObjectManager that emits it as its path, not the new object',
+  },
+  {
+    name: 'interfaces-added-hides-one',
+    operator: 'partial',
+    requirement: 'EV-3',
+    description: 'InterfacesAdded of a new object leaves out its last interface with properties, which no later signal announces',
+    stateful: true,
+  },
+  {
+    name: 'properties-changed-stringified',
+    operator: 'lossy',
+    requirement: 'EV-2',
+    description: 'PropertiesChanged carries every value that is not a string as its text ("600" for 600)',
+  },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   {
     name: 'logout-keeps-socket',

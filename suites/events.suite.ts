@@ -712,3 +712,38 @@ check('EV-2', "every PropertiesChanged received by the events suite has the spec
     ensure(!problem, `${what}: ${problem}`);
   }
 });
+
+/** The JSON kind of a value; a boolean and the integer 0 or 1 are one D-Bus boolean in two encodings. */
+function jsonKind(v: unknown): string {
+  if (typeof v === 'boolean' || v === 0 || v === 1) return 'boolean-or-bit';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'number';
+  return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+}
+
+check('EV-2', 'the values a PropertiesChanged carries keep the JSON type GET shows for them', async (t) => {
+  const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
+  if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
+  const paths = [...new Set(all.map((e) => (e.data as { path?: unknown }).path).filter((p): p is string => typeof p === 'string'))];
+  let compared = 0;
+  for (const path of paths.slice(0, 10)) {
+    const res = await t.client.get(path);
+    const now = res.status === 200 ? envelopeOf(res)?.data : undefined;
+    if (now === null || typeof now !== 'object' || Array.isArray(now)) continue;
+    for (const e of all.filter((x) => (x.data as { path?: unknown }).path === path)) {
+      const properties = (e.data as { properties?: unknown }).properties;
+      if (properties === null || typeof properties !== 'object') continue; // the shape is the check above's
+      for (const [k, v] of Object.entries(properties)) {
+        if (!Object.hasOwn(now, k)) continue;
+        const shown = (now as Record<string, unknown>)[k];
+        compared += 1;
+        // A number sent as its text (or the reverse) loses the D-Bus type the property has.
+        if (jsonKind(v) === 'string' || jsonKind(shown) === 'string')
+          ensure(
+            jsonKind(v) === jsonKind(shown),
+            `PropertiesChanged #${e.seq} carries ${k} = ${show(v)} (${jsonKind(v)}), GET ${path} shows ${show(shown)} (${jsonKind(shown)}): ${brief(e.raw, 160)}`,
+          );
+      }
+    }
+  }
+  if (compared === 0) t.notTested('no property a PropertiesChanged carried is shown by GET of its path');
+});

@@ -406,6 +406,22 @@ const coreProbes: Record<string, Probe> = {
     const r = await s.del(`${ROOT}/software/${id}`);
     return r.status === 200 && (await s.get(`${ROOT}/software/${id}`)).status === 200;
   },
+  'interfaces-added-manager-path': async (sim) => {
+    const s = await session(sim);
+    const events = await eventsDuring(s, {}, () => upload(s, 'manager-path'));
+    return events.some((e) => e.event === 'InterfacesAdded' && e.path === `${ROOT}/software`);
+  },
+  'interfaces-added-hides-one': async (sim) => {
+    const s = await session(sim);
+    const events = await eventsDuring(s, {}, () => upload(s, 'hides-one'));
+    const added = events.find((e) => e.event === 'InterfacesAdded');
+    return added !== undefined && !Object.keys(added.interfaces).some((i: string) => i.endsWith('.Common.FilePath'));
+  },
+  'properties-changed-stringified': async (sim) => {
+    const s = await session(sim);
+    const events = await eventsDuring(s, {}, () => s.put(`${CAP}/attr/PowerCap`, 650));
+    return events.some((e) => e.event === 'PropertiesChanged' && e.properties.PowerCap === '650');
+  },
   'upload-id-not-version': async (sim) => {
     const s = await session(sim);
     const id = (await upload(s, 'id-not-version')).body.data;
