@@ -27,7 +27,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'mutation-report.md'), `${text}\n`);
   await writeFile(join(dir, 'mutation-report.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`${text}\n`);
-}, 420_000);
+}, scope === 'all' ? 1_200_000 : 420_000);
 
 describe('mutation self-test', () => {
   test('the clean simulator passes with no FAIL and no WARN', () => {
