@@ -93,8 +93,11 @@ export interface HubOptions {
   pingPayload?: string;
 }
 
-/** events-burst-reordered: events emitted within this many ms of each other are swapped. */
-const BURST_WINDOW_MS = 5;
+/**
+ * events-burst-reordered: events emitted within this many ms of each other are swapped (wide enough
+ * that a burst of writes sent at once on a busy machine still falls inside it).
+ */
+const BURST_WINDOW_MS = 20;
 
 /** properties-changed-coalesced: changes within this many ms of the first go out as one event. */
 const COALESCE_MS = 40;

@@ -332,7 +332,7 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     name: 'events-burst-reordered',
     operator: 'reorder',
     requirement: 'EV-9',
-    description: 'events emitted within 5 ms of each other reach a subscriber swapped',
+    description: 'events emitted within 20 ms of each other reach a subscriber swapped',
   },
   {
     name: 'host-current-before-requested',

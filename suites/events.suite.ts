@@ -584,6 +584,10 @@ check(
     invalidateTreeCache();
     const res = await t.client.put(`${host}/attr/RequestedHostTransition`, next);
     if (res.status !== 200) t.notTested(`PUT RequestedHostTransition = ${next} answered ${describeResponse(res)} (see STATE-1)`);
+    // A request that was answered but not set causes no change to order (STATE-1's deviation).
+    const set = await readValue(t, host, 'RequestedHostTransition');
+    if (!sameValue(set, next))
+      notJudged(`PUT RequestedHostTransition = ${next} answered 200, but it still reads ${show(set)} (see STATE-1)`);
     const hostChange = (name: string) => (d: unknown) => isPropertiesChanged(d) && d.path === host && Object.hasOwn(d.properties, name);
     const isRequested = (d: unknown) =>
       hostChange('RequestedHostTransition')(d) &&
