@@ -566,6 +566,31 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     requirement: 'EV-2',
     description: 'PropertiesChanged carries every value that is not a string as its text ("600" for 600)',
   },
+  // Authentication tried for real: a write refused without authority must be one accepted with it
+  {
+    name: 'auth-bypass-put-attr',
+    operator: 'done-without-authority',
+    requirement: 'AUTH-1',
+    description: 'PUT {path}/attr/{name} without a session is accepted and done',
+  },
+  {
+    name: 'auth-bypass-put-object',
+    operator: 'done-without-authority',
+    requirement: 'AUTH-1',
+    description: 'PUT {path} of a whole object without a session is accepted and done',
+  },
+  {
+    name: 'tampered-cookie-writes',
+    operator: 'done-without-authority',
+    requirement: 'AUTH-1',
+    description: 'a PUT is accepted with any session cookie of the right shape, live or not (reads check it)',
+  },
+  {
+    name: 'logout-ends-reads-only',
+    operator: 'partial',
+    requirement: 'EP-2',
+    description: 'logout ends the session for reads; its cookie is still taken for writes (PUT)',
+  },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   {
     name: 'logout-keeps-socket',

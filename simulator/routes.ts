@@ -72,6 +72,18 @@ function hasNonAscii(path: string): boolean {
 function isAuthenticated(ctx: Context, req: IncomingMessage, r: Route): string | undefined | true {
   const sid = ctx.sessions.fromCookieHeader(req.headers.cookie);
   if (sid) return sid;
+  const write = req.method === 'PUT' && (r.kind === 'attr' || r.kind === 'object');
+  if (write && r.kind === 'attr' && ctx.faults.has('auth-bypass-put-attr')) return true;
+  if (write && r.kind === 'object' && ctx.faults.has('auth-bypass-put-object')) return true;
+  // logout-ends-reads-only: a logged-out session's cookie is still taken for writes.
+  if (write && ctx.faults.has('logout-ends-reads-only') && ctx.sessions.endedIn(req.headers.cookie)) return true;
+  // tampered-cookie-writes: writes check that a session cookie of the right shape is there, not that it is live.
+  if (
+    write &&
+    ctx.faults.has('tampered-cookie-writes') &&
+    ctx.sessions.cookieValues(req.headers.cookie).some((v) => /^[0-9a-f]{64}$/.test(v))
+  )
+    return true;
   if (r.kind === 'enumerate' && ctx.faults.has('auth-bypass-enumerate')) return true;
   if (r.kind === 'attr' && req.method === 'GET' && ctx.faults.has('auth-bypass-attr')) return true;
   if ((r.kind === 'upload' || r.kind === 'upload-named') && ctx.faults.has('auth-bypass-upload')) return true;

@@ -116,10 +116,19 @@ export class Sessions {
 
   /** Only read by the session-id-reused fault. */
   private lastEnded?: string;
+  /** Sessions that ended, the most recent last (only read by the logout-ends-reads-only fault). */
+  private readonly ended = new Set<string>();
+
+  /** A session that ended (logout or eviction) whose cookie this header still carries. */
+  endedIn(header: string | string[] | undefined): string | undefined {
+    return this.cookieValues(header).find((v) => this.ended.has(v));
+  }
 
   private end(sid: string): void {
     if (!this.live.delete(sid)) return;
     this.lastEnded = sid;
+    this.ended.add(sid);
+    if (this.ended.size > 64) this.ended.delete(this.ended.values().next().value as string);
     for (const l of this.endListeners) l(sid);
   }
 }

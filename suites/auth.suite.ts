@@ -4,9 +4,12 @@ import { buildImage, corruptImage } from '../client/image.js';
 import type { BmcClient, BmcResponse } from '../client/http.js';
 import { check, type CheckContext } from './support/check.js';
 import { stringifyJson } from '../client/json.js';
-import { describeResponse, ensure, envelopeOf, expectSuccess, notJudged, setDifference } from './support/assert.js';
+import { describeResponse, ensure, envelopeOf, expectSuccess, notJudged, setDifference, show } from './support/assert.js';
 import { discoverKnowledge, leakIn, type SentRequest } from './support/leak.js';
-import { children, getObject } from './support/tree.js';
+import { children, getObject, invalidateTreeCache } from './support/tree.js';
+import { firstWritePlan, readValue, restore, restoreAfter } from './support/writable.js';
+import { Credential } from './support/stateful/credentials.js';
+import { sameValue } from '../client/values.js';
 
 const anonymous = { auth: false, relogin: false } as const;
 
@@ -108,6 +111,91 @@ check(
       await judgeRefusal(t, res, `${what} without credentials`, request, 'AUTH-1');
     }
     t.observe('status of refused writes', statuses, 'AUTH-6');
+  },
+  { profile: 'safe' },
+);
+
+/**
+ * One write with each of the credentials that must not authorise it: none, a logged-out session's
+ * cookie, a live session's cookie altered. Each is judged only after the same write with a live
+ * session was shown to take; a write that took is undone at once.
+ */
+check(
+  ['AUTH-1', 'EP-2', 'AUTH-5'],
+  'a write that a session may make is refused without credentials, with a logged-out or a tampered cookie, and changes nothing',
+  async (t) => {
+    const plan = await firstWritePlan(t);
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    const attrPath = `${path}/attr/${name}`;
+    const objectBody = async (value: unknown): Promise<Record<string, unknown> | undefined> => {
+      const map = await getObject(t.client, path).catch(() => undefined);
+      return map && Object.hasOwn(map, name) ? { ...map, [name]: value } : undefined;
+    };
+    // The positive twins: each write, with the run's session, takes (and is taken back).
+    const twins: Array<[string, string, () => Promise<unknown>]> = [[`PUT ${attrPath}`, attrPath, async () => plan.next]];
+    const whole = await objectBody(plan.next);
+    if (whole) twins.push([`PUT ${path}`, path, async () => objectBody(plan.next)]);
+    const proven: Array<[string, string, () => Promise<unknown>]> = [];
+    for (const twin of twins) {
+      const [what, target, body] = twin;
+      invalidateTreeCache();
+      const res = await t.client.put(target === attrPath ? attrPath : path, await body());
+      const took = res.status >= 200 && res.status < 300 && sameValue(await readValue(t, path, name), plan.next);
+      if (took) proven.push(twin);
+      else t.observe(`${what} with a session did not take`, describeResponse(res));
+      await restore(t, plan);
+    }
+    if (proven.length === 0)
+      notJudged(`PUT of ${path} ${name} with the run's session did not take (see EP-8, EP-9): no refusal without it proves anything`);
+
+    // The credentials that must not authorise the write.
+    const own = t.client.fork();
+    t.cleanup(() => own.close());
+    const ended = Credential.fromLogin(await own.login(), own.baseUrl, '$ENDED_COOKIE');
+    await own.logout();
+    const other = t.client.fork();
+    t.cleanup(async () => {
+      await other.logout().catch(() => undefined);
+      await other.close();
+    });
+    const tampered = Credential.fromLogin(await other.login(), other.baseUrl, '$COOKIE').tampered('altered');
+    // The logged-out cookie last: it tells about logout (EP-2) only where the write checks
+    // credentials at all, i.e. where none and an altered one were refused.
+    const variants: Array<[string, string, Record<string, string>]> = [
+      ['without credentials', 'AUTH-1', {}],
+      ['with a live session cookie altered', 'AUTH-1', tampered.headers('PUT')],
+      ["with a logged-out session's cookie", 'EP-2', ended.headers('PUT')],
+    ];
+    const statuses: Record<string, number> = {};
+    for (const [what, target, body] of proven) {
+      let unchecked: string | undefined;
+      for (const [how, requirementId, headers] of variants) {
+        if (requirementId === 'EP-2' && unchecked) {
+          t.observe(`${what} with a logged-out cookie`, `not judged: the write was taken ${unchecked} (AUTH-1)`, 'AUTH-6');
+          continue;
+        }
+        invalidateTreeCache();
+        const sent = await body();
+        const res = await t.client.request('PUT', target, { json: { data: sent }, auth: false, relogin: false, headers });
+        statuses[`${what} ${how}`] = res.status;
+        const after = await readValue(t, path, name);
+        const changed = !sameValue(after, plan.original);
+        if (changed) await restore(t, plan);
+        const refused = res.status < 200 || res.status >= 300;
+        if (requirementId === 'AUTH-1' && (!refused || changed)) unchecked ??= how;
+        t.judge(
+          requirementId,
+          refused && !changed,
+          `${what} = ${show(plan.next)} ${how} answered ${describeResponse(res)}${changed ? ` and ${name} became ${show(after)} (put back)` : ''}`,
+        );
+        if (refused) {
+          const leak = leakIn(res, { path: target, body: sentBody(sent) }, await discoverKnowledge(t.client, t.ns));
+          t.judge('AUTH-5', !leak, `${what} ${how}: the refusal (${res.status}) carries data of the target: ${leak}`);
+        }
+      }
+    }
+    t.observe('status of refused writes of a writable', statuses, 'AUTH-6');
   },
   { profile: 'safe' },
 );

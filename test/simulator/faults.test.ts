@@ -422,6 +422,25 @@ const coreProbes: Record<string, Probe> = {
     const events = await eventsDuring(s, {}, () => s.put(`${CAP}/attr/PowerCap`, 650));
     return events.some((e) => e.event === 'PropertiesChanged' && e.properties.PowerCap === '650');
   },
+  'auth-bypass-put-attr': async (sim) =>
+    (await call(sim.url, 'PUT', `${SYSTEM}/attr/AssetTag`, { json: { data: 'NOAUTH' } })).status === 200 &&
+    (await (await session(sim)).get(`${SYSTEM}/attr/AssetTag`)).body.data === 'NOAUTH',
+  'auth-bypass-put-object': async (sim) => {
+    const s = await session(sim);
+    const full = (await s.get(SYSTEM)).body.data;
+    return (await call(sim.url, 'PUT', SYSTEM, { json: { data: { ...full, AssetTag: 'NOAUTH' } } })).status === 200;
+  },
+  'tampered-cookie-writes': async (sim) => {
+    const s = await session(sim);
+    return (
+      (await call(sim.url, 'PUT', `${SYSTEM}/attr/AssetTag`, { json: { data: 'TAMPERED' }, cookie: altered(s.cookie) })).status === 200
+    );
+  },
+  'logout-ends-reads-only': async (sim) => {
+    const s = await session(sim);
+    await s.post('/logout', []);
+    return (await s.get(`${ROOT}/`)).status === 401 && (await s.put(`${SYSTEM}/attr/AssetTag`, 'ENDED')).status === 200;
+  },
   'upload-id-not-version': async (sim) => {
     const s = await session(sim);
     const id = (await upload(s, 'id-not-version')).body.data;
