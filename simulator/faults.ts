@@ -591,6 +591,42 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     requirement: 'EP-2',
     description: 'logout ends the session for reads; its cookie is still taken for writes (PUT)',
   },
+  {
+    name: 'login-password-prefix',
+    operator: 'widen',
+    requirement: 'AUTH-4',
+    description: 'login accepts the right password followed by anything (compared over its own length)',
+  },
+  {
+    name: 'listing-duplicates-last',
+    operator: 'duplicate',
+    requirement: 'EP-5',
+    description: 'GET {path}/ names its last child twice',
+  },
+  {
+    name: 'list-duplicates-first',
+    operator: 'duplicate',
+    requirement: 'EP-6',
+    description: 'GET {path}/list names its first descendant twice',
+  },
+  {
+    name: 'list-names-missing',
+    operator: 'extra',
+    requirement: 'EP-6',
+    description: 'GET {path}/list also names a descendant that does not exist',
+  },
+  {
+    name: 'enumerate-names-missing',
+    operator: 'extra',
+    requirement: 'EP-7',
+    description: 'GET {path}/enumerate also maps a descendant that does not exist',
+  },
+  {
+    name: 'enumerate-omits-deepest',
+    operator: 'omit',
+    requirement: 'EP-7',
+    description: 'GET {path}/enumerate leaves out its deepest object with attributes',
+  },
   // Field behaviour the spec leaves open: no requirement may FAIL under it.
   {
     name: 'logout-keeps-socket',

@@ -34,6 +34,7 @@ export class Listings {
     if (this.bus.faults.has('listing-relative-paths')) return paths.map((p) => p.slice(p.lastIndexOf('/') + 1));
     if (this.bus.faults.has('listing-includes-grandchildren')) return [...paths, ...paths.flatMap((p) => this.bus.tree.childrenOf(p))];
     if (this.bus.faults.has('listing-includes-self') && paths.length > 0) return [path, ...paths];
+    if (this.bus.faults.has('listing-duplicates-last') && paths.length > 1) return [...paths, paths.at(-1)!];
     return paths;
   }
 
@@ -48,6 +49,9 @@ export class Listings {
     if (this.bus.faults.has('list-not-recursive')) return [...extra, ...select(this.bus.tree.childrenOf(path))];
     if (this.bus.faults.has('list-includes-self')) return [...extra, path, ...select(this.bus.tree.descendantsOf(path))];
     const listed = [...extra, ...select(this.bus.tree.descendantsOf(path))];
+    if (this.bus.faults.has('list-duplicates-first') && listed.length > 1) return [listed[0]!, ...listed];
+    // list-names-missing: a descendant that never existed (a stale index entry) is named too.
+    if (this.bus.faults.has('list-names-missing') && listed.length > 0) return [...listed, `${path}/bmc_conformance_ghost`];
     // list-omits-deepest: the descendant with the most path elements is left out (a depth-limited walk).
     if (this.bus.faults.has('list-omits-deepest') && listed.length > 1) {
       const depth = (p: string) => p.split('/').length;
@@ -75,6 +79,15 @@ export class Listings {
     if (path === `/xyz/${this.bus.namespace}`) for (const [p, map] of this.bus.lingeringMaps) out[p] = map;
     if (this.bus.faults.has('enumerate-includes-self') && this.bus.tree.get(path) && Object.keys(out).length > 0) {
       return { [path]: this.bus.attributes(path), ...out };
+    }
+    // enumerate-names-missing: a descendant that does not exist is mapped, with attributes.
+    if (this.bus.faults.has('enumerate-names-missing') && Object.keys(out).length > 0)
+      out[`${path}/bmc_conformance_ghost`] = { Present: true };
+    // enumerate-omits-deepest: the deepest object with attributes is left out.
+    if (this.bus.faults.has('enumerate-omits-deepest')) {
+      const depth = (p: string) => p.split('/').length;
+      const withAttrs = Object.keys(out).filter((p) => Object.keys(out[p]!).length > 0);
+      if (withAttrs.length > 1) delete out[withAttrs.reduce((a, b) => (depth(b) > depth(a) ? b : a))];
     }
     if (this.bus.faults.has('enumerate-short-enum-values')) {
       for (const [p, map] of Object.entries(out)) out[p] = shortEnumValues(map);

@@ -52,7 +52,11 @@ export class Sessions {
     }
     const [user, password] = data as [string, string];
     const userOk = timingSafeEqual(digest(user), digest(this.user));
-    const passwordOk = timingSafeEqual(digest(password), digest(this.password)) || this.faults.has('login-any-password');
+    const passwordOk =
+      timingSafeEqual(digest(password), digest(this.password)) ||
+      this.faults.has('login-any-password') ||
+      // login-password-prefix: a password is compared over the length of the right one only.
+      (this.faults.has('login-password-prefix') && password.startsWith(this.password));
     if (!userOk || !passwordOk) throw new HttpError(401, 'Invalid username or password');
 
     const adopt =

@@ -23,6 +23,12 @@ async function stableDifference(read: () => Promise<[string[], string[]]>): Prom
   return [setDifference(a, b), setDifference(b, a)];
 }
 
+/** The entries a listing names more than once. */
+function duplicates(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return [...new Set(paths.filter((p) => seen.has(p) || !seen.add(p)))];
+}
+
 check('EP-5', 'GET {path}/ answers with the absolute paths of the direct children', async (t) => {
   for (const rel of SUBTREES) {
     const parent = subtree(t, rel);
@@ -32,6 +38,8 @@ check('EP-5', 'GET {path}/ answers with the absolute paths of the direct childre
       (k) => !k.startsWith(`${parent}/`) || k.slice(parent.length + 1).includes('/') || k.length === parent.length + 1,
     );
     ensure(bad.length === 0, `GET ${parent}/ names paths that are not its direct children: ${show(bad.slice(0, 5))}`);
+    const twice = duplicates(kids);
+    ensure(twice.length === 0, `GET ${parent}/ names ${show(twice.slice(0, 5))} more than once`);
   }
 });
 
@@ -49,6 +57,8 @@ check(['EP-6', 'RULE-1'], 'GET {path}/list answers with every descendant, as the
       return [[...w.nodes], await list(t.client, path)];
     });
     t.judge('EP-6', onlyWalk.length === 0, `GET ${path}/list lacks descendants found by listing children: ${show(onlyWalk.slice(0, 5))}`);
+    const twice = duplicates(await list(t.client, path));
+    t.judge('EP-6', twice.length === 0, `GET ${path}/list names ${show(twice.slice(0, 5))} more than once`);
     const notBelow = onlyList.filter((p) => !p.startsWith(`${path}/`));
     t.judge(
       'EP-6',

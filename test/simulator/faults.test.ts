@@ -441,6 +441,30 @@ const coreProbes: Record<string, Probe> = {
     await s.post('/logout', []);
     return (await s.get(`${ROOT}/`)).status === 401 && (await s.put(`${SYSTEM}/attr/AssetTag`, 'ENDED')).status === 200;
   },
+  'login-password-prefix': async (sim) =>
+    (await call(sim.url, 'POST', '/login', { json: { data: ['root', '0penBmc-wrong'] } })).status === 200,
+  'listing-duplicates-last': async (sim) => {
+    const kids: string[] = (await (await session(sim)).get(`${ROOT}/`)).body.data;
+    return new Set(kids).size < kids.length;
+  },
+  'list-duplicates-first': async (sim) => {
+    const listed: string[] = (await (await session(sim)).get(`${ROOT}/list`)).body.data;
+    return new Set(listed).size < listed.length;
+  },
+  'list-names-missing': async (sim) =>
+    ((await (await session(sim)).get(`${ROOT}/list`)).body.data as string[]).some((p) => p.endsWith('/bmc_conformance_ghost')),
+  'enumerate-names-missing': async (sim) =>
+    Object.keys((await (await session(sim)).get(`${ROOT}/enumerate`)).body.data).some((p) => p.endsWith('/bmc_conformance_ghost')),
+  'enumerate-omits-deepest': async (sim) => {
+    const s = await session(sim);
+    const mapped = (await s.get(`${ROOT}/network/enumerate`)).body.data;
+    for (const p of (await s.get(`${ROOT}/network/list`)).body.data as string[]) {
+      if (Object.hasOwn(mapped, p)) continue;
+      const own = await s.get(p);
+      if (own.status === 200 && Object.keys(own.body.data).length > 0) return true;
+    }
+    return false;
+  },
   'upload-id-not-version': async (sim) => {
     const s = await session(sim);
     const id = (await upload(s, 'id-not-version')).body.data;
