@@ -19,15 +19,18 @@ const chosen = FAULTS.filter((f) => !only || only.includes(f.name));
 /** `BMC_MUTATION_SCOPE=all` (`npm run mutation`): every area in every fault's run, for precision across the run. */
 const scope = process.env.BMC_MUTATION_SCOPE === 'all' ? 'all' : 'judging';
 
-beforeAll(async () => {
-  report = await runMutation({ concurrency: 6, scope, ...(only && { faults: only }) });
-  const dir = join(packageRoot(), 'reports', 'mutation');
-  await mkdir(dir, { recursive: true });
-  const text = formatMutationReport(report);
-  await writeFile(join(dir, 'mutation-report.md'), `${text}\n`);
-  await writeFile(join(dir, 'mutation-report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`${text}\n`);
-}, scope === 'all' ? 1_200_000 : 420_000);
+beforeAll(
+  async () => {
+    report = await runMutation({ concurrency: 6, scope, ...(only && { faults: only }) });
+    const dir = join(packageRoot(), 'reports', 'mutation');
+    await mkdir(dir, { recursive: true });
+    const text = formatMutationReport(report);
+    await writeFile(join(dir, 'mutation-report.md'), `${text}\n`);
+    await writeFile(join(dir, 'mutation-report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(`${text}\n`);
+  },
+  scope === 'all' ? 1_200_000 : 420_000,
+);
 
 describe('mutation self-test', () => {
   test('the clean simulator passes with no FAIL and no WARN', () => {
