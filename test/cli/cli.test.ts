@@ -11,6 +11,11 @@ import { CLI, cli } from '../support/cli.js';
 const PASSWORD = 'cli-Secret-9f3a';
 
 /** One plain sentence on stderr. */
+/** `run` against the test's simulator, with these flags after the target's. */
+function onSim(...flags: string[]): string[] {
+  return ['run', '--target', sim.url, '--insecure', '--password', PASSWORD, ...flags];
+}
+
 function expectSentence(stderr: string): void {
   const lines = stderr.trim().split('\n');
   expect(lines, stderr).toHaveLength(1);
@@ -102,7 +107,7 @@ describe('usage errors exit 2 with one sentence', () => {
   });
 
   describe("the user's inputs are checked before any test", () => {
-    const on = () => ['run', '--target', sim.url, '--insecure', '--password', PASSWORD, '--only', 'auth', '--out', join(out, 'inputs')];
+    const on = () => onSim('--only', 'auth', '--out', join(out, 'inputs'));
 
     test('a namespace the target does not have names the ones it lists', async () => {
       const r = await cli([...on(), '--namespace', 'openbmc_project']);
@@ -153,20 +158,7 @@ describe('usage errors exit 2 with one sentence', () => {
 describe('run against a target', () => {
   test('a run that judges nothing exits 5 and says so, in neutral colours', async () => {
     const dir = join(out, 'nothing-judged');
-    const r = await cli([
-      'run',
-      '--target',
-      sim.url,
-      '--insecure',
-      '--password',
-      PASSWORD,
-      '--only',
-      'writes',
-      '--profile',
-      'read-only',
-      '--out',
-      dir,
-    ]);
+    const r = await cli(onSim('--only', 'writes', '--profile', 'read-only', '--out', dir));
     expect(r.code, r.stdout + r.stderr).toBe(5);
     expect(r.stdout).toMatch(/nothing was judged: every requirement is NOT_TESTED \(exit 5\)/);
     const page = await readFile(join(dir, 'summary.html'), 'utf8');
@@ -177,20 +169,7 @@ describe('run against a target', () => {
 
   test('--requirements judges only the IDs it names, though their tests name others too', async () => {
     const dir = join(out, 'run-requirements');
-    const r = await cli([
-      'run',
-      '--target',
-      sim.url,
-      '--insecure',
-      '--password',
-      PASSWORD,
-      '--only',
-      'auth',
-      '--requirements',
-      'EP-2',
-      '--out',
-      dir,
-    ]);
+    const r = await cli(onSim('--only', 'auth', '--requirements', 'EP-2', '--out', dir));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
     const judged = results.requirements.filter((x: { verdict: string }) => x.verdict !== 'NOT_TESTED').map((x: { id: string }) => x.id);
@@ -204,18 +183,7 @@ describe('run against a target', () => {
 
   test('writes results.json, junit.xml and Allure results, none holding a credential', async () => {
     const dir = join(out, 'run');
-    const r = await cli([
-      'run',
-      '--target',
-      sim.url,
-      '--insecure',
-      '--password',
-      PASSWORD,
-      '--only',
-      'auth,envelope,objects',
-      '--out',
-      dir,
-    ]);
+    const r = await cli(onSim('--only', 'auth,envelope,objects', '--out', dir));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
     expect(results).toMatchObject({ target: sim.url, namespace: 'mgmt_project', profile: 'safe' });
