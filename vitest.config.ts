@@ -13,7 +13,12 @@ const SPAWNING = [
   'test/simulator/cli.test.ts',
 ];
 
-const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const };
+/**
+ * Timeouts only catch a hang: generous, since a busy machine (a CI runner beside other jobs) runs
+ * these files several times slower than an idle one; BMC_TEST_TIME_FACTOR stretches them further.
+ */
+const factor = Number(process.env.BMC_TEST_TIME_FACTOR) > 0 ? Number(process.env.BMC_TEST_TIME_FACTOR) : 1;
+const shared = { testTimeout: 120_000 * factor, hookTimeout: 120_000 * factor, pool: 'forks' as const };
 
 // The project's own tests. The conformance suites (suites/) are run by `bmc-conformance run`, not here.
 export default defineConfig({

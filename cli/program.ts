@@ -2,8 +2,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../runner/usage-error.js';
 import * as parse from './parse.js';
-import { runCommand } from './run-command.js';
-import { simulateCommand } from './simulate-command.js';
 import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { DEFAULT_IN, reportCommand } from './report-command.js';
@@ -21,6 +19,16 @@ const program = new Command('bmc-conformance')
   .showSuggestionAfterError(true)
   .configureOutput({ outputError: () => {} });
 withVersion(program);
+
+/**
+ * A command's code (vitest, undici, the simulator) loads when the command runs, so that --help,
+ * --version and usage errors answer at once.
+ */
+function lazy<M, K extends keyof M>(load: () => Promise<M>, name: K): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    await ((await load())[name] as (...a: unknown[]) => unknown)(...args);
+  };
+}
 
 /** `--version` on the program and on every command, as a user tries it where they stand. */
 function withVersion(cmd: Command): Command {
@@ -99,7 +107,7 @@ fleetOptions(
   .option('--strict-expectations', 'an expected failure that now passes (XPASS) fails the run', false)
   .option('--update-expectations <file>', 'write the current FAILs as a starting expectations file for review')
   .option('--html', 'also render the Allure HTML report (needs Java)', false)
-  .action(runCommand);
+  .action(lazy(() => import('./run-command.js'), 'runCommand'));
 
 withVersion(program.command('simulate'))
   .description('start the reference simulator')
@@ -124,7 +132,7 @@ withVersion(program.command('simulate'))
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')
   .option('--key <file>', 'PEM private key for --cert')
   .option('--list-faults', 'print the fault catalogue and exit', false)
-  .action(simulateCommand);
+  .action(lazy(() => import('./simulate-command.js'), 'simulateCommand'));
 
 targetOptions(
   withVersion(program.command('load')).description(

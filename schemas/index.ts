@@ -110,17 +110,23 @@ function compile(namespace: string): Validators {
   addFormats(ajv);
   const raw = loadRaw();
   for (const name of SCHEMA_NAMES) ajv.addSchema(withNamespace(raw.get(name), namespace) as object);
+  // Each validator is compiled when first used: a run of a few areas needs a few of them, and
+  // compiling all is a good part of a short run's start-up.
   const compiled = new Map<SchemaName, ValidateFunction>();
-  for (const name of SCHEMA_NAMES) {
-    const id = (raw.get(name) as { $id: string }).$id;
-    const fn = ajv.getSchema(id);
-    if (!fn) throw new Error(`Schema ${name} (${id}) did not compile.`);
-    compiled.set(name, fn);
-  }
+  const validatorOf = (name: SchemaName): ValidateFunction => {
+    let fn = compiled.get(name);
+    if (!fn) {
+      if (!raw.has(name)) throw new RangeError(`Unknown schema ${name}.`);
+      const id = (raw.get(name) as { $id: string }).$id;
+      fn = ajv.getSchema(id);
+      if (!fn) throw new Error(`Schema ${name} (${id}) did not compile.`);
+      compiled.set(name, fn);
+    }
+    return fn;
+  };
 
   const check = (name: SchemaName, value: unknown): CheckResult => {
-    const fn = compiled.get(name);
-    if (!fn) throw new RangeError(`Unknown schema ${name}.`);
+    const fn = validatorOf(name);
     const ok = fn(forSchema(value)) as boolean;
     return { ok, errors: ok ? [] : formatErrors(fn.errors ?? []) };
   };

@@ -176,6 +176,11 @@ describe('schemas', () => {
     expect(dotted.timeOwner({ TimeOwner: 'xyz.aXb.Time.Owner.Owners.BMC' }).ok).toBe(false);
   });
 
+  test('every schema compiles (each is compiled when first used)', () => {
+    for (const name of SCHEMA_NAMES) expect(() => validators('compile_all').check(name, null), name).not.toThrow();
+    expect(() => v.check('noSuchSchema' as SchemaName, null)).toThrow(RangeError);
+  });
+
   test('bigint values validate as integers', () => {
     expect(v.timeElapsed({ Elapsed: 2n ** 64n - 1n }).ok).toBe(true);
     expect(v.timeElapsed({ Elapsed: 10n ** 400n }).ok).toBe(true);
