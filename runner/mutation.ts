@@ -87,10 +87,23 @@ export function faultAreas(fault: FaultInfo, scope: MutationScope): Area[] | und
   return withStateful(AREAS.filter((a) => judging.has(a)));
 }
 
-/** A pool of worker processes taking jobs from one queue. */
+/**
+ * Rough cost of an area in a mutation run, against 1 for the light ones: the stateful and event
+ * areas wait out windows, uploads and fuzzing do more work.
+ */
+const AREA_COST: Partial<Record<Area, number>> = { stateful: 8, events: 5, upload: 3, fuzz: 2 };
+
+function jobCost(job: WorkerJob): number {
+  const areas: readonly Area[] = job.only ?? AREAS;
+  let sum = 0;
+  for (const area of areas) sum += AREA_COST[area] ?? 1;
+  return sum;
+}
+
+/** A pool of worker processes taking jobs from one queue, costliest first so none is left to run alone at the end. */
 async function runJobs(jobs: WorkerJob[], concurrency: number, onAnswer: (a: WorkerAnswer) => void): Promise<void> {
   const worker = join(packageRoot(), 'dist', 'runner', 'mutation-worker.js');
-  const queue = [...jobs];
+  const queue = [...jobs].sort((a, b) => jobCost(b) - jobCost(a));
   const drain = async (): Promise<void> => {
     const child: ChildProcess = fork(worker, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
