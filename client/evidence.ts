@@ -20,7 +20,23 @@ export interface Exchange {
   durationMs: number;
   /** Set when no response arrived (network failure, timeout). */
   error?: string;
+  /** A WebSocket subscription (the handshake above): the messages the server sent on it, in order. */
+  frames?: Frame[];
+  /** Messages received beyond those kept. */
+  framesDropped?: number;
+  /** When and how the subscription's socket closed, if it did while recorded. */
+  closed?: { at: string; code: number; reason: string };
 }
+
+/** A message the server sent on a subscription, with its arrival time (ISO). */
+export interface Frame {
+  at: string;
+  text: string;
+}
+
+/** Messages kept per subscription: an event FAIL is read from the first ones. */
+export const FRAMES_PER_SUBSCRIPTION = 100;
+const FRAME_LIMIT = 2 * 1024;
 
 export const REQUEST_BODY_LIMIT = 4 * 1024;
 export const RESPONSE_BODY_LIMIT = 8 * 1024;
@@ -175,6 +191,8 @@ interface Entry {
   /** As received, until it is first read (most entries never are). */
   raw?: Exchange;
   exchange?: Exchange;
+  /** A subscription still receiving messages: redacted anew at every read. */
+  live?: boolean;
 }
 
 /**
@@ -205,6 +223,16 @@ export class EvidenceLog {
     if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
   }
 
+  /**
+   * Records a subscription's handshake; the caller appends the messages it receives to the
+   * returned exchange's `frames` (see appendFrame), and every read shows them as they are then.
+   */
+  recordLive(x: Exchange): Exchange {
+    this.items.push({ seq: this.nextSeq++, raw: x, live: true });
+    if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
+    return x;
+  }
+
   private redacted(x: Exchange): Exchange {
     const secrets = [...this.secrets];
     const entry: Exchange = {
@@ -216,12 +244,15 @@ export class EvidenceLog {
       responseBody: x.responseBody === undefined ? undefined : evidenceBody(x.responseBody, x.url, secrets, RESPONSE_BODY_LIMIT),
       error: x.error === undefined ? undefined : redactText(x.error, secrets),
       durationMs: Math.round(x.durationMs * 100) / 100,
+      frames: x.frames?.map((f) => ({ at: f.at, text: truncate(redactText(f.text, secrets), FRAME_LIMIT) })),
+      closed: x.closed && { ...x.closed, reason: redactText(x.closed.reason, secrets) },
     };
     for (const key of Object.keys(entry) as (keyof Exchange)[]) if (entry[key] === undefined) delete entry[key];
     return entry;
   }
 
   private read(item: Entry): Exchange {
+    if (item.live) return this.redacted(item.raw!);
     if (!item.exchange) {
       item.exchange = this.redacted(item.raw!);
       delete item.raw;
@@ -266,7 +297,26 @@ export function exchangeText(x: Exchange): ExchangeText {
     x.error !== undefined
       ? [`no response ${timing}: ${x.error}`]
       : [`HTTP ${x.statusLine ?? x.status ?? '?'} ${timing}`, ...headerLines(x.responseHeaders ?? {}), ...bodyLines(x.responseBody)];
-  return { request: request.join('\n'), response: response.join('\n') };
+  return { request: request.join('\n'), response: [...response, ...frameLines(x)].join('\n') };
+}
+
+/** What a subscription received after its handshake, each message with its arrival time. */
+function frameLines(x: Exchange): string[] {
+  if (x.frames === undefined && x.closed === undefined) return [];
+  const frames = x.frames ?? [];
+  return [
+    '',
+    `messages received: ${frames.length + (x.framesDropped ?? 0)}${x.framesDropped ? ` (the first ${frames.length} shown)` : ''}`,
+    ...frames.map((f) => `${f.at}  ${f.text}`),
+    ...(x.closed ? [`${x.closed.at}  closed (code ${x.closed.code}${x.closed.reason ? `, "${x.closed.reason}"` : ''})`] : []),
+  ];
+}
+
+/** Appends a message to a live subscription exchange, keeping at most FRAMES_PER_SUBSCRIPTION. */
+export function appendFrame(x: Exchange, text: string, at = new Date()): void {
+  const frames = (x.frames ??= []);
+  if (frames.length < FRAMES_PER_SUBSCRIPTION) frames.push({ at: at.toISOString(), text });
+  else x.framesDropped = (x.framesDropped ?? 0) + 1;
 }
 
 function headerLines(headers: Record<string, string | string[] | undefined>): string[] {

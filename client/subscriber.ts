@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { BmcClientError, SubscriptionError, TargetTimeoutError, classifyNetworkError, formatLimit } from './errors.js';
 import type { BmcClient } from './http.js';
 import { parseJson, stringifyJson } from './json.js';
+import { appendFrame, type Exchange } from './evidence.js';
 
 export interface ReceivedEvent {
   /** performance.now() at arrival. */
@@ -57,6 +58,8 @@ interface Handshake {
   socket: WebSocket;
   status: 'open' | 'refused';
   httpStatus?: number;
+  /** The handshake as evidence: the messages and the close are added to it as they come. */
+  exchange?: Exchange;
 }
 
 export class EventSubscriber {
@@ -66,9 +69,13 @@ export class EventSubscriber {
   private closeState?: { code: number; reason: string };
   private readonly waiters = new Set<() => void>();
 
-  private constructor(private readonly socket: WebSocket) {
+  private constructor(
+    private readonly socket: WebSocket,
+    exchange?: Exchange,
+  ) {
     socket.on('message', (data: WebSocket.RawData) => {
       const raw = rawText(data);
+      if (exchange) appendFrame(exchange, raw);
       let parsed: unknown;
       try {
         parsed = parseJson(raw);
@@ -81,6 +88,7 @@ export class EventSubscriber {
     socket.on('ping', () => this.pings.push(performance.now()));
     socket.on('close', (code: number, reason: Buffer) => {
       this.closeState = { code, reason: reason.toString('utf8') };
+      if (exchange) exchange.closed = { at: new Date().toISOString(), ...this.closeState };
       this.wake();
     });
     // Errors after the handshake end in 'close'; the listener keeps them from being thrown.
@@ -112,7 +120,7 @@ export class EventSubscriber {
     await client.paced();
     const hs = await handshake(client, opts, text);
     if (hs.status === 'refused') return { kind: 'refused', status: hs.httpStatus };
-    const sub = new EventSubscriber(hs.socket);
+    const sub = new EventSubscriber(hs.socket, hs.exchange);
     if (opts.beforeFilter) await opts.beforeFilter(sub);
     await new Promise<void>((resolve) => hs.socket.send(text, () => resolve()));
     const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
@@ -244,8 +252,9 @@ function handshake(client: BmcClient, opts: OpenOptions, filterText: string): Pr
   const started = new Date();
   const t0 = performance.now();
   const evidence = client.evidenceLog;
-  const record = (status?: number, error?: string, responseHeaders?: IncomingMessage['headers']): void =>
-    evidence?.record({
+  let exchange: Exchange | undefined;
+  const record = (status?: number, error?: string, responseHeaders?: IncomingMessage['headers']): void => {
+    const x: Exchange = {
       at: started.toISOString(),
       method: 'GET',
       url: '/subscribe',
@@ -257,7 +266,11 @@ function handshake(client: BmcClient, opts: OpenOptions, filterText: string): Pr
       responseHeaders,
       durationMs: performance.now() - t0,
       error,
-    });
+    };
+    // An open subscription stays live in the log: what it receives is part of its evidence.
+    if (status === 101) exchange = evidence?.recordLive(x);
+    else evidence?.record(x);
+  };
 
   return new Promise<Handshake>((resolve, reject) => {
     const socket = new WebSocket(url, protocol ? [protocol] : [], {
@@ -283,7 +296,7 @@ function handshake(client: BmcClient, opts: OpenOptions, filterText: string): Pr
       req.destroy();
       done(() => resolve({ socket, status: 'refused', httpStatus: res.statusCode }));
     });
-    socket.once('open', () => done(() => resolve({ socket, status: 'open' })));
+    socket.once('open', () => done(() => resolve({ socket, status: 'open', exchange })));
     socket.on('error', (err: Error) => {
       done(() => {
         const timedOut = /opening handshake has timed out/i.test(err.message);

@@ -6,6 +6,8 @@
 import * as allure from 'allure-js-commons';
 import { requirement, type Level, type Requirement } from '../catalogue/requirements.js';
 import { exchangeText, type Exchange } from '../client/evidence.js';
+import { replayScript, timelineText } from '../client/timeline.js';
+import { displayTarget } from './target.js';
 
 /** The worst a broken requirement of each level can be. */
 const SEVERITY: Record<Level, string> = { MUST: 'critical', SAFETY: 'normal', OBSERVE: 'trivial' };
@@ -60,6 +62,13 @@ export async function exchangeSteps(exchanges: readonly Exchange[]): Promise<voi
       if (err !== failure) throw err;
     }
   }
+}
+
+/** A finding's requests and event messages as one timeline, and the shell lines that replay them. */
+export async function replayAttachments(exchanges: readonly Exchange[], target: string): Promise<void> {
+  if (exchanges.length === 0) return;
+  await allure.attachment('timeline', timelineText(exchanges), 'text/plain');
+  await allure.attachment('replay.sh', replayScript(exchanges, displayTarget(target)), 'text/plain');
 }
 
 /** A 5xx or a request without a response: whatever the test judged, that step did not go well. */

@@ -1,8 +1,16 @@
 /** The evidence of a requirement as plain text: its tests, their verdicts and reasons, and the last exchanges. */
-import { exchangeText } from '../client/evidence.js';
+import { exchangeText, type Exchange } from '../client/evidence.js';
+import { replayScript, timelineText } from '../client/timeline.js';
 import type { RequirementResult } from '../runner/results.js';
+import { displayTarget } from './target.js';
 
-export function testsText(req: RequirementResult, exchangesPerTest: number): string {
+/** A test's evidence as one timeline and the lines that replay it against the target. */
+export function replayText(evidence: readonly Exchange[], target: string): string {
+  if (evidence.length === 0) return '';
+  return `--- timeline\n${timelineText(evidence)}\n--- replay\n${replayScript(evidence, displayTarget(target))}`;
+}
+
+export function testsText(req: RequirementResult, exchangesPerTest: number, target?: string): string {
   return req.tests
     .map((t) => {
       const head = `${t.verdict} ${t.name}${t.reason ? `\n  ${t.reason}` : ''}`;
@@ -11,7 +19,8 @@ export function testsText(req: RequirementResult, exchangesPerTest: number): str
         const text = exchangeText(x);
         return `--- request\n${text.request}\n--- response\n${text.response}`;
       });
-      return [head, ...exchanges].join('\n');
+      const replay = target === undefined ? '' : replayText(t.evidence ?? [], target);
+      return [head, ...exchanges, ...(replay ? [replay] : [])].join('\n');
     })
     .join('\n\n');
 }

@@ -54,7 +54,7 @@ export function junitText(ctx: Pick<ReportContext, 'results' | 'trend' | 'tool'>
       timestamp: r.startedAt.replace(/\.\d+Z$|Z$/, ''),
     });
     suiteProperties(suite, ctx);
-    for (const row of mine) testCase(suite, row, area, changes.get(row.id));
+    for (const row of mine) testCase(suite, row, area, changes.get(row.id), r.target);
   }
   return `${root.end({ pretty: true })}\n`;
 }
@@ -76,7 +76,7 @@ function suiteProperties(suite: XMLElement, ctx: Pick<ReportContext, 'results' |
   for (const [name, value] of entries) if (value !== undefined) props.ele('property', { name, value: String(value) });
 }
 
-function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChange | undefined): void {
+function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChange | undefined, target: string): void {
   const tc = suite.ele('testcase', { classname: `bmc-conformance.${area}`, name: `${row.id} ${row.title}` });
   const props = tc.ele('properties');
   props.ele('property', { name: 'level', value: row.level });
@@ -88,7 +88,7 @@ function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChan
   switch (row.verdict) {
     case 'FAIL':
       tc.ele('failure', { message: reason, type: `${row.level} requirement failed` }).txt(
-        `${row.id} (${row.level}, ${row.section}): ${row.title}\n\n${testsText(row, EXCHANGES_PER_TEST)}`,
+        `${row.id} (${row.level}, ${row.section}): ${row.title}\n\n${testsText(row, EXCHANGES_PER_TEST, target)}`,
       );
       break;
     case 'XFAIL':

@@ -3,7 +3,8 @@
  * no outside resource), printable, and with an evidence annex each requirement row links to.
  */
 import { REQUIREMENTS } from '../catalogue/requirements.js';
-import { exchangeText } from '../client/evidence.js';
+import { exchangeText, type Exchange } from '../client/evidence.js';
+import { replayScript, timelineText } from '../client/timeline.js';
 import { VERDICTS, type RequirementResult, type Verdict } from '../runner/results.js';
 import { newlyFailing, newlyPassing, otherChanges, type Trend, type VerdictChange } from './changes.js';
 import { html, Html } from './html.js';
@@ -78,7 +79,7 @@ ${signatures()}
 <section id="evidence" class="annex">
   <h2>Annex: evidence</h2>
   <p>Each requirement's tests with their verdicts and reasons; for a test that failed or warned, its last ${EXCHANGES_PER_TEST} requests and responses, redacted (results.json and the Allure report keep up to 20).</p>
-  ${rows.filter((x) => x.tests.length > 0).map(evidence)}
+  ${rows.filter((x) => x.tests.length > 0).map((row) => evidence(row, r.target))}
 </section>
 <footer>${ctx.tool.name} ${ctx.tool.version} · catalogue of ${catalogueVersion(ctx.tool)} · started ${r.startedAt}</footer>
 </body>
@@ -197,12 +198,19 @@ function loadSection(load: LoadRun): Html {
   ${load.charts.length > 0 ? html`<p>Charts: ${load.charts.map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c}">${c}</a>`)}</p>` : ''}</section>`;
 }
 
+/** The test's requests and event messages as one timeline, and the shell lines that replay them. */
+function replayFigures(exchanges: readonly Exchange[], target: string): Html | string {
+  if (exchanges.length === 0) return '';
+  return html`<details class="timeline"><summary>Timeline: the test's requests and event messages in time order</summary><pre>${timelineText(exchanges)}</pre></details>
+    <details class="replay"><summary>Replay: curl and websocat lines (set COOKIE, XSRF and PASSWORD first)</summary><pre>${replayScript(exchanges, displayTarget(target))}</pre></details>`;
+}
+
 function signatures(): Html {
   return html`<section id="signatures"><h2>Sign-off</h2>
   <table class="signatures"><tr><th>Tested by</th><td></td><th>Date</th><td></td></tr><tr><th>Reviewed by</th><td></td><th>Signature</th><td></td></tr></table></section>`;
 }
 
-function evidence(row: Row): Html {
+function evidence(row: Row, target: string): Html {
   return html`<article id="evidence-${row.id}" class="evidence">
   <h3><a href="#${row.id}">${row.id}</a> <span class="badge v-${row.verdict}">${row.verdict}</span> ${row.title}</h3>
   ${row.tests.map(
@@ -211,7 +219,8 @@ function evidence(row: Row): Html {
     ${(t.evidence ?? []).slice(-EXCHANGES_PER_TEST).map((x) => {
       const text = exchangeText(x);
       return html`<div class="exchange"><figure><figcaption>Request</figcaption><pre>${text.request}</pre></figure><figure><figcaption>Response</figcaption><pre>${text.response}</pre></figure></div>`;
-    })}</div>`,
+    })}
+    ${replayFigures(t.evidence ?? [], target)}</div>`,
   )}
 </article>`;
 }

@@ -13,7 +13,8 @@ import type { CheckMeta, Finding } from '../../client/results-types.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
 import { CheckFailure, NotJudged } from './assert.js';
-import { describeTest, exchangeSteps } from '../../report/allure-test.js';
+import { describeTest, exchangeSteps, replayAttachments } from '../../report/allure-test.js';
+import type { Exchange } from '../../client/evidence.js';
 import { networkFaultNote, networkFaultReason } from '../../client/errors.js';
 import { abandonedBy } from '../../client/run-context.js';
 
@@ -41,6 +42,11 @@ export interface CheckContext {
   notTested(reason: string): never;
   /** Run after the test, pass or fail (restoring writes). */
   cleanup(fn: () => Promise<unknown> | unknown): void;
+  /**
+   * Widens the test's evidence back to `mark` (an evidenceMark() taken earlier): a check that
+   * judges a shared measurement shows the requests and event messages of that measurement.
+   */
+  evidenceFrom(mark: number): void;
 }
 
 export interface CheckOptions {
@@ -52,6 +58,33 @@ export interface CheckOptions {
   unless?: (cfg: RunConfig) => string | undefined;
   /** The check logs in on its own and needs no working session of the run (default: it does). */
   ownSession?: boolean;
+}
+
+/** Requests kept as a finding's evidence (subscriptions besides: what they received is the finding). */
+const EVIDENCE_PER_TEST = 20;
+
+function isSubscription(x: Exchange): boolean {
+  return x.method === 'GET' && /^\/subscribe\/?$/.test(x.url);
+}
+
+/** Writes kept beside a test's subscriptions: the changes their events are read against. */
+const WRITES_BESIDE_SUBSCRIPTIONS = 60;
+
+/**
+ * The last `last` requests; with subscriptions, every subscription however early it opened and
+ * the writes (anything but GET) that should have caused its events.
+ */
+function keptEvidence(all: readonly Exchange[], last: number): Exchange[] {
+  const requests = all.filter((x) => !isSubscription(x));
+  const shown = new Set(requests.slice(-last));
+  if (requests.length < all.length)
+    for (const x of requests.filter((r) => r.method !== 'GET').slice(-WRITES_BESIDE_SUBSCRIPTIONS)) shown.add(x);
+  return all.filter((x) => shown.has(x) || isSubscription(x));
+}
+
+/** A point in the run's evidence; a check judging a measurement made earlier widens to it (evidenceFrom). */
+export function evidenceMark(): number {
+  return sharedEvidence().mark();
 }
 
 /** Requirements a check of this run has failed so far (the suites share one worker, in order). */
@@ -116,7 +149,7 @@ async function runCheck(
   if (cfg.sessionProblem && !options.ownSession) notTested(cfg.sessionProblem);
 
   const evidence = sharedEvidence();
-  const mark = evidence.mark();
+  let mark = evidence.mark();
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
   const t: CheckContext = {
     cfg,
@@ -132,6 +165,9 @@ async function runCheck(
     observe: (key, value, requirement = ids[0]!) => meta.observations.push({ requirement, key, value }),
     notTested,
     cleanup: (fn) => cleanups.unshift(fn),
+    evidenceFrom: (earlier) => {
+      mark = Math.min(mark, earlier);
+    },
   };
   let failed = false;
   try {
@@ -171,8 +207,10 @@ async function runCheck(
   } finally {
     const cleanupError = await runCleanups(cleanups);
     // Evidence is redacted as it is read: read only what a finding or the Allure steps show.
-    if (failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError) meta.evidence = evidence.since(mark, 20);
+    const findings = failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError;
+    if (findings) meta.evidence = keptEvidence(evidence.since(mark), EVIDENCE_PER_TEST);
     if (cfg.requestSteps) await exchangeSteps(evidence.since(mark));
+    if (cfg.requestSteps && findings) await replayAttachments(meta.evidence ?? [], cfg.target);
     // A write that could not be restored is a trace the run left, reported for the whole run
     // (results.json "trace"), not a failure of the requirement this check judged.
     if (cleanupError) meta.restoreFailure = cleanupError.message;

@@ -22,7 +22,7 @@
  */
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import { show } from './assert.js';
-import type { CheckContext } from './check.js';
+import { evidenceMark, type CheckContext } from './check.js';
 import { quietSince } from './pace.js';
 import { noWritableReason, writePlans } from './writable.js';
 import {
@@ -91,8 +91,16 @@ const SUITE = { forSuite: true };
 let built: Promise<Matrix> | undefined;
 
 /** The measurement, made by whichever check asks first (the others read it). */
+/** Where the shared measurement's requests and event messages begin in the run's evidence. */
+let builtFrom = 0;
+
 export function eventMatrix(t: CheckContext): Promise<Matrix> {
-  built ??= measure(t);
+  if (!built) {
+    builtFrom = evidenceMark();
+    built = measure(t);
+  }
+  // Every check judging the measurement shows it as its evidence.
+  t.evidenceFrom(builtFrom);
   return built;
 }
 
