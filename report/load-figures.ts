@@ -29,7 +29,21 @@ export interface LoadRun {
 const FIGURE_FILES = ['load.json', 'load-results.json'];
 const CHART = /^load[\w.-]*\.(html|svg|png)$/i;
 
-export async function readLoadRun(dir: string): Promise<LoadRun | undefined> {
+/** Host and port of a target URL, the user part and path aside: what makes two runs "the same target". */
+function targetKey(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The load run in `dir`; when `target` is given, one whose load.json names another target is
+ * not merged: it comes back as a problem saying so, without figures.
+ */
+export async function readLoadRun(dir: string, target?: string): Promise<LoadRun | undefined> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const file = FIGURE_FILES.find((f) => names.includes(f));
   const charts = names.filter((n) => CHART.test(n)).sort();
@@ -44,6 +58,16 @@ export async function readLoadRun(dir: string): Promise<LoadRun | undefined> {
     .map(scenarioOf)
     .filter((s): s is LoadScenario => s !== undefined);
   const startedAt = typeof field(doc, 'startedAt') === 'string' ? (field(doc, 'startedAt') as string) : undefined;
+  const loadTarget = field(doc, 'target');
+  if (target !== undefined && typeof loadTarget === 'string' && targetKey(loadTarget) !== targetKey(target)) {
+    return {
+      file,
+      startedAt,
+      scenarios: [],
+      charts: [],
+      problem: `${file} is of another target (${targetKey(loadTarget) ?? loadTarget}), not shown`,
+    };
+  }
   return { file, startedAt, scenarios, charts, ...(scenarios.length === 0 && { problem: `${file} names no scenario with figures` }) };
 }
 

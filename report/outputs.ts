@@ -60,7 +60,7 @@ export async function reportContext(req: ReportRequest): Promise<ReportContext> 
     results: req.results,
     trend: req.baseline?.trend,
     allureHistory: req.baseline?.allureHistory,
-    load: await readLoadRun(req.dir),
+    load: await readLoadRun(req.dir, req.results.target),
     tool: toolInfo(),
     redact,
     async write(name, text) {

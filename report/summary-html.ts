@@ -69,7 +69,7 @@ ${trendSection(ctx.trend)}
   <table class="requirements">
     <colgroup><col class="c-id"><col class="c-level"><col class="c-title"><col class="c-verdict"><col class="c-reason"><col class="c-evidence"></colgroup>
     <thead><tr><th>ID</th><th>Level</th><th>Requirement</th><th>Verdict</th><th>Reason</th><th>Evidence</th></tr></thead>
-    <tbody>${rows.map(requirementRow)}</tbody>
+    <tbody>${problemsFirst(rows).map(requirementRow)}</tbody>
   </table>
 </section>
 ${deviations(rows, r.expectations)}
@@ -134,6 +134,17 @@ function trendSection(trend: Trend | undefined): Html {
   ${list('Newly failing', newlyFailing(trend))}${list('Newly passing', newlyPassing(trend))}${list('Other changes', otherChanges(trend))}</section>`;
 }
 
+/** What a reader acts on first: failures, then what asks for a change of the expectations, then the rest. */
+const VERDICT_RANK: Record<Verdict, number> = { FAIL: 0, XPASS: 1, WARN: 2, XFAIL: 3, PASS: 4, NOT_TESTED: 5 };
+
+/** Rows by verdict, problems first; the catalogue's order within each verdict. */
+export function problemsFirst<T extends { verdict: Verdict }>(rows: readonly T[]): T[] {
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => VERDICT_RANK[a.row.verdict] - VERDICT_RANK[b.row.verdict] || a.i - b.i)
+    .map((x) => x.row);
+}
+
 function requirementRow(row: Row): Html {
   const tests = row.tests.length;
   return html`<tr id="${row.id}" class="row-${row.verdict}">
@@ -161,13 +172,36 @@ function deviations(rows: Row[], expectations: { file: string; platform?: string
 
 function observations(recorded: Array<{ requirement: string; key: string; value: unknown; test: string }>): Html {
   if (recorded.length === 0) return html``;
-  // In catalogue order, so that the observations of one requirement stand together.
+  // One row per requirement, key and value, however many tests recorded it; catalogue order.
   const order = new Map(REQUIREMENTS.map((r, i) => [r.id, i]));
-  const list = [...recorded].sort((a, b) => (order.get(a.requirement) ?? order.size) - (order.get(b.requirement) ?? order.size));
+  const rows = new Map<string, { requirement: string; key: string; value: unknown; tests: number }>();
+  for (const o of recorded) {
+    const id = `${o.requirement}\u0000${o.key}\u0000${valueText(o.value)}`;
+    const row = rows.get(id);
+    if (row) row.tests += 1;
+    else rows.set(id, { requirement: o.requirement, key: o.key, value: o.value, tests: 1 });
+  }
+  const list = [...rows.values()].sort((a, b) => (order.get(a.requirement) ?? order.size) - (order.get(b.requirement) ?? order.size));
   return html`<section id="observations"><h2>Observations</h2>
   <p>What the spec leaves open, as this target answers it (never a failure).</p>
   <table><thead><tr><th>Requirement</th><th>Observed</th><th>Value</th></tr></thead>
-  <tbody>${list.map((o) => html`<tr><td class="id"><a href="#${o.requirement}">${o.requirement}</a></td><td>${o.key}</td><td class="value">${valueText(o.value)}</td></tr>`)}</tbody></table></section>`;
+  <tbody>${list.map(
+    (o) =>
+      html`<tr><td class="id"><a href="#${o.requirement}">${o.requirement}</a></td><td>${o.key}${o.tests > 1 ? html` <span class="muted">(${o.tests} tests)</span>` : ''}</td><td class="value">${valueCell(o.value)}</td></tr>`,
+  )}</tbody></table></section>`;
+}
+
+/** A value as a person reads it: a flat object as its members one per line, a list of words as a list, JSON otherwise. */
+function valueCell(value: unknown): Html | string {
+  const scalar = (v: unknown): boolean => v === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof v);
+  if (Array.isArray(value) && value.every(scalar)) return value.map((v) => valueText(v)).join(', ');
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length > 0 && entries.every(([, v]) => scalar(v) || (Array.isArray(v) && v.every(scalar)))) {
+      return html`<dl class="members">${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${Array.isArray(v) ? v.map((x) => valueText(x)).join(', ') : valueText(v)}</dd>`)}</dl>`;
+    }
+  }
+  return valueText(value);
 }
 
 function valueText(value: unknown): string {

@@ -62,7 +62,7 @@ test('the Allure result of the failed test carries the timeline and replay.sh', 
           JSON.parse(await readFile(join(results, f), 'utf8')) as {
             name: string;
             status: string;
-            attachments: Array<{ name: string; source: string }>;
+            steps: Array<{ name: string; attachments: Array<{ name: string; source: string }> }>;
           },
       ),
   );

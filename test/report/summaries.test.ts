@@ -25,6 +25,7 @@ const results = {
   observations: [
     { requirement: 'AUTH-6', key: 'cookie name', value: 'sid', test: '[AUTH-6] t' },
     { requirement: 'EP-1', key: 'login response data', value: { token: null }, test: '[EP-1] t' },
+    { requirement: 'EP-1', key: 'login response data', value: { token: null }, test: '[EP-1] u' },
   ],
 };
 const previous = resultsWith({ 'EP-7': { verdict: 'FAIL', reason: 'old' } });
@@ -68,6 +69,15 @@ describe('summary.html', () => {
     expect(annex).toContain('HTTP 405 Method Not Allowed');
   });
 
+  test('lists the requirements problems first: FAIL, then XPASS and WARN, XFAIL, PASS, NOT_TESTED last', () => {
+    const table = page.slice(page.indexOf('<table class="requirements">'), page.indexOf('</table>'));
+    const verdicts = [...table.matchAll(/<span class="badge v-([A-Z_]+)">/g)].map((m) => m[1]!);
+    const rank = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'PASS', 'NOT_TESTED'];
+    expect(verdicts.length).toBe(results.requirements.length);
+    expect(verdicts[0]).toBe('FAIL');
+    expect(verdicts.map((v) => rank.indexOf(v))).toEqual([...verdicts.map((v) => rank.indexOf(v))].sort((a, b) => a - b));
+  });
+
   test('lists expected deviations, observations and what changed since the baseline', () => {
     const deviations = page.slice(page.indexOf('id="deviations"'), page.indexOf('id="observations"'));
     expect(deviations).toContain('phosphor-rest-server');
@@ -75,7 +85,10 @@ describe('summary.html', () => {
     const observations = page.slice(page.indexOf('id="observations"'));
     // In catalogue order: EP-1 comes before AUTH-6.
     expect(observations.indexOf('login response data')).toBeLessThan(observations.indexOf('cookie name'));
-    expect(observations).toContain('{&quot;token&quot;:null}');
+    // A flat object reads as its members; the same observation from two tests is one row.
+    expect(observations).toContain('<dl class="members"><dt>token</dt><dd>null</dd></dl>');
+    expect(observations.match(/login response data/g)).toHaveLength(1);
+    expect(observations).toContain('(2 tests)');
     const changes = page.slice(page.indexOf('id="changes"'), page.indexOf('id="requirements"'));
     const newlyFailing = changes.slice(changes.indexOf('Newly failing'), changes.indexOf('Newly passing'));
     expect(newlyFailing).toContain('<li><a href="#ENV-2">ENV-2</a>: PASS → <span class="badge v-FAIL">FAIL</span></li>');
@@ -111,6 +124,18 @@ describe('summary.html with a load run beside it', () => {
     const section = summaryPage(context(resultsWith(), { load })).split('id="load"')[1]!;
     for (const text of ['get-object', '812', '2437', '9.8', 'enumerate-root', '31', '120.5', '<a href="load.html">load.html</a>'])
       expect(section).toContain(text);
+  });
+
+  test('a load.json of another target is not merged: the page says so', async () => {
+    const dir = await folders.make('bmc-load-other-');
+    const doc = { target: 'https://10.0.0.9:443', scenarios: [{ name: 'get-object', requestsPerSecond: 812.4 }] };
+    await writeFile(join(dir, 'load.json'), JSON.stringify(doc));
+    const other = await readLoadRun(dir, 'https://127.0.0.1:2443');
+    expect(other?.scenarios).toEqual([]);
+    expect(other?.problem).toBe('load.json is of another target (https://10.0.0.9), not shown');
+    expect(summaryPage(context(resultsWith(), { load: other }))).not.toContain('get-object');
+    // The same target, whatever user part or path its URL carries, is merged.
+    expect((await readLoadRun(dir, 'https://root@10.0.0.9/'))?.scenarios.map((s) => s.name)).toEqual(['get-object']);
   });
 
   test('an older load-results.json is read too; an unreadable file is said so, not fatal', async () => {
