@@ -191,15 +191,14 @@ function observations(recorded: Array<{ requirement: string; key: string; value:
   )}</tbody></table></section>`;
 }
 
-/** A value as a person reads it: a flat object as its members one per line, a list of words as a list, JSON otherwise. */
+/** A value as a person reads it: an object as its members one per line, a list of words as a list, JSON otherwise. */
 function valueCell(value: unknown): Html | string {
   const scalar = (v: unknown): boolean => v === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof v);
-  if (Array.isArray(value) && value.every(scalar)) return value.map((v) => valueText(v)).join(', ');
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+  const words = (v: unknown): string => (Array.isArray(v) && v.every(scalar) ? v.map((x) => valueText(x)).join(', ') : valueText(v));
+  if (Array.isArray(value) && value.every(scalar)) return words(value);
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
     const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length > 0 && entries.every(([, v]) => scalar(v) || (Array.isArray(v) && v.every(scalar)))) {
-      return html`<dl class="members">${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${Array.isArray(v) ? v.map((x) => valueText(x)).join(', ') : valueText(v)}</dd>`)}</dl>`;
-    }
+    return html`<dl class="members">${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${words(v)}</dd>`)}</dl>`;
   }
   return valueText(value);
 }

@@ -27,8 +27,8 @@ thead th { background: #f6f8fa; }
 td.id { white-space: nowrap; font-weight: 600; }
 td.reason, td.value, .reason { overflow-wrap: anywhere; }
 td.value { font: .85rem/1.35 ui-monospace, "DejaVu Sans Mono", monospace; }
-dl.members { margin: 0; display: grid; grid-template-columns: max-content 1fr; gap: 0 .75rem; }
-dl.members dt { font-weight: 600; } dl.members dd { margin: 0; overflow-wrap: anywhere; }
+dl.members { margin: 0; display: grid; grid-template-columns: fit-content(65%) minmax(4rem, 1fr); gap: 0 .75rem; }
+dl.members dt { font-weight: 600; overflow-wrap: anywhere; } dl.members dd { margin: 0; overflow-wrap: anywhere; }
 .muted { color: #666; font-size: .85em; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .section, .expected { font-size: .8rem; color: #57606a; }
