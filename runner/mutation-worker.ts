@@ -24,7 +24,8 @@ export interface WorkerJob {
 
 export interface WorkerAnswer {
   faults: string[];
-  verdicts?: Record<string, { verdict: Verdict; reason?: string }>;
+  /** `bare`: failing tests of the requirement that carry no evidence (no exchange, no subscription). */
+  verdicts?: Record<string, { verdict: Verdict; reason?: string; bare?: number }>;
   exitCode?: number;
   error?: string;
   seconds: number;
@@ -56,7 +57,12 @@ async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
       lean: true,
       print: () => {},
     });
-    const verdicts = Object.fromEntries(outcome.results.requirements.map((r) => [r.id, { verdict: r.verdict, reason: r.reason }]));
+    const verdicts = Object.fromEntries(
+      outcome.results.requirements.map((r) => {
+        const bare = r.tests.filter((t) => t.verdict === 'FAIL' && (t.evidence ?? []).length === 0).length;
+        return [r.id, { verdict: r.verdict, reason: r.reason, ...(bare > 0 && { bare }) }];
+      }),
+    );
     return { faults: job.faults, verdicts, exitCode: outcome.exitCode, seconds: (Date.now() - started) / 1000 };
   } catch (err) {
     return { faults: job.faults, error: err instanceof Error ? err.message : String(err), seconds: (Date.now() - started) / 1000 };

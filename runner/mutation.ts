@@ -35,6 +35,8 @@ export interface FaultOutcome {
   knockOns: string[];
   /** Declared knock-ons that did not FAIL this time (listed, not held against the fault). */
   unseenKnockOns: string[];
+  /** True when a failing test of the fault's own requirement shows no evidence (no request, no subscription). */
+  bare: boolean;
   seconds: number;
 }
 
@@ -155,6 +157,7 @@ function judge(fault: FaultInfo, answer: WorkerAnswer): FaultOutcome {
     undeclared: others.filter(([id]) => !(id in knock)).map(([id, v]) => ({ id, reason: v.reason })),
     knockOns: others.filter(([id]) => id in knock).map(([id]) => id),
     unseenKnockOns: Object.keys(knock).filter((id) => verdicts[id]?.verdict !== 'FAIL'),
+    bare: (own?.bare ?? 0) > 0,
     seconds: answer.seconds,
   };
 }
@@ -216,7 +219,7 @@ export function formatMutationReport(report: MutationReport): string {
     '| fault | requirement | verdict | killed | other FAILs |',
     '|---|---|---|---|---|',
     ...report.outcomes.map((o) => {
-      const killed = o.killed ? 'killed' : `**survived** (${headline(o.reason ?? '')})`;
+      const killed = o.killed ? (o.bare ? 'killed, **without evidence**' : 'killed') : `**survived** (${headline(o.reason ?? '')})`;
       const knock = o.knockOns.map((id) => `${id} (declared)`);
       const undeclared = o.undeclared.map((u) => `**${u.id} undeclared**: ${headline(u.reason ?? '')}`);
       return `| ${o.fault} | ${o.requirement} | ${o.verdict} | ${killed} | ${[...knock, ...undeclared].join('; ') || '—'} |`;
@@ -224,6 +227,7 @@ export function formatMutationReport(report: MutationReport): string {
     '',
     `recall: ${percent(report.recall)} (${report.outcomes.filter((o) => o.killed).length} of ${report.outcomes.length} faults killed)`,
     `precision: ${percent(report.precision)} (${report.outcomes.filter((o) => o.undeclared.length === 0 && o.verdict !== 'ERROR').length} of ${report.outcomes.length} faults FAIL nothing but their requirement and declared knock-ons)`,
+    `evidence: ${report.outcomes.filter((o) => o.killed && !o.bare).length} of ${report.outcomes.filter((o) => o.killed).length} killing verdicts carry their requests or subscriptions`,
     `MUST/SAFETY requirements without a fault: ${report.uncovered.length === 0 ? 'none' : report.uncovered.join(', ')}`,
     `clean simulator: exit ${report.clean.exitCode}, ${report.clean.fails.length} FAIL, ${report.clean.warns.length} WARN (${report.clean.seconds.toFixed(1)} s)`,
     `areas: ${report.scope === 'all' ? 'every area in every run (precision across the whole run)' : 'each fault in the areas judging its requirement and knock-ons (precision within them; `npm run mutation` holds it across every area)'}`,

@@ -53,6 +53,12 @@ describe('mutation self-test', () => {
     },
   );
 
+  test('every FAIL that kills a fault carries evidence: the requests or subscriptions that show it', () => {
+    expect(report.outcomes.filter((o) => o.killed && o.expected === 'FAIL' && o.bare).map((o) => `${o.fault} (${o.requirement})`)).toEqual(
+      [],
+    );
+  });
+
   test('recall and precision are 100 %', () => {
     expect(report.recall).toBe(1);
     expect(report.precision).toBe(1);
