@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { AREAS, isRequirementId, type Area } from '../catalogue/requirements.js';
 import { PROFILES, parseWritable, type Profile, type WritableAttribute } from '../runner/config.js';
+import type { MinJudged } from '../runner/results.js';
 
 /** A count, a time or a bound: zero would mean "nothing" or "no time", never what was asked. */
 export function positiveInt(value: string): number {
@@ -67,4 +68,18 @@ export function writable(value: string, previous: WritableAttribute[] = []): Wri
 export function tftpServer(value: string): string {
   if (!/^[A-Za-z0-9.\-:[\]]+$/.test(value)) throw new InvalidArgumentError('expected HOST or HOST:PORT.');
   return value;
+}
+
+/** `--min-judged`: a count of requirements (`40`) or a share of the selected ones (`80%`). */
+export function minJudged(value: string): MinJudged {
+  const share = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
+  if (share) {
+    const percent = Number(share[1]);
+    if (percent <= 0 || percent > 100) throw new InvalidArgumentError('expected a share from 1% to 100%.');
+    return { percent };
+  }
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1)
+    throw new InvalidArgumentError('expected a number of requirements (at least 1) or a share such as 80%.');
+  return { count };
 }

@@ -105,6 +105,11 @@ fleetOptions(
   )
   .option('--expectations <file>', 'known deviations of the platform: an expected FAIL is XFAIL and does not fail the run')
   .option('--strict-expectations', 'an expected failure that now passes (XPASS) fails the run', false)
+  .option(
+    '--min-judged <n|p%>',
+    'a certification run: fewer judged requirements than N (or than P% of the selected ones) exits 5, as a run that judged nothing does',
+    parse.minJudged,
+  )
   .option('--update-expectations <file>', 'write the current FAILs as a starting expectations file for review')
   .option('--html', 'also render the Allure HTML report (needs Java)', false)
   .action(lazy(() => import('./run-command.js'), 'runCommand'));

@@ -3,6 +3,7 @@ import type { TargetFlags } from './target-flags.js';
 import { withUrlCredentials } from '../client/target-url.js';
 import type { Area } from '../catalogue/requirements.js';
 import type { Profile, WritableAttribute } from '../runner/config.js';
+import type { MinJudged } from '../runner/results.js';
 import { runConformance } from '../runner/run.js';
 import { UsageError } from '../runner/usage-error.js';
 import { dirname } from 'node:path';
@@ -18,6 +19,7 @@ export interface RunFlags extends TargetFlags {
   profile?: Profile;
   only?: Area[];
   requirements?: string[];
+  minJudged?: MinJudged;
   out: string;
   writable: WritableAttribute[];
   allowFactoryReset: boolean;
@@ -67,6 +69,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     insecure: flags.insecure,
     only: flags.only,
     requirements: flags.requirements,
+    minJudged: flags.minJudged,
     out: flags.out,
     timeoutMs: flags.timeout,
     eventTimeoutMs: flags.eventTimeout,

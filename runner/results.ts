@@ -121,8 +121,30 @@ export function nothingJudged(summary: Record<Verdict, number>): boolean {
   return summary.PASS + summary.FAIL + summary.WARN + summary.XFAIL + summary.XPASS === 0;
 }
 
-/** The exit code of a run that judged nothing (pytest's "no tests collected" is 5 too). */
+/** The exit code of a run that judged nothing (pytest's "no tests collected" is 5 too), or less than --min-judged asks. */
 export const NOTHING_JUDGED_EXIT = 5;
+
+/** How much of the selection a run must judge (`--min-judged`): a count or a share. */
+export type MinJudged = { count: number } | { percent: number };
+
+/** Requirements the run was asked to judge: all but those left out by --only or --requirements. */
+function selected(requirements: readonly RequirementResult[]): RequirementResult[] {
+  return requirements.filter((r) => !(r.verdict === 'NOT_TESTED' && /not selected/.test(r.reason ?? '')));
+}
+
+/**
+ * The coverage a certification run asked for and did not reach, as one sentence; undefined when
+ * it was reached (or not asked for).
+ */
+export function coverageShortfall(requirements: readonly RequirementResult[], min: MinJudged | undefined): string | undefined {
+  if (!min) return undefined;
+  const chosen = selected(requirements);
+  const judged = chosen.filter((r) => r.verdict !== 'NOT_TESTED').length;
+  const needed = 'count' in min ? min.count : Math.ceil((min.percent / 100) * chosen.length);
+  if (judged >= needed) return undefined;
+  const asked = 'count' in min ? `${min.count}` : `${min.percent}% (${needed})`;
+  return `${judged} of ${chosen.length} selected requirements were judged; --min-judged asks for ${asked} (exit ${NOTHING_JUDGED_EXIT})`;
+}
 
 export function summarize(requirements: RequirementResult[]): Record<Verdict, number> {
   const summary = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;

@@ -19,6 +19,8 @@ import {
   type RunTrace,
   type TestOutcome,
   nothingJudged,
+  coverageShortfall,
+  type MinJudged,
   NOTHING_JUDGED_EXIT,
 } from './results.js';
 import { runSuites } from './vitest-run.js';
@@ -65,6 +67,8 @@ export interface RunOptions {
   targetProfile?: TargetProfile;
   /** An expected failure that passes (XPASS) fails the run too. */
   strictExpectations?: boolean;
+  /** Fewer judged requirements than this is a run that did not cover what it had to (exit 5). */
+  minJudged?: MinJudged;
   /** Write the current FAILs as a starting expectations file here, for a reviewer. */
   updateExpectations?: string;
   /** Embedded simulator only: faults to inject (for demonstrating and self-testing the suites). */
@@ -227,7 +231,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     for (const line of trace?.lines ?? []) print(`${trace!.verdict === 'FAIL' ? 'FAIL' : 'warn'}  left behind: ${line}`);
     const failed =
       unexpectedFailures(requirements, opts.strictExpectations).length > 0 || reporter.unhandled.length > 0 || trace?.verdict === 'FAIL';
-    const verdicts = failed ? 1 : nothingJudged(results.summary) ? NOTHING_JUDGED_EXIT : 0;
+    const shortfall = coverageShortfall(requirements, opts.minJudged);
+    if (shortfall) print(`coverage: ${shortfall}`);
+    const verdicts = failed ? 1 : nothingJudged(results.summary) || shortfall ? NOTHING_JUDGED_EXIT : 0;
     return { exitCode: guard.exitCode(verdicts), results, resultsFile };
   } finally {
     guard.dispose();

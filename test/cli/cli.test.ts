@@ -52,6 +52,7 @@ describe('usage errors exit 2 with one sentence', () => {
     [['run', '--profile', 'reckless']],
     [['run', '--only', 'auth,nonsense']],
     [['run', '--timeout', 'soon']],
+    [['run', '--min-judged', '120%']],
     [['run', '--requirements', 'EP-99']],
     [['frobnicate']],
     [['run', '--target', 'https://127.0.0.1:1', '--fault', 'status-ok-on-error']],
@@ -165,6 +166,12 @@ describe('run against a target', () => {
     expect(page).toMatch(/class="outcome v-NOT_TESTED">Nothing was judged/);
     expect(page).not.toMatch(/class="outcome v-PASS"/);
     expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(/: nothing judged/);
+  });
+
+  test('--min-judged: a run that judged fewer requirements than asked exits 5 and says how many', async () => {
+    const r = await cli(onSim('--only', 'auth', '--min-judged', '60', '--out', join(out, 'min-judged')));
+    expect(r.code, r.stdout + r.stderr).toBe(5);
+    expect(r.stdout).toMatch(/coverage: \d+ of \d+ selected requirements were judged; --min-judged asks for 60 \(exit 5\)/);
   });
 
   test('--requirements judges only the IDs it names, though their tests name others too', async () => {

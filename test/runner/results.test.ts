@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../catalogue/requirements.js';
-import { rollUp, summarize, type TestOutcome } from '../../runner/results.js';
+import { coverageShortfall, rollUp, summarize, type RequirementResult, type TestOutcome } from '../../runner/results.js';
 
 const outcome = (verdict: TestOutcome['verdict'], requirements = ['EP-5'], reason?: string): TestOutcome => ({
   name: `[${requirements.join(' ')}] t`,
@@ -41,5 +41,27 @@ describe('verdict roll-up', () => {
   test('summary counts verdicts', () => {
     const reqs = [rollUp(requirement('EP-5'), [outcome('PASS')], 'x'), rollUp(requirement('EP-6'), [], 'x')];
     expect(summarize(reqs)).toEqual({ PASS: 1, FAIL: 0, WARN: 0, NOT_TESTED: 1, XFAIL: 0, XPASS: 0 });
+  });
+});
+
+describe('--min-judged coverage', () => {
+  const req = (id: string, verdict: RequirementResult['verdict'], reason?: string): RequirementResult =>
+    ({ id, verdict, reason, tests: [] }) as unknown as RequirementResult;
+  const run = [
+    req('EP-1', 'PASS'),
+    req('EP-2', 'FAIL'),
+    req('EP-3', 'NOT_TESTED', 'needs the destructive profile'),
+    req('EP-4', 'NOT_TESTED', 'area writes not selected (--only)'),
+    req('EP-5', 'NOT_TESTED', 'not selected (--requirements)'),
+  ];
+
+  test('counts judged requirements among the selected ones only', () => {
+    expect(coverageShortfall(run, { count: 2 })).toBeUndefined();
+    expect(coverageShortfall(run, { count: 3 })).toBe('2 of 3 selected requirements were judged; --min-judged asks for 3 (exit 5)');
+    expect(coverageShortfall(run, { percent: 66 })).toBeUndefined();
+    expect(coverageShortfall(run, { percent: 67 })).toBe(
+      '2 of 3 selected requirements were judged; --min-judged asks for 67% (3) (exit 5)',
+    );
+    expect(coverageShortfall(run, undefined)).toBeUndefined();
   });
 });
