@@ -235,6 +235,22 @@ mergeOptions(
   .option('--keygen <prefix>', 'make an ed25519 key pair PREFIX.key and PREFIX.pub for --sign and --verify')
   .action(reportCommand);
 
+targetOptions(
+  withVersion(program.command('replay')).description(
+    'repeat a failing test of a finished run against a target, from its evidence: its subscriptions, reads and attribute writes (put back afterwards); exit 0 when the target answers as in the run, 1 when not',
+  ),
+)
+  .option('--in <dir>', 'the run folder holding results.json', DEFAULT_IN)
+  .option('--requirement <id>', 'replay the failing test of this requirement (default: the first failing test with evidence)')
+  .option('--wait <ms>', 'how long the subscriptions listen after the last request', parse.positiveInt, 1500)
+  .addHelpText(
+    'after',
+    `
+  Deletes, uploads, actions, logins and logouts of the test are listed, not repeated. --target
+  defaults to the run's target (a run on the embedded simulator needs --target: its simulator is gone).`,
+  )
+  .action(lazy(() => import('./replay-command.js'), 'replayCommand'));
+
 async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);

@@ -22,6 +22,8 @@ export interface Exchange {
   error?: string;
   /** A WebSocket subscription (the handshake above): the messages the server sent on it, in order. */
   frames?: Frame[];
+  /** When the subscription's filter message was sent (the handshake's `at` is when it was opened). */
+  filterSentAt?: string;
   /** Messages received beyond those kept. */
   framesDropped?: number;
   /** When and how the subscription's socket closed, if it did while recorded. */

@@ -41,10 +41,10 @@ afterAll(async () => {
 });
 
 describe('usage errors exit 2 with one sentence', () => {
-  test('--help lists the four commands and exits 0', async () => {
+  test('--help lists the five commands and exits 0', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
-    for (const c of ['run', 'simulate', 'load', 'report']) expect(r.stdout).toContain(c);
+    for (const c of ['run', 'simulate', 'load', 'report', 'replay']) expect(r.stdout).toContain(c);
   });
 
   test.each([
@@ -53,6 +53,8 @@ describe('usage errors exit 2 with one sentence', () => {
     [['run', '--only', 'auth,nonsense']],
     [['run', '--timeout', 'soon']],
     [['run', '--min-judged', '120%']],
+    [['replay', '--wait', '0']],
+    [['replay', '--in', '/nonexistent-run-folder']],
     [['run', '--requirements', 'EP-99']],
     [['frobnicate']],
     [['run', '--target', 'https://127.0.0.1:1', '--fault', 'status-ok-on-error']],
