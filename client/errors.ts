@@ -55,6 +55,29 @@ export interface Outage {
   back: boolean;
 }
 
+/**
+ * A session that worked stopped working without a logout of ours: the target restarted, or
+ * expired or evicted it. The run logs in again and goes on; reports say it happened.
+ */
+export interface SessionLoss {
+  /** ISO time of the answer that showed it. */
+  at: string;
+  /** The request that met it, and its answer. */
+  method: string;
+  path: string;
+  status: number;
+}
+
+/** One sentence for all the sessions the target dropped: how many, the first, what the run did. */
+export function sessionLossLines(losses: readonly SessionLoss[]): string[] {
+  const first = losses[0];
+  if (!first) return [];
+  const times = losses.length === 1 ? 'once' : `${losses.length} times`;
+  return [
+    `The target stopped accepting a working session without a logout ${times} (first at ${first.at}: ${first.method} ${first.path} answered ${first.status}): it restarted, or expired or evicted the session; the run logged in again each time and judged on.`,
+  ];
+}
+
 /** "from 12:01:03 for 41 s", or "since 12:01:03 (waited 300 s)" when the target did not come back. */
 export function outageText(o: Pick<Outage, 'from' | 'durationMs' | 'back'>): string {
   const clock = new Date(o.from).toTimeString().slice(0, 8);

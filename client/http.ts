@@ -160,6 +160,8 @@ export class BmcClient {
   private form?: LoginForm;
   /** Bumped on every stored login, so concurrent 401s share one re-login. */
   private epoch = 0;
+  /** An authenticated request of the current session was answered 2xx: the session worked. */
+  private sessionWorked = false;
   private relogging?: Promise<boolean>;
   /** The stored session was opened by this client's own login (and not logged out yet). */
   private ownsSession = false;
@@ -224,9 +226,10 @@ export class BmcClient {
     const epoch = this.epoch;
     const flags = { sendCredentials: auth, storeCookies: auth };
     const res = await this.send(method, path, opts, flags);
+    if (auth && isSuccess(res) && this.epoch === epoch && !isLoginPath(path)) this.sessionWorked = true;
     if (res.status !== 401 || !auth || opts.relogin === false || isLoginPath(path)) return res;
     // One new login, then one retry: a second 401 is returned as it is.
-    if (!(await this.renewSession(epoch))) return res;
+    if (!(await this.renewSession(epoch, { method, path, status: res.status }))) return res;
     return this.send(method, path, opts, flags);
   }
 
@@ -299,6 +302,8 @@ export class BmcClient {
    */
   async logout(): Promise<BmcResponse> {
     const key = this.cookies.header('/');
+    // What follows a logout of ours is no loss of the session.
+    this.sessionWorked = false;
     const res = await this.request('POST', '/logout', { json: { data: [] }, relogin: false });
     if (this.ownsSession && isSuccess(res)) {
       this.ownsSession = false;
@@ -380,6 +385,7 @@ export class BmcClient {
     this.token = typeof token === 'string' ? token : undefined;
     if (this.token) this.evidence?.addSecret(this.token);
     this.epoch++;
+    this.sessionWorked = false;
     const key = this.cookies.header('/');
     if (key) emitClientEvent({ type: 'session', open: true, key, cookies: this.cookies.serialize() });
   }
@@ -389,12 +395,17 @@ export class BmcClient {
   }
 
   /** True when a usable new session exists (made by this call or a concurrent one). */
-  private async renewSession(epochAtSend: number): Promise<boolean> {
+  private async renewSession(epochAtSend: number, met: { method: string; path: string; status: number }): Promise<boolean> {
     if (this.epoch !== epochAtSend) return true;
     // The target forgot the session (expired, evicted): it is over, and not by our doing.
-    if (this.ownsSession && !this.relogging) {
-      this.ownsSession = false;
-      sessionClosed();
+    if (!this.relogging) {
+      if (this.ownsSession) {
+        this.ownsSession = false;
+        sessionClosed();
+      }
+      // A session that had worked (ours, or one handed to this client): the run is told.
+      if (this.sessionWorked) emitClientEvent({ type: 'session-lost', loss: { at: new Date().toISOString(), ...met } });
+      this.sessionWorked = false;
     }
     this.relogging ??= this.login()
       .then(() => true)

@@ -5,7 +5,7 @@
  * hold, so that it can close them.
  */
 import type { SerializedCookies } from './cookies.js';
-import { InterruptedError, type Outage } from './errors.js';
+import { InterruptedError, type Outage, type SessionLoss } from './errors.js';
 
 export interface ClientDefaults {
   /** Answers longer than this are cut off and reported. */
@@ -16,6 +16,8 @@ export interface ClientDefaults {
 
 export type ClientEvent =
   | { type: 'outage'; outage: Outage }
+  /** A working session refused without a logout of ours (a restart, an expiry, an eviction). */
+  | { type: 'session-lost'; loss: SessionLoss }
   /** A session a client logged in with (`open`) or logged out of; `key` tells sessions apart. */
   | { type: 'session'; open: boolean; key: string; cookies: SerializedCookies };
 

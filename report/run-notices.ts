@@ -2,10 +2,10 @@
  * What a reader must know before trusting the counts: the run was interrupted, or the target went
  * away during it. One sentence each, the same in the console, summary.md and summary.html.
  */
-import { outageText } from '../client/errors.js';
+import { outageText, sessionLossLines } from '../client/errors.js';
 import type { Results } from '../runner/results.js';
 
-export function runNotices(results: Pick<Results, 'interrupted' | 'downtime'>): string[] {
+export function runNotices(results: Pick<Results, 'interrupted' | 'downtime' | 'sessionsLost'>): string[] {
   const notices: string[] = [];
   const stop = results.interrupted;
   if (stop) {
@@ -18,5 +18,6 @@ export function runNotices(results: Pick<Results, 'interrupted' | 'downtime'>): 
         : `The target has been unreachable ${outageText(o)} (${o.cause}); the run stopped waiting for it.`,
     );
   }
+  notices.push(...sessionLossLines(results.sessionsLost ?? []));
   return notices;
 }

@@ -2,7 +2,7 @@
 import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
 import type { Observation } from '../client/results-types.js';
 import type { Exchange as EvidenceEntry } from '../client/evidence.js';
-import type { Outage } from '../client/errors.js';
+import type { Outage, SessionLoss } from '../client/errors.js';
 
 /**
  * PASS, FAIL, WARN and NOT_TESTED come from the checks; XFAIL (a FAIL the platform's expectations
@@ -90,6 +90,8 @@ export interface Results {
   interrupted?: { signal: string; at: string; unfinished?: string[] };
   /** Times the target could not be reached (a reboot, a restart): waited out, or given up on. */
   downtime?: Outage[];
+  /** Working sessions the target refused without a logout (a restart, an expiry, an eviction). */
+  sessionsLost?: SessionLoss[];
 }
 
 /** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import { BmcClient, type ClientOptions } from '../client/http.js';
-import { BmcClientError, type Outage } from '../client/errors.js';
+import { BmcClientError, type Outage, type SessionLoss } from '../client/errors.js';
 import {
   abandonRequests,
   interruptRequests,
@@ -103,6 +103,8 @@ async function logout(client: BmcClient): Promise<boolean> {
 /** Main side: what the suites' clients reported, and the interruption to send them. */
 export class RunLedger {
   readonly outages: Outage[] = [];
+  /** Working sessions the target refused without a logout of the run's. */
+  readonly sessionLosses: SessionLoss[] = [];
   /** Tests whose requests were abandoned after the interruption. */
   readonly cutShort = new Set<string>();
   readonly channelName = `bmc-conformance:run:${randomUUID()}`;
@@ -150,6 +152,7 @@ export class RunLedger {
   private receive(message: RunMessage): void {
     if (message.type === 'joined' && this.interrupted) this.interrupt(this.interrupted);
     else if (message.type === 'outage') this.outages.push(message.outage);
+    else if (message.type === 'session-lost') this.sessionLosses.push(message.loss);
     else if (message.type === 'cut-short') this.cutShort.add(message.test);
     else if (message.type === 'session') {
       if (message.open) this.sessions.set(message.key, message);

@@ -5,7 +5,7 @@
  */
 import type { BmcClient } from '../client/http.js';
 import type { RunConfig } from './config.js';
-import { outageText } from '../client/errors.js';
+import { outageText, sessionLossLines } from '../client/errors.js';
 import { Interruption, SuiteControl } from './interrupt.js';
 import { RunLedger } from './run-channel.js';
 import type { Results, TestOutcome } from './results.js';
@@ -45,12 +45,13 @@ export class RunGuard {
   }
 
   /** The interruption and the downtime, for results.json. */
-  record(): Pick<Results, 'interrupted' | 'downtime'> {
+  record(): Pick<Results, 'interrupted' | 'downtime' | 'sessionsLost'> {
     const { signal, at } = this.interruption;
     const unfinished = this.control.unfinished;
     return {
       ...(signal && at && { interrupted: { signal, at: at.toISOString(), ...(unfinished.length > 0 && { unfinished }) } }),
       ...(this.ledger.outages.length > 0 && { downtime: this.ledger.outages }),
+      ...(this.ledger.sessionLosses.length > 0 && { sessionsLost: this.ledger.sessionLosses }),
     };
   }
 
@@ -60,6 +61,7 @@ export class RunGuard {
       ...this.ledger.outages.map(
         (o) => `target unreachable ${outageText(o)} (${o.cause})${o.back ? '; the run waited and went on' : '; the run stopped waiting'}`,
       ),
+      ...sessionLossLines(this.ledger.sessionLosses),
       ...this.control.unfinished.map((name) => `${name} did not finish restoring what it wrote before the run ended`),
     ];
   }

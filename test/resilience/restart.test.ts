@@ -126,9 +126,40 @@ test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in
   expect(tests.filter((t) => /generated|fuzzed/.test(t.name) && t.verdict === 'PASS').length, 'fuzz').toBeGreaterThan(0);
   expect(outcome.exitCode).toBe(0);
 
-  // A new session after the restart (the old one went with the target); every session closed.
+  // A new session after the restart (the old one went with the target), said in results and console; every session closed.
   expect(proxy.stats.sessionsLostInRestart).toBeGreaterThan(0);
+  expect(results.sessionsLost?.length ?? 0).toBeGreaterThan(0);
+  expect(lines.join('\n')).toMatch(/The target stopped accepting a working session without a logout/);
   expect(proxy.stats.sessionsClosed + proxy.stats.sessionsLostInRestart).toBe(proxy.stats.sessionsOpened);
+}, 120_000);
+
+test('a restart with no downtime (socket activation) that drops every session is recorded, not hidden by the new login', async () => {
+  const out = await folders.make('bmc-restart-at-once-');
+  const lines: string[] = [];
+  restarted = undefined;
+  let armedAt: number | undefined;
+  watch = (req) => void (armedAt !== undefined && req.seq - armedAt >= 40 && restart(0));
+  const outcome = await runConformance(
+    testRunOptions(out, {
+      target: proxy.url,
+      only: ['objects', 'listings', 'writes'],
+      seed: 7,
+      targetProfile: await loadTargetProfile(join(packageRoot(), 'profiles', 'simulator.json')),
+      print: (line) => {
+        lines.push(line);
+        if (line.startsWith('bmc-conformance run:')) armedAt = proxy.stats.requests;
+      },
+    }),
+  );
+  await restartInProgress();
+  watch = () => undefined;
+  expect(restartInProgress(), 'the target restarted during the run').toBeDefined();
+  const { results } = outcome;
+  expect(results.sessionsLost?.length ?? 0, lines.join('\n')).toBeGreaterThan(0);
+  expect(results.sessionsLost![0]).toMatchObject({ status: 401 });
+  expect(lines.join('\n')).toMatch(
+    /The target stopped accepting a working session without a logout (once|\d+ times) \(first at .+: (GET|PUT) \/.+ answered 401\)/,
+  );
 }, 120_000);
 
 test('a factory reset that reboots the target: the Reset check waits for it and passes, the downtime recorded', async () => {
