@@ -29,7 +29,7 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
   if (!isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
   if (Boolean(flags.cert) !== Boolean(flags.key)) throw new UsageError('--cert and --key go together.');
   const [cert, key] = await Promise.all([readPem(flags.cert), readPem(flags.key)]);
-  await runSimulatorCli({
+  process.exitCode = await runSimulatorCli({
     host: flags.host,
     port: flags.port,
     namespace: flags.namespace,

@@ -1,26 +1,34 @@
 /**
  * Command-line face of the simulator (wired into `bmc-conformance simulate`): the first stdout
- * line is `listening <url>`, and SIGTERM/SIGINT close it and exit 0.
+ * line is `listening <url>`; SIGINT or SIGTERM closes it and exits 130 or 143, as every command does,
+ * and a second signal exits at once.
  */
 import { LATENCY_FAULTS } from './latency-faults.js';
 import { HARNESS_FAULTS } from './harness-faults.js';
 import { FAULTS } from './faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
-export async function runSimulatorCli(opts: SimulatorOptions = {}): Promise<void> {
+/** Resolves with the exit code the signal that stopped it asks for (130 or 143). */
+export async function runSimulatorCli(opts: SimulatorOptions = {}): Promise<number> {
   // Handlers go in before the "listening" line: whoever reads it may signal at once.
-  let signalled: () => void = () => {};
-  const signal = new Promise<void>((resolve) => (signalled = resolve));
-  const onSignal = (): void => signalled();
+  let signalled: (code: number) => void = () => {};
+  const signal = new Promise<number>((resolve) => (signalled = resolve));
+  let received = 0;
+  const onSignal = (name: NodeJS.Signals): void => {
+    const code = name === 'SIGINT' ? 130 : 143;
+    if (++received > 1) process.exit(code);
+    signalled(code);
+  };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   try {
     const sim = await startSimulator(opts);
     process.stdout.write(`listening ${sim.url}\n`);
-    await signal;
-    const force = setTimeout(() => process.exit(0), 3000);
+    const code = await signal;
+    const force = setTimeout(() => process.exit(code), 3000);
     force.unref();
     await sim.close();
+    return code;
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);

@@ -231,22 +231,28 @@ describe('run against a target', () => {
 });
 
 describe('simulate and load', () => {
-  test('simulate prints "listening https://HOST:PORT" first and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const first = await new Promise<string>((resolve) => {
-      let buf = '';
-      child.stdout.on('data', (d: Buffer) => {
-        buf += d.toString();
-        if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+  test.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    'simulate prints "listening https://HOST:PORT" first; %s closes it with exit %i, as every command',
+    async (signal, expected) => {
+      const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const first = await new Promise<string>((resolve) => {
+        let buf = '';
+        child.stdout.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (buf.includes('\n')) resolve(buf.split('\n')[0]!);
+        });
       });
-    });
-    expect(first).toMatch(/^listening https:\/\/127\.0\.0\.1:\d+$/);
-    const code = await new Promise<number | null>((resolve) => {
-      child.on('close', resolve);
-      child.kill('SIGTERM');
-    });
-    expect(code).toBe(0);
-  });
+      expect(first).toMatch(/^listening https:\/\/127\.0\.0\.1:\d+$/);
+      const code = await new Promise<number | null>((resolve) => {
+        child.on('close', resolve);
+        child.kill(signal);
+      });
+      expect(code).toBe(expected);
+    },
+  );
 
   test('simulate --list-faults names each fault with its requirement and operator', async () => {
     const r = await cli(['simulate', '--list-faults']);

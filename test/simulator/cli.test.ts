@@ -7,7 +7,7 @@ afterEach(() => {
 });
 
 describe('runSimulatorCli', () => {
-  it('prints "listening <url>" first and, on SIGTERM, closes and resolves', async () => {
+  it('prints "listening <url>" first and, on SIGTERM, closes and resolves with 143', async () => {
     const lines: string[] = [];
     let firstLine: (line: string) => void = () => {};
     const printed = new Promise<string>((resolve) => (firstLine = resolve));
@@ -27,7 +27,7 @@ describe('runSimulatorCli', () => {
     const added = process.listeners('SIGTERM').filter((l) => !sigtermBefore.includes(l));
     expect(added).toHaveLength(1);
     added[0]!('SIGTERM');
-    await running;
+    expect(await running).toBe(143);
     expect(process.listenerCount('SIGINT')).toBe(sigintBefore);
     await expect(call(url, 'GET', '/')).rejects.toThrow();
   });
