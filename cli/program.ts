@@ -226,7 +226,8 @@ mergeOptions(
     '--previous <dir|file>',
     'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)',
   )
-  .option('--baseline <file>', 'the former name of --previous')
+  // The former name of --previous: still taken, no longer shown.
+  .addOption(new Option('--baseline <file>', 'the former name of --previous').hideHelp())
   .option('--no-html', 'skip the Allure HTML report')
   .option('--pdf', 'also print summary.html to summary.pdf with headless Chromium', false)
   .option('--sign <key>', 'sign results.json, summary.html and junit.xml: writes attestation.intoto.json (in-toto, DSSE, ed25519)')
