@@ -123,7 +123,9 @@ export class EventSubscriber {
     const sub = new EventSubscriber(hs.socket, hs.exchange);
     if (opts.beforeFilter) await opts.beforeFilter(sub);
     await new Promise<void>((resolve) => hs.socket.send(text, () => resolve()));
-    if (hs.exchange) hs.exchange.filterSentAt = new Date().toISOString();
+    // Only a socket provoked before its filter has a moment of its own for it; otherwise the filter
+    // follows the opening at once.
+    if (hs.exchange && opts.beforeFilter) hs.exchange.filterSentAt = new Date().toISOString();
     const settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
     if (settleMs > 0) await sub.waitUntil(() => sub.closed, settleMs);
     if (sub.closeState) return { kind: 'closed', ...sub.closeState };

@@ -7,8 +7,6 @@ import { shellQuote, toCurl } from './curl.js';
 import type { Exchange } from './evidence.js';
 
 const TIMELINE_TEXT_LIMIT = 300;
-/** A filter sent this long after its socket opened is a moment of its own. */
-const FILTER_APART_MS = 20;
 
 interface Moment {
   at: number;
@@ -42,11 +40,11 @@ export function timelineText(exchanges: readonly Exchange[]): string {
     if (isSubscription(x)) {
       const n = ++subscription;
       const filter = x.requestBody === undefined ? '' : ` filter ${oneLine(x.requestBody)}`;
-      const sentAt = x.filterSentAt === undefined ? at : Date.parse(x.filterSentAt);
-      // A filter sent well after the socket opened (a check provoking the socket before it) shows apart.
-      const apart = sentAt - at >= FILTER_APART_MS;
-      moments.push({ at, order: order++, text: `subscription ${n} opened:${apart ? '' : filter} → ${answer(x)}` });
-      if (apart) moments.push({ at: sentAt, order: order++, text: `  subscription ${n} sent its filter:${filter}` });
+      // A filter sent apart from the opening (a check provoking the socket before it) has its own moment.
+      const apart = x.filterSentAt !== undefined;
+      const sentAt = apart ? Date.parse(x.filterSentAt!) : at;
+      moments.push({ at, order: order++, text: `subscription ${n} opened${apart ? '' : `:${filter}`} → ${answer(x)}` });
+      if (apart) moments.push({ at: sentAt, order: order++, text: `  subscription ${n} sent its${filter}` });
       for (const f of x.frames ?? [])
         moments.push({ at: Date.parse(f.at), order: order++, text: `  subscription ${n} received ${oneLine(f.text)}` });
       if (x.framesDropped)

@@ -134,14 +134,18 @@ function trendSection(trend: Trend | undefined): Html {
   ${list('Newly failing', newlyFailing(trend))}${list('Newly passing', newlyPassing(trend))}${list('Other changes', otherChanges(trend))}</section>`;
 }
 
-/** What a reader acts on first: failures, then what asks for a change of the expectations, then the rest. */
-const VERDICT_RANK: Record<Verdict, number> = { FAIL: 0, XPASS: 1, WARN: 2, XFAIL: 3, PASS: 4, NOT_TESTED: 5 };
+/** What a reader acts on first: failures, what asks for a change of the expectations, what was not judged, then passes. */
+const VERDICT_RANK: Record<Verdict, number> = { FAIL: 0, XPASS: 1, WARN: 2, XFAIL: 3, NOT_TESTED: 4, PASS: 5 };
 
-/** Rows by verdict, problems first; the catalogue's order within each verdict. */
-export function problemsFirst<T extends { verdict: Verdict }>(rows: readonly T[]): T[] {
+/**
+ * Rows by verdict, problems first; NOT_TESTED grouped by reason (one cause, one block); the
+ * catalogue's order otherwise.
+ */
+export function problemsFirst<T extends { verdict: Verdict; reason?: string }>(rows: readonly T[]): T[] {
+  const reason = (row: T): string => (row.verdict === 'NOT_TESTED' ? (row.reason ?? '') : '');
   return rows
     .map((row, i) => ({ row, i }))
-    .sort((a, b) => VERDICT_RANK[a.row.verdict] - VERDICT_RANK[b.row.verdict] || a.i - b.i)
+    .sort((a, b) => VERDICT_RANK[a.row.verdict] - VERDICT_RANK[b.row.verdict] || reason(a.row).localeCompare(reason(b.row)) || a.i - b.i)
     .map((x) => x.row);
 }
 

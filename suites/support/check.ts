@@ -170,12 +170,15 @@ async function runCheck(
     },
   };
   let failed = false;
+  /** Ended NOT_TESTED: what it sent before stopping is the evidence of why. */
+  let notJudged = false;
   try {
     await body(t);
   } catch (err) {
     const findingsBefore = meta.failures.length;
     const abandoned = abandonedBy();
     // A NOT_TESTED after a recorded failure is still a failure.
+    notJudged = true;
     if (isSkip(err) && meta.failures.length === 0) throw err;
     const exchanges = evidence.since(mark);
     const unread = prerequisiteOf(err, ids);
@@ -207,10 +210,11 @@ async function runCheck(
   } finally {
     const cleanupError = await runCleanups(cleanups);
     // Evidence is redacted as it is read: read only what a finding or the Allure steps show.
-    const findings = failed || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError;
-    if (findings) meta.evidence = keptEvidence(evidence.since(mark), EVIDENCE_PER_TEST);
+    const findings = failed || notJudged || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError;
+    const kept = findings ? keptEvidence(evidence.since(mark), EVIDENCE_PER_TEST) : [];
+    if (kept.length > 0) meta.evidence = kept;
     if (cfg.requestSteps) await exchangeSteps(evidence.since(mark));
-    if (cfg.requestSteps && findings) await replayAttachments(meta.evidence ?? [], cfg.target);
+    if (cfg.requestSteps && kept.length > 0) await replayAttachments(kept, cfg.target);
     // A write that could not be restored is a trace the run left, reported for the whole run
     // (results.json "trace"), not a failure of the requirement this check judged.
     if (cleanupError) meta.restoreFailure = cleanupError.message;

@@ -66,7 +66,7 @@ describe('[EV-6] replay of an event finding', () => {
     const r = await replayAgainst(faulty, 'EV-6');
     expect(r.differences, r.lines.join('\n')).toEqual([]);
     expect(r.reproduced).toBe(true);
-    expect(r.lines.some((l) => /subscription \d+ opened: filter/.test(l))).toBe(true);
+    expect(r.lines.some((l) => /subscription \d+ (opened:|sent its) filter/.test(l))).toBe(true);
     expect(await assetTag(faulty)).toEqual(before);
   });
 
