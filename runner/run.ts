@@ -150,7 +150,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     try {
       const before = await takeSnapshot(client, cfg.namespace);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
-      const terminal = !opts.print && process.stdout.isTTY ? (text: string) => void process.stdout.write(text) : undefined;
+      const terminal = !opts.print && process.stdout.isTTY === true;
       reporter = await runSuites({
         cfg,
         areas,
