@@ -18,7 +18,7 @@ import { fleetExitCode, fleetHeadline } from '../report/fleet-counts.js';
 import { FLEET_FORMAT, type FleetMatrix, type FleetTarget } from '../report/fleet-matrix.js';
 import { writeFleetReport } from '../report/fleet-report.js';
 import { toolInfo } from '../report/tool-info.js';
-import { finishLine, fleetTable } from './fleet-progress.js';
+import { finishLine, fleetTable, startLine } from './fleet-progress.js';
 
 export interface FleetFlags {
   targets?: string;
@@ -105,6 +105,7 @@ export async function fleetCommand(flags: RunFlags & FleetFlags, cmd?: Command, 
       targets.set(entry.name, notRun(entry, `the environment variable ${entry.passwordEnv} that holds its password is not set`));
     else jobs.push({ name: entry.name, entry, args: childArgs(entry, forwarded, out), env: childEnv(entry, all, password) });
   }
+  let started = 0;
   let done = 0;
   const finished = (t: FleetTarget): void => {
     targets.set(t.name, t);
@@ -114,6 +115,7 @@ export async function fleetCommand(flags: RunFlags & FleetFlags, cmd?: Command, 
   const { interruptedBy } = await runChildren(jobs, {
     cli: join(packageRoot(), 'dist', 'cli', 'main.js'),
     concurrency,
+    onStart: (job) => print(startLine(job.name, job.entry.url, ++started, entries.length)),
     onFinish: async (result) => finished(await targetOutcome(jobs.find((j) => j.name === result.name)!.entry, result, out, secrets)),
   });
   if (interruptedBy) print(`interrupted (${interruptedBy}): the runs under way were passed the signal, the others not started`);

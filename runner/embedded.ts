@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, simulatorTargetProfile, startTftpServer, type SimulatorOptions, type DialectName } from '../simulator/index.js';
 import { buildImage } from '../client/image.js';
+import { SimulatorLogFile } from '../simulator/log.js';
 import type { TftpSource, WritableAttribute } from './config.js';
+
+/** The simulator's own log in a run's output folder. */
+export const SIMULATOR_LOG = 'simulator.log';
 
 export interface EmbeddedTarget {
   url: string;
@@ -19,6 +23,8 @@ export interface EmbeddedTarget {
   eventLatencyMs: number;
   /** Absent when started without TFTP (load runs need none). */
   tftp?: TftpSource;
+  /** The simulator's log file and the lines in it so far (absent: it logs to stderr). */
+  log?: { path: string; lines: number };
   stop(): Promise<void>;
 }
 
@@ -34,10 +40,14 @@ export interface EmbeddedOptions {
   dialect?: DialectName;
   /** How a dialect paces itself, shortened for tests (default: as the field server). */
   pacing?: Pick<SimulatorOptions, 'eventLatencyMs' | 'uploadFailDelayMs'>;
+  /** Write the simulator's own messages to this file, not to stderr (a run's console is its verdicts'). */
+  logFile?: string;
 }
 
 export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<EmbeddedTarget> {
+  const logFile = opts.logFile === undefined ? undefined : new SimulatorLogFile(opts.logFile);
   const sim = await startSimulator({
+    ...(logFile && { log: logFile.log }),
     namespace: opts.namespace,
     user: opts.user,
     password: opts.password,
@@ -55,6 +65,7 @@ export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<Embedd
     writable: simulatorTargetProfile(opts.namespace).writable,
     eventLatencyMs: sim.eventLatencyMs,
     tftp: tftp?.source,
+    ...(logFile && { log: logFile }),
     async stop() {
       await Promise.allSettled([sim.close(), tftp?.stop()]);
     },

@@ -33,19 +33,21 @@ export interface ChildResult {
   spawnError?: string;
 }
 
-export interface FleetRunOptions {
+export interface FleetRunOptions<J extends ChildJob = ChildJob> {
   /** The CLI entry (dist/cli/main.js) the children run. */
   cli: string;
   concurrency: number;
+  /** A child process started (not called for one that never did). */
+  onStart?: (job: J) => void;
   onFinish?: (result: ChildResult) => void | Promise<void>;
 }
 
 /** Bounds memory on a chatty run; the tail holds the summary and the error sentence. */
 const OUTPUT_LIMIT = 1 << 20;
 
-export async function runChildren(
-  jobs: readonly ChildJob[],
-  opts: FleetRunOptions,
+export async function runChildren<J extends ChildJob>(
+  jobs: readonly J[],
+  opts: FleetRunOptions<J>,
 ): Promise<{ results: ChildResult[]; interruptedBy?: NodeJS.Signals }> {
   const running = new Set<ChildProcess>();
   let interruptedBy: NodeJS.Signals | undefined;
@@ -67,7 +69,7 @@ export async function runChildren(
       const job = jobs[i]!;
       results[i] = interruptedBy
         ? { name: job.name, code: null, signal: null, startedAt: 0, durationMs: 0, stdout: '', stderr: '', interrupted: true }
-        : await runChild(job, opts.cli, running, () => interruptedBy !== undefined);
+        : await runChild(job, opts.cli, running, () => interruptedBy !== undefined, opts.onStart);
       await opts.onFinish?.(results[i]!);
     }
   };
@@ -80,7 +82,13 @@ export async function runChildren(
   return { results, ...(interruptedBy && { interruptedBy }) };
 }
 
-function runChild(job: ChildJob, cli: string, running: Set<ChildProcess>, interrupted: () => boolean): Promise<ChildResult> {
+function runChild<J extends ChildJob>(
+  job: J,
+  cli: string,
+  running: Set<ChildProcess>,
+  interrupted: () => boolean,
+  onStart?: (job: J) => void,
+): Promise<ChildResult> {
   const startedAt = Date.now();
   return new Promise((resolve) => {
     // A process group of its own: a terminal's Ctrl-C reaches the whole foreground group, and a run
@@ -88,6 +96,7 @@ function runChild(job: ChildJob, cli: string, running: Set<ChildProcess>, interr
     // skipping its restore. The fleet passes each signal on once.
     const child = spawn(process.execPath, [cli, ...job.args], { env: job.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
+    child.once('spawn', () => onStart?.(job));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-OUTPUT_LIMIT)));

@@ -1,80 +1,106 @@
 /**
- * Where a long run is: on a terminal, one status line kept at the bottom (area, tests done of
- * those collected so far, elapsed time, the slowest test so far); in CI (no terminal), a plain
- * line when an area ends. The verdict lines of the tests print above it either way.
+ * Where a long run is. The total is known before the first test: the tests that will run, counted
+ * when every file was collected (a --requirements or --only selection counts only what it runs).
+ * On a terminal, one status line kept at the bottom: the area, tests done of the total, the time,
+ * and the test running now. Otherwise (a log, CI), a plain line when an area ends. The verdict
+ * lines of the tests print above either.
  */
-export interface ProgressOptions {
-  print: (line: string) => void;
-  /** Rewrite a status line in place (a terminal); otherwise plain lines only. */
-  tty: boolean;
-  write?: (text: string) => void;
+
+/** Where the status line goes (runner/status-line.ts on a terminal; a fake in a test). */
+export interface StatusSink {
+  show(text: string): void;
 }
 
-function clock(ms: number): string {
+export interface ProgressOptions {
+  print: (line: string) => void;
+  /** Keep a status line here; without it, a plain line per area. */
+  status?: StatusSink;
+  /** Milliseconds, for the times shown (default performance.now). */
+  now?: () => number;
+}
+
+/** How often the status line's clock moves while a test runs. */
+const TICK_MS = 1_000;
+
+export function clock(ms: number): string {
   const s = Math.floor(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 export class Progress {
-  private readonly started = performance.now();
-  private collected = 0;
+  private readonly now: () => number;
+  private readonly started: number;
+  private total = 0;
   private done = 0;
   private area?: string;
   private areaStarted = 0;
   private areaTests = 0;
-  private slowest?: { ms: number; name: string };
-  private lastFinish = performance.now();
-  private statusShown = false;
+  private lastFinish: number;
+  private running?: { name: string; since: number };
+  private ticker?: NodeJS.Timeout;
 
-  constructor(private readonly opts: ProgressOptions) {}
+  constructor(private readonly opts: ProgressOptions) {
+    this.now = opts.now ?? (() => performance.now());
+    this.started = this.now();
+    this.lastFinish = this.started;
+  }
 
-  /** Tests of a file became known. */
-  collected_(count: number): void {
-    this.collected += count;
+  /** The tests that will run, before the first starts. */
+  plan(total: number): void {
+    this.total = total;
+    if (this.opts.status && !this.ticker) {
+      this.ticker = setInterval(() => this.render(), TICK_MS);
+      this.ticker.unref();
+    }
     this.render();
   }
 
-  /** A test finished: its verdict line, then the status. */
-  finished(area: string, name: string, durationMs: number | undefined, line: string): void {
+  /** A test began: on a terminal, the status line names it. */
+  started_(area: string, name: string): void {
+    if (area !== this.area) this.areaEnds(area);
+    this.running = { name, since: this.now() };
+    this.render();
+  }
+
+  /** A test finished: its verdict line (none for a test that gave no outcome), then the status. */
+  finished(area: string, line: string | undefined): void {
     if (area !== this.area) this.areaEnds(area);
     this.done += 1;
     this.areaTests += 1;
-    if (durationMs !== undefined && durationMs > (this.slowest?.ms ?? 0)) this.slowest = { ms: durationMs, name };
-    this.lastFinish = performance.now();
-    this.clearStatus();
-    this.opts.print(line);
+    this.running = undefined;
+    this.lastFinish = this.now();
+    if (line !== undefined) this.opts.print(line);
     this.render();
   }
 
-  /** The run ended: the last area's line, and the status line cleared. */
+  /** The run ended: the last area's line; the clock stops. */
   end(): void {
     this.areaEnds(undefined);
-    this.clearStatus();
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+
+  /** "auth: 3/85 tests, 0:02 elapsed; running [AUTH-1] … (1.2 s)" */
+  statusText(): string {
+    const now = this.now();
+    const running = this.running ? `; running ${this.running.name} (${seconds(now - this.running.since)})` : '';
+    return `${this.area ?? 'starting'}: ${this.done}/${this.total} tests, ${clock(now - this.started)} elapsed${running}`;
   }
 
   private areaEnds(next: string | undefined): void {
-    if (this.area !== undefined && !this.opts.tty) {
+    if (this.area !== undefined && !this.opts.status && this.areaTests > 0) {
       this.opts.print(
-        // Up to its last test's end: the line is printed only once the next area's first test finished.
-        `area ${this.area}: ${this.areaTests} tests in ${((this.lastFinish - this.areaStarted) / 1000).toFixed(1)} s; ${this.done} of ${this.collected} done, ${clock(this.lastFinish - this.started)} elapsed`,
+        `area ${this.area}: ${this.areaTests} tests in ${seconds(this.lastFinish - this.areaStarted)}; ${this.done} of ${this.total} done, ${clock(this.lastFinish - this.started)} elapsed`,
       );
     }
     this.area = next;
-    // The area began when the last test of the one before finished.
-    this.areaStarted = this.lastFinish;
+    this.areaStarted = this.now();
     this.areaTests = 0;
   }
 
   private render(): void {
-    if (!this.opts.tty || !this.opts.write) return;
-    const slow = this.slowest ? `; slowest ${(this.slowest.ms / 1000).toFixed(1)} s (${this.slowest.name.slice(0, 40)})` : '';
-    const text = `${this.area ?? 'starting'}: ${this.done}/${this.collected} tests, ${clock(performance.now() - this.started)} elapsed${slow}`;
-    this.opts.write(`\r\x1b[2K${text.slice(0, (process.stdout.columns ?? 120) - 1)}`);
-    this.statusShown = true;
-  }
-
-  private clearStatus(): void {
-    if (this.statusShown && this.opts.write) this.opts.write('\r\x1b[2K');
-    this.statusShown = false;
+    this.opts.status?.show(this.statusText());
   }
 }

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AREAS, areasJudging, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
 import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config.js';
-import { startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
+import { SIMULATOR_LOG, startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
 import { checkTftpSource, checkWritables } from './input-check.js';
@@ -112,6 +112,8 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       faults: opts.faults,
       dialect: opts.dialect,
       pacing: opts.pacing,
+      // Its stack traces and 5xx notes go beside the results, never between the verdict lines.
+      logFile: join(resolve(opts.out), SIMULATOR_LOG),
     });
   }
   const guard = new RunGuard(print);
@@ -154,7 +156,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     try {
       const before = await takeSnapshot(client, cfg.namespace);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
-      const terminal = !opts.print && process.stdout.isTTY ? (text: string) => void process.stdout.write(text) : undefined;
+      const terminal = !opts.print && process.stdout.isTTY === true;
       reporter = await runSuites({
         cfg,
         areas,
@@ -220,6 +222,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     for (const line of [...guard.lines(), ...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
     print(`results: ${resultsFile}`);
     if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
+    if (embedded?.log && embedded.log.lines > 0) print(`simulator log: ${embedded.log.path} (${embedded.log.lines} lines)`);
     if (opts.updateExpectations) {
       const writable = cfg.writable.map((w) => `${w.path}:${w.name}${w.values ? `=${w.values.join('|')}` : ''}`);
       await writeFile(

@@ -5,7 +5,7 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SessionCounts } from '../client/session-ledger.js';
 import type { CheckMeta, Finding, Observation } from '../client/results-types.js';
 import type { RequirementVerdict, TestOutcome, Verdict } from './results.js';
-import { Progress } from './progress.js';
+import { Progress, type StatusSink } from './progress.js';
 
 const ID_TITLE = /^\[([A-Z0-9\- ]+)\]/;
 
@@ -23,31 +23,46 @@ export class VerdictReporter implements Reporter {
   constructor(
     private readonly root: string,
     print: (line: string) => void = () => {},
-    /** A terminal to keep a status line on (default: none, plain lines). */
-    terminal?: (text: string) => void,
+    /** A terminal's status line (default: none, a plain line per area). */
+    status?: StatusSink,
   ) {
-    this.progress = new Progress({ print, tty: terminal !== undefined, write: terminal });
+    this.progress = new Progress({ print, status });
   }
 
-  onTestModuleCollected(module: TestModule): void {
-    this.progress.collected_([...module.children.allTests()].length);
+  /** The collected files, before any test runs: the total counts only the tests that will run. */
+  plan(modules: Iterable<TestModule>): void {
+    let total = 0;
+    for (const module of modules) for (const test of module.children.allTests()) if (willRun(test)) total += 1;
+    this.progress.plan(total);
+  }
+
+  onTestCaseReady(testCase: TestCase): void {
+    if (willRun(testCase)) this.progress.started_(areaOf(relative(this.root, testCase.module.moduleId)), testCase.name);
   }
 
   onTestCaseResult(testCase: TestCase): void {
     const outcome = toOutcome(testCase, this.root);
-    if (!outcome) return;
-    this.outcomes.push(outcome);
-    const meta = testCase.meta().bmc;
-    for (const o of meta?.observations ?? []) this.observations.push({ ...o, test: testCase.name });
-    if (meta?.restoreFailure) this.restoreFailures.push(`${testCase.name}: ${meta.restoreFailure}`);
-    if (meta?.sessions && meta.sessions.opened >= this.sessions.opened) this.sessions = meta.sessions;
-    this.progress.finished(areaOf(outcome.file), testCase.name, outcome.durationMs, progressLine(outcome));
+    if (outcome) {
+      this.outcomes.push(outcome);
+      const meta = testCase.meta().bmc;
+      for (const o of meta?.observations ?? []) this.observations.push({ ...o, test: testCase.name });
+      if (meta?.restoreFailure) this.restoreFailures.push(`${testCase.name}: ${meta.restoreFailure}`);
+      if (meta?.sessions && meta.sessions.opened >= this.sessions.opened) this.sessions = meta.sessions;
+    }
+    if (willRun(testCase)) {
+      this.progress.finished(areaOf(relative(this.root, testCase.module.moduleId)), outcome && progressLine(outcome));
+    }
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {
     this.progress.end();
     for (const e of errors) this.unhandled.push(e.message ?? String(e));
   }
+}
+
+/** Not left out by the selection (--requirements) or by the suite itself. */
+function willRun(testCase: TestCase): boolean {
+  return testCase.options.mode === 'run' || testCase.options.mode === 'only';
 }
 
 function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {

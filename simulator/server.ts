@@ -15,6 +15,7 @@ import { EventHub } from './events.js';
 import { FaultSet } from './faults.js';
 import { HostStateMachine } from './host-state.js';
 import { Listings } from './listings.js';
+import { terminalLog } from './log.js';
 import { UPLOAD_LIMIT } from './request-body.js';
 import { targetPath } from './route-parse.js';
 import { handleRequest, type Context } from './routes.js';
@@ -47,7 +48,7 @@ export interface SimulatorOptions {
   pingIntervalMs?: number;
   /** Number of logging entries. */
   entries?: number;
-  /** Where internal errors are reported (default: stderr). */
+  /** Where internal errors are reported (default: stderr; see log.ts). */
   log?: (message: string) => void;
   /**
    * Which server to behave as: 'spec' (default) follows the specification; 'phosphor-rest' and
@@ -98,7 +99,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const namespace = options.namespace ?? 'mgmt_project';
   if (!/^[A-Za-z0-9_]+$/.test(namespace)) throw new Error('namespace must be a D-Bus path element ([A-Za-z0-9_]+)');
-  const log = options.log ?? ((m: string) => process.stderr.write(`simulator: ${m}\n`));
+  const log = options.log ?? terminalLog;
 
   const dialect = options.dialect ?? 'spec';
   if (!isDialect(dialect)) throw new Error(`unknown dialect ${String(dialect)}; dialects: ${DIALECTS.join(', ')}`);
