@@ -47,7 +47,8 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
     const vitest = await createVitest('test', vitestOptions(run, root, reporter), { logLevel: 'error', clearScreen: false });
     try {
       // Every file collected before the first test runs: the progress counts against what will run.
-      reporter.plan((await vitest.collect(files)).testModules);
+      // A lean run (the mutation self-test's) shows no progress: it skips the collection's worker.
+      if (!run.lean) reporter.plan((await vitest.collect(files)).testModules);
       await vitest.start(files);
     } catch (e) {
       // As startVitest does, an error of vitest's own ends the run, reported; here it fails it too.
