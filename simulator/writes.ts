@@ -8,6 +8,9 @@ import type { HostStateMachine } from './host-state.js';
 import { readProperty, type AttributeRef } from './model.js';
 import { coerce, sameValue, TypeMismatch, type DbusValue } from './types.js';
 
+/** A well-typed value outside the attribute's enumeration. */
+class OutOfDomain extends HttpError {}
+
 export class Writer {
   constructor(
     private readonly bus: Bus,
@@ -38,7 +41,7 @@ export class Writer {
       throw e;
     }
     if (enumValues && !this.inDomain(enumValues, value as string)) {
-      throw new HttpError(400, `Value not allowed for attribute ${name}; allowed: ${enumValues.join(', ')}`);
+      throw new OutOfDomain(400, `Value not allowed for attribute ${name}; allowed: ${enumValues.join(', ')}`);
     }
     return value;
   }
@@ -80,7 +83,8 @@ export class Writer {
       value = this.convert(name, ref, raw);
     } catch (e) {
       if (e instanceof HttpError && this.bus.faults.has('wrong-type-500')) throw new Error(`conversion of ${name} failed`);
-      if (!(e instanceof HttpError) || !this.bus.faults.has('wrong-type-stored')) throw e;
+      // wrong-type-stored skips the type check; a value outside an enumeration is the enum-accepts-* faults'.
+      if (!(e instanceof HttpError) || e instanceof OutOfDomain || !this.bus.faults.has('wrong-type-stored')) throw e;
       value = raw as DbusValue;
     }
     if (this.bus.faults.has('put-attr-ignored')) return;
