@@ -151,10 +151,8 @@ export const KNOWN_GAPS: ReadonlyArray<readonly [string, Operator, string]> = [
   ],
   ['EP-3', 'omit', 'a map that lacks an attribute attr/ answers: needs the EP-7 comparison to name EP-3 when attr/ confirms the attribute'],
   ['EP-3', 'lossy', 'a map that rounds what attr/ and enumerate keep: needs a majority of three views to tell which one lost it'],
-  ['OBJ-5', 'out-of-domain', 'RequestedHostTransition taking a value outside its enumeration: needs the out-of-domain write check'],
   ['EP-5', 'omit', 'a children listing that leaves a child out: the walk then misses it and RULE-1 takes the blame; needs EP-5 to name it'],
   ['EP-5', 'narrow', 'a children listing cut at N entries: as omit, judged today under RULE-1'],
-  ['EP-8', 'lossy', 'a string attribute stored cut short: needs a write of the longest value the fuzzer allows'],
   ['EP-9', 'partial', 'an object PUT that takes only some of its changes: needs two declared writables on one object'],
 ];
 

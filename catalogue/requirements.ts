@@ -579,6 +579,7 @@ export const JUDGED_ELSEWHERE: Readonly<Partial<Record<Area, readonly string[]>>
     STABILITY_REQUIREMENTS,
   ),
   stateful: outside('stateful', VALUE_REQUIREMENTS, VERSION_REQUIREMENTS, CREDENTIAL_REQUIREMENTS),
+  writes: ['OBJ-4', 'OBJ-5'],
 };
 
 /** Every area with a test of the requirement: its own, then those that judge it besides. */

@@ -175,8 +175,9 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
     case 'children':
     case 'list':
     case 'enumerate':
-      if (method === 'POST') throw postRefused(ctx);
-      if (method !== 'GET') throw methodNotAllowed('GET');
+      // post-on-listing-ok: the listing route is matched by its path alone, whatever the method.
+      if (method === 'POST' && !ctx.faults.has('post-on-listing-ok')) throw postRefused(ctx);
+      if (method !== 'GET' && method !== 'POST') throw methodNotAllowed('GET');
       return ok(
         r.kind === 'children'
           ? ctx.listings.children(r.path)
@@ -226,6 +227,8 @@ async function attrRoute(ctx: Context, req: IncomingMessage, method: string, pat
       ctx.writer.writeAttribute(path, name, await readJsonBody(req, ctx.faults));
       return written(ctx);
     case 'POST':
+      if (ctx.faults.has('post-creates-attribute') && ctx.writer.createAttribute(path, name, await readJsonBody(req, ctx.faults)))
+        return ok();
       throw postRefused(ctx);
     default:
       throw methodNotAllowed('GET, PUT');
@@ -244,6 +247,7 @@ async function objectRoute(ctx: Context, req: IncomingMessage, method: string, p
       ctx.actions.delete(path);
       return ok();
     case 'POST':
+      if (ctx.faults.has('post-on-object-405') && ctx.bus.tree.hasNode(path)) throw methodNotAllowed('GET, PUT, DELETE');
       throw postRefused(ctx);
     case 'PATCH':
       if (ctx.faults.has('patch-accepted')) {

@@ -8,6 +8,9 @@ import type { HostStateMachine } from './host-state.js';
 import { readProperty, type AttributeRef } from './model.js';
 import { coerce, sameValue, TypeMismatch, type DbusValue } from './types.js';
 
+/** A well-typed value outside the attribute's enumeration. */
+class OutOfDomain extends HttpError {}
+
 export class Writer {
   constructor(
     private readonly bus: Bus,
@@ -37,14 +40,26 @@ export class Writer {
       }
       throw e;
     }
-    if (enumValues && !enumValues.includes(value as string)) {
-      throw new HttpError(400, `Value not allowed for attribute ${name}; allowed: ${enumValues.join(', ')}`);
+    if (enumValues && !this.inDomain(enumValues, value as string)) {
+      throw new OutOfDomain(400, `Value not allowed for attribute ${name}; allowed: ${enumValues.join(', ')}`);
     }
     return value;
   }
 
+  /** A member of the enumeration; the enum-accepts-* faults check only its family or only its member name. */
+  private inDomain(enumValues: readonly string[], value: string): boolean {
+    if (enumValues.includes(value)) return true;
+    const family = (v: string) => v.slice(0, v.lastIndexOf('.') + 1);
+    const member = (v: string) => v.slice(v.lastIndexOf('.') + 1);
+    if (this.bus.faults.has('enum-accepts-unknown-member') && enumValues.some((v) => family(v) === family(value))) return true;
+    return this.bus.faults.has('enum-accepts-other-enum') && enumValues.some((v) => member(v) === member(value));
+  }
+
   /** Stores a checked value: signals it (unless `signal` is false) and, for RequestedHostTransition, moves the host. */
-  store(path: string, ref: AttributeRef, name: string, value: DbusValue, signal = true): void {
+  store(path: string, ref: AttributeRef, name: string, given: DbusValue, signal = true): void {
+    // string-cut-at-63: a 64-byte buffer with its terminating NUL holds 63 characters of a free string.
+    const cut = this.bus.faults.has('string-cut-at-63') && typeof given === 'string' && !ref.property.enumValues;
+    const value = cut ? given.slice(0, 63) : given;
     // restore-skipped: a write back to the start value is answered but not done.
     const initial = this.bus.faults.has('restore-skipped') ? this.bus.initialValue(path, name) : undefined;
     if (initial !== undefined && sameValue(initial, value) && !sameValue(ref.property.value, value)) return;
@@ -68,7 +83,8 @@ export class Writer {
       value = this.convert(name, ref, raw);
     } catch (e) {
       if (e instanceof HttpError && this.bus.faults.has('wrong-type-500')) throw new Error(`conversion of ${name} failed`);
-      if (!(e instanceof HttpError) || !this.bus.faults.has('wrong-type-stored')) throw e;
+      // wrong-type-stored skips the type check; a value outside an enumeration is the enum-accepts-* faults'.
+      if (!(e instanceof HttpError) || e instanceof OutOfDomain || !this.bus.faults.has('wrong-type-stored')) throw e;
       value = raw as DbusValue;
     }
     if (this.bus.faults.has('put-attr-ignored')) return;
@@ -82,6 +98,16 @@ export class Writer {
       );
       if (neighbour) this.bus.setProperty(path, neighbour[1], neighbour[0], value);
     }
+  }
+
+  /** post-creates-attribute: POST {path}/attr/{name} adds an attribute the object lacks. */
+  createAttribute(path: string, name: string, body: unknown): boolean {
+    const obj = this.bus.tree.get(path);
+    if (!obj || this.bus.findAttribute(obj, name)) return false;
+    const data = dataMember(body);
+    const value = typeof data === 'string' ? data : JSON.stringify(data);
+    obj.addInterface(`xyz.${this.bus.namespace}.Created.${name}`, { [name]: { signature: 's', value, writable: true } });
+    return true;
   }
 
   /**

@@ -73,6 +73,52 @@ check(
   { profile: 'safe' },
 );
 
+/** An object that exists: inventory/system (the spec shows it), else the first top-level child that answers. */
+async function existingObject(t: CheckContext): Promise<string> {
+  for (const path of [`${t.root}/inventory/system`, ...(await children(t.client, t.root))]) {
+    if ((await t.client.get(path)).status === 200) return path;
+  }
+  return notJudged(`no object under ${t.root} answers GET (see EP-3, OBJ-3)`);
+}
+
+/** What a POST to `object` or its routes could have created: its children and its attribute names. */
+async function footprint(t: CheckContext, object: string): Promise<{ kids: string[]; names: string[] }> {
+  const res = await t.client.get(object);
+  const map = res.status === 200 ? (res.json as { data?: unknown } | undefined)?.data : undefined;
+  const names = map !== null && typeof map === 'object' && !Array.isArray(map) ? Object.keys(map) : [];
+  return { kids: await children(t.client, object), names };
+}
+
+check(
+  'RULE-4',
+  'a POST to an existing object, to its listings and to an attribute it lacks is refused with 403 and creates nothing',
+  async (t) => {
+    const object = await existingObject(t);
+    const attr = `${object}/attr/BmcConformanceCreated`;
+    const before = await footprint(t, object);
+    const posts: Array<[string, unknown]> = [
+      [object, { BmcConformanceCreated: 'bmc-conformance probe' }],
+      [`${object}/`, { Message: 'bmc-conformance probe' }],
+      [`${object}/list`, { Message: 'bmc-conformance probe' }],
+      [`${object}/enumerate`, { Message: 'bmc-conformance probe' }],
+      [attr, 'bmc-conformance probe'],
+    ];
+    invalidateTreeCache();
+    for (const [path, data] of posts) {
+      const res = await t.client.post(path, data);
+      t.judge('RULE-4', res.status === 403, `POST ${path}: expected 403 Forbidden, got ${describeResponse(res)}`);
+    }
+    const after = await footprint(t, object);
+    const newKids = after.kids.filter((k) => !before.kids.includes(k));
+    const newNames = after.names.filter((n) => !before.names.includes(n));
+    t.judge('RULE-4', newKids.length === 0, `after the POSTs, GET ${object}/ lists new children: ${show(newKids)}`);
+    t.judge('RULE-4', newNames.length === 0, `after the POSTs, GET ${object} has new attributes: ${show(newNames)}`);
+    const created = await t.client.get(attr);
+    t.judge('RULE-4', created.status !== 200, `after POST ${attr}, GET ${attr} answers ${describeResponse(created)}`);
+  },
+  { profile: 'safe' },
+);
+
 check(
   'EP-10',
   'POST {instance}/action/Delete with {"data": []} calls the method: the instance is gone',

@@ -14,6 +14,8 @@ import {
   type WritePlan,
 } from './support/writable.js';
 import { judgeSteps, repeatedCollateral, TreeWatch, type Step } from './support/tree-effects.js';
+import { domainOwner, hostTransitionPlan, isEnumerated, judgeDomain, type DomainOwner } from './support/value-domains.js';
+import { profileAllows } from '../runner/config.js';
 import type { Snapshot } from '../runner/trace.js';
 
 /** The complete object, as rule 2 says: the GET response without message and status. */
@@ -159,6 +161,99 @@ check(
     ensure(res.status >= 400, `PUT ${path}/attr/${name} = ${show(bad)} was accepted: ${describeResponse(res)}`);
     await expectUnchanged(t, plan, `a wrongly typed PUT of ${show(bad)}`);
     t.observe('wrong type status', res.status, 'ERR-6');
+  },
+  { profile: 'safe' },
+);
+
+/** The longest string the fuzzer writes into a string attribute (suites/support/fuzz/properties/write.ts). */
+const LONGEST_STRING = 64;
+
+function longestValue(original: unknown): string {
+  const value = `bmc-conformance-longest-${'0123456789'.repeat(5)}`.slice(0, LONGEST_STRING);
+  return value === original ? `${value.slice(0, -1)}x` : value;
+}
+
+check(
+  'EP-8',
+  'PUT {path}/attr/{name} of the longest string the fuzzer writes reads back whole',
+  async (t) => {
+    const plan = await firstWritePlan(
+      t,
+      (p) => typeof p.original === 'string' && p.attr.values === undefined && !/^xyz\.[^.]+\./.test(p.original),
+      'no named writable holds a free string',
+    );
+    restoreAfter(t, plan);
+    const { path, name } = plan.attr;
+    const long = longestValue(plan.original);
+    const command = `PUT ${path}/attr/${name} = ${show(long)} (${long.length} characters)`;
+    invalidateTreeCache();
+    const res = await t.client.put(`${path}/attr/${name}`, long);
+    const after = await readValue(t, path, name);
+    if (res.status < 200 || res.status >= 300) {
+      // The spec shows no limits: a refusal is recorded, not judged; it must leave the value as it was.
+      ensure(sameValue(after, plan.original), `${command} was refused (${describeResponse(res)}) but ${name} changed to ${show(after)}`);
+      t.observe('longest string refused', { write: command, status: res.status }, 'LIM-1');
+      t.notTested(`${command} answered ${describeResponse(res)}: the spec shows no limits, and nothing was stored to read back`);
+    }
+    expectEqual(after, long, `${path} ${name} after ${command}`);
+  },
+  { profile: 'safe' },
+);
+
+/** The named enumerated writables (members declared) whose enumeration `owner` shows. */
+async function domainPlans(t: CheckContext, owner: DomainOwner): Promise<WritePlan[]> {
+  return (await writePlans(t)).filter((p) => isEnumerated(p) && domainOwner(t.root, p.attr) === owner);
+}
+
+/** Judges each plan under `owner`; NOT_TESTED when none could be, saying why. */
+async function judgeDomains(t: CheckContext, plans: readonly WritePlan[], owner: DomainOwner): Promise<void> {
+  const unjudged: string[] = [];
+  for (const plan of plans) {
+    const why = await judgeDomain(t, plan, owner);
+    if (why !== undefined) unjudged.push(why);
+  }
+  if (unjudged.length === plans.length) t.notTested(unjudged.join('; '));
+  for (const why of unjudged) t.observe('enumerated writable not judged', why);
+}
+
+check(
+  'WR-1',
+  'a named enumerated writable takes another member, and values outside its enumeration leave it as it was on both read routes',
+  async (t) => {
+    const plans = await domainPlans(t, 'WR-1');
+    if (plans.length === 0)
+      t.notTested('no named writable of an object the spec does not show is enumerated with its members (use --writable PATH:ATTR=V1|V2)');
+    await judgeDomains(t, plans, 'WR-1');
+  },
+  { profile: 'safe' },
+);
+
+check(
+  'OBJ-4',
+  'TimeOwner and TimeSyncMethod, where named writable, keep their value when written with values outside their enumerations',
+  async (t) => {
+    const plans = await domainPlans(t, 'OBJ-4');
+    if (plans.length === 0)
+      t.notTested(
+        'neither time/owner TimeOwner nor time/sync_method TimeSyncMethod is a named writable with its members (the spec does not show them writable)',
+      );
+    await judgeDomains(t, plans, 'OBJ-4');
+  },
+  { profile: 'safe' },
+);
+
+check(
+  'OBJ-5',
+  'RequestedHostTransition takes the other Transition, and values outside its enumeration leave it as it was on both read routes',
+  async (t) => {
+    const plans = await domainPlans(t, 'OBJ-5');
+    const destructive = profileAllows(t.cfg.profile, 'destructive');
+    if (destructive && !plans.some((p) => p.attr.name === 'RequestedHostTransition')) plans.push(await hostTransitionPlan(t));
+    if (plans.length === 0)
+      t.notTested(
+        `RequestedHostTransition powers the host: it is written in the destructive profile, or when named writable (this run: ${t.cfg.profile})`,
+      );
+    await judgeDomains(t, plans, 'OBJ-5');
   },
   { profile: 'safe' },
 );
