@@ -4,6 +4,7 @@
  * fingerprint. Every environment problem (unreachable, TLS, wrong password, timeout, never ready)
  * becomes one plain sentence within seconds.
  */
+import type { EvidenceLog } from '../client/evidence.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BmcClient, type BmcResponse, type SerializedCookies } from '../client/http.js';
 import { LoginRefusedError } from '../client/errors.js';
@@ -33,6 +34,8 @@ export async function preflight(opts: {
   namespace?: string;
   /** How long a target answering 503 (still starting) is waited for (default 60 s). */
   readyWithinMs?: number;
+  /** Where the client records its exchanges (a replay shows its own). */
+  evidence?: EvidenceLog;
 }): Promise<PreflightResult> {
   if (!/^https?:\/\/[^/]+/.test(opts.target)) {
     throw new UsageError(`The target "${opts.target}" is not an https:// URL.`);
@@ -44,6 +47,7 @@ export async function preflight(opts: {
     insecure: opts.insecure,
     timeoutMs: opts.timeoutMs,
     connectTimeoutMs: 10_000,
+    ...(opts.evidence && { evidence: opts.evidence }),
   });
   const warnings: string[] = [];
   try {

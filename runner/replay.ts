@@ -9,7 +9,6 @@
  */
 import { join } from 'node:path';
 import { EvidenceLog, type Exchange } from '../client/evidence.js';
-import { BmcClient } from '../client/http.js';
 import { parseJson } from '../client/json.js';
 import { EventSubscriber, type ConnectOutcome } from '../client/subscriber.js';
 import { timelineText } from '../client/timeline.js';
@@ -201,25 +200,16 @@ export async function replay(opts: ReplayOptions): Promise<ReplayOutcome> {
   const results = await readResults(join(opts.dir, RESULTS_FILE));
   const picked = pickTest(results, opts.requirement);
   const steps = stepsOf(picked.evidence);
-  // Preflight says in one sentence what is wrong with the target or the credentials; its session ends with it.
-  const pre = await preflight({
-    target: opts.target,
-    user: opts.user,
-    password: opts.password,
-    insecure: opts.insecure,
-    timeoutMs: opts.timeoutMs,
-  });
-  await pre.client.close();
+  // Preflight says in one sentence what is wrong with the target or the credentials; its session is the replay's.
   const log = new EvidenceLog({ secrets: [opts.password] });
-  const client = new BmcClient({
-    baseUrl: opts.target,
+  const { client } = await preflight({
+    target: opts.target,
     user: opts.user,
     password: opts.password,
     insecure: opts.insecure,
     timeoutMs: opts.timeoutMs,
     evidence: log,
   });
-  await client.login();
   opts.print(`replaying "${picked.test}" (${picked.requirement}) of ${results.target} against ${opts.target}`);
   for (const s of steps.filter((x): x is Extract<Step, { kind: 'skipped' }> => x.kind === 'skipped')) {
     opts.print(`  not repeated: ${s.x.method} ${s.x.url} (${s.why})`);
@@ -296,7 +286,7 @@ export async function replay(opts: ReplayOptions): Promise<ReplayOutcome> {
       const back = await client.put(url, value).catch((err: unknown) => err);
       if (back instanceof Error || (back as { status: number }).status >= 300) opts.print(`  could not put back ${url}: check it by hand`);
     }
-    await client.logout().catch(() => undefined);
+    // Logs the session out: it is the client's own.
     await client.close();
   }
   // Restores come after the subscriptions closed: only the replayed writes are compared.
