@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { TargetFlags } from './target-flags.js';
+import { checkLoadRanges, checkProfileTimeouts, type Ramp } from './load-limits.js';
 import { profileAllows, type Profile, type WritableAttribute } from '../runner/config.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../runner/embedded.js';
 import { preflight } from '../runner/preflight.js';
@@ -26,11 +27,7 @@ import { ProgressLine, TABLE_HEAD, closingLines, scenarioLine } from '../load/te
 import { describeMiss, evaluate, loadThresholds, parseRule, type Rule } from '../load/thresholds.js';
 import { prepareWrites } from '../load/write-mix.js';
 
-export interface Ramp {
-  from: number;
-  to: number;
-  steps: number;
-}
+export type { Ramp };
 
 export interface LoadFlags extends TargetFlags {
   scenario?: string[];
@@ -111,7 +108,12 @@ const CAPACITY_P99_MS = 250;
 export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void> {
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
   flags = withUrlCredentials(flags);
-  if (flags.targetProfile) applyProfile(flags, await loadTargetProfile(flags.targetProfile), cmd);
+  checkLoadRanges(flags);
+  if (flags.targetProfile) {
+    const p = await loadTargetProfile(flags.targetProfile);
+    checkProfileTimeouts(p.file, p.timeouts);
+    applyProfile(flags, p, cmd);
+  }
   const scenarios = chooseScenarios(flags);
   const plan = ratePlanShape(flags);
   const rules = await thresholdRules(flags);
@@ -136,6 +138,10 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
   const maxRequests = flags.maxRequests ?? Math.ceil(durationS * d.requestsPerSecondCap);
   const timeoutMs = flags.timeout ?? d.timeoutMs;
   const eventTimeoutMs = flags.eventTimeout ?? d.eventTimeoutMs;
+  if (plan === 'capacity' && flags.rate !== undefined && flags.rate > (flags.maxRate ?? d.maxRate))
+    throw new UsageError(
+      `--rate ${flags.rate} (where the capacity search starts) is above --max-rate ${flags.maxRate ?? d.maxRate}${flags.maxRate === undefined ? ' (its default here)' : ''}: lower --rate or raise --max-rate.`,
+    );
   const ratePlan: RatePlan =
     plan === 'capacity'
       ? {
@@ -410,42 +416,15 @@ export function parseScenarios(value: string): string[] {
   return names;
 }
 
-export function parseRate(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of requests per second above 0.');
-  return n;
-}
-
-export function parseRamp(value: string): Ramp {
-  const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?):(\d+)$/.exec(value);
-  if (!m || Number(m[1]) <= 0 || Number(m[2]) <= 0 || Number(m[3]) < 2)
-    throw new InvalidArgumentError('expected FROM:TO:STEPS, e.g. 5:50:10 (rates above 0, at least 2 steps).');
-  return { from: Number(m[1]), to: Number(m[2]), steps: Number(m[3]) };
-}
-
-/** 90, 90s, 30m, 2h → seconds. */
-export function parseDuration(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(value.trim());
-  const n = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[(m[2] ?? 's') as 's' | 'm' | 'h'] : NaN;
-  if (!(n >= 1)) throw new InvalidArgumentError('expected a duration of at least 1 s, e.g. 90s, 30m or 2h.');
-  return n;
-}
-
-export function parsePercent(value: string): number {
-  const n = Number(value.replace(/%$/, ''));
-  if (!Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100.');
-  return n;
-}
-
 /** get-object=4,get-attr=3 */
 export function parseMix(value: string): Record<string, number> {
   const mix: Record<string, number> = {};
   for (const part of value.split(',')) {
-    const m = /^\s*([a-z-]+)\s*=\s*(\d+)\s*$/.exec(part);
+    const m = /^\s*([a-z-]+)\s*=\s*(\d{1,6})\s*$/.exec(part);
     const s = m ? scenarioByName(m[1]!) : undefined;
     if (!m || !s || s.kind !== 'read')
       throw new InvalidArgumentError(
-        `expected READ-SCENARIO=WEIGHT,… with read scenarios (${SCENARIOS.filter((x) => x.kind === 'read')
+        `expected READ-SCENARIO=WEIGHT,… with weights from 0 to 999,999 and read scenarios (${SCENARIOS.filter((x) => x.kind === 'read')
           .map((x) => x.name)
           .join(', ')}).`,
       );
