@@ -89,6 +89,9 @@ async function expectStoppedAndRestored(dir: string, signal: 'SIGINT' | 'SIGTERM
   expect(doc.restores.map((r) => `${r.path} ${r.name}`).sort()).toEqual(WRITABLE.map((w) => `${w.path} ${w.name}`).sort());
   expect(doc.restores.filter((r) => !r.restored)).toEqual([]);
   expect(doc.failures).toEqual([]);
+  const html = await readFile(join(dir, 'load.html'), 'utf8');
+  expect(html).toContain(`INTERRUPTED (${signal})`);
+  expect(html).toContain(`Stopped by ${signal}`);
   // Checked from outside: every attribute holds what it held before the load.
   const after = await snapshot();
   after.forEach((v, i) => expect(jsonEqual(v, before[i]), `${WRITABLE[i]!.path} ${WRITABLE[i]!.name}`).toBe(true));
