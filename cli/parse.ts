@@ -69,9 +69,9 @@ export function tftpServer(value: string): string {
   return value;
 }
 
-/** "a whole number of seconds from 1 to 86,400": what a range parser accepts, for its refusals. */
+/** "a whole number of seconds, at least 1 and at most 86,400": what a range parser accepts, for its refusals. */
 export function rangeText(min: number, max: number, unit: string, fractions = false): string {
-  return `${fractions ? 'a number' : 'a whole number'} of ${unit} from ${grouped(min)} to ${grouped(max)}`;
+  return `${fractions ? 'a number' : 'a whole number'} of ${unit}, at least ${grouped(min)} and at most ${grouped(max)}`;
 }
 
 /** True when `n` is a number `numberIn` with the same bounds would accept. */

@@ -38,30 +38,33 @@ function expectPlainRefusal(r: { code: number; stdout: string; stderr: string },
 
 // One value outside the range of each flag, and the words its refusal must carry.
 const BAD: [string[], RegExp][] = [
-  [['--duration', '0'], /from 1 to 86,400/],
-  [['--duration', '86401'], /seconds from 1 to 86,400/],
-  [['--connections', '0'], /connections from 1 to 10,000/],
-  [['--max-connections', '10001'], /connections from 1 to 10,000/],
-  [['--max-requests', '0'], /requests from 1 to 1,000,000,000/],
-  [['--rate', '0'], /requests per second from 0\.1 to 1,000,000/],
-  [['--rate', '2000000'], /from 0\.1 to 1,000,000/],
-  [['--max-rate', '0', '--find-capacity'], /from 0\.1 to 1,000,000/],
+  [['--duration', '0'], /at least 1 and at most 86,400/],
+  [['--duration', '86401'], /seconds, at least 1 and at most 86,400/],
+  [['--connections', '0'], /connections, at least 1 and at most 10,000/],
+  [['--max-connections', '10001'], /connections, at least 1 and at most 10,000/],
+  [['--max-requests', '0'], /requests, at least 1 and at most 1,000,000,000/],
+  [['--rate', '0'], /requests per second, at least 0\.1 and at most 1,000,000/],
+  [['--rate', '2000000'], /at least 0\.1 and at most 1,000,000/],
+  [['--max-rate', '0', '--find-capacity'], /at least 0\.1 and at most 1,000,000/],
   [['--ramp', '0:50:5'], /rates from 0\.1 to 1,000,000 requests per second and 2 to 1,000 steps/],
   [['--ramp', '5:50:1'], /2 to 1,000 steps/],
-  [['--capacity-p99', '0'], /milliseconds from 1 to 600,000/],
-  [['--max-sessions', '0'], /sessions from 1 to 10,000/],
-  [['--max-subscribers', '0'], /subscribers from 1 to 10,000/],
-  [['--subscribers', '0'], /subscribers from 1 to 10,000/],
+  [['--capacity-p99', '0'], /milliseconds, at least 1 and at most 600,000/],
+  [['--max-sessions', '0'], /sessions, at least 1 and at most 10,000/],
+  [['--max-subscribers', '0'], /subscribers, at least 1 and at most 10,000/],
+  [['--subscribers', '0'], /subscribers, at least 1 and at most 10,000/],
   [['--soak', '0'], /from 1 s to 168 h/],
   [['--soak', '200h'], /from 1 s to 168 h/],
-  [['--window', '0', '--soak', '60'], /seconds from 1 to 86,400/],
-  [['--event-timeout', '0'], /milliseconds from 1 to 3,600,000/],
-  [['--event-timeout', '3600001'], /milliseconds from 1 to 3,600,000/],
-  [['--timeout', '99999999999'], /--timeout 99999999999 is out of range: expected a whole number of milliseconds from 1 to 3,600,000/],
-  [['--min-rps', '0'], /from 0\.1 to 1,000,000/],
-  [['--max-p99', '0'], /milliseconds from 1 to 3,600,000/],
-  [['--abort-error-rate', '101'], /per cent from 0 to 100/],
-  [['--tolerance=-1'], /per cent from 0 to 100/],
+  [['--window', '0', '--soak', '60'], /seconds, at least 1 and at most 86,400/],
+  [['--event-timeout', '0'], /milliseconds, at least 1 and at most 3,600,000/],
+  [['--event-timeout', '3600001'], /milliseconds, at least 1 and at most 3,600,000/],
+  [
+    ['--timeout', '99999999999'],
+    /--timeout 99999999999 is out of range: expected a whole number of milliseconds, at least 1 and at most 3,600,000/,
+  ],
+  [['--min-rps', '0'], /at least 0\.1 and at most 1,000,000/],
+  [['--max-p99', '0'], /milliseconds, at least 1 and at most 3,600,000/],
+  [['--abort-error-rate', '101'], /per cent, at least 0 and at most 100/],
+  [['--tolerance=-1'], /per cent, at least 0 and at most 100/],
   [['--mix', 'get-object=0', '--scenario', 'read-mix'], /at least one weight above 0/],
   [['--rate', '200', '--find-capacity', '--max-rate', '100'], /--rate 200 .* is above --max-rate 100/],
 ];
@@ -73,7 +76,10 @@ test.each(BAD)('%j is refused with its range, exit 2', async (args, range) => {
 test("a target profile's request timeout out of range is refused in the profile's words", async () => {
   const file = join(dir, 'profile.json');
   await writeFile(file, JSON.stringify({ platform: 'test', timeouts: { requestMs: 99_999_999_999 } }));
-  expectPlainRefusal(await cli(['--target-profile', file]), /timeouts\.requestMs 99999999999; load accepts .* from 1 to 3,600,000/);
+  expectPlainRefusal(
+    await cli(['--target-profile', file]),
+    /timeouts\.requestMs 99999999999; load accepts .* at least 1 and at most 3,600,000/,
+  );
 });
 
 describe('the parsers and the check behind them share one table', () => {
@@ -87,7 +93,7 @@ describe('the parsers and the check behind them share one table', () => {
     const below = l.min >= 1 ? l.min - 1 : l.min > 0 ? l.min / 2 : -1;
     for (const bad of [String(below), String(l.max + 1), '', 'x', 'Infinity']) {
       expect(() => parse(bad), `${flag} ${bad}`).toThrow(InvalidArgumentError);
-      expect(() => parse(bad)).toThrow(/ from .* to /);
+      expect(() => parse(bad)).toThrow(/ at least .* and at most /);
     }
     expect(() => checkLoadRanges({ [flag]: l.max + 1 })).toThrow(UsageError);
     expect(() => checkLoadRanges({ [flag]: l.max + 1 })).toThrow(new RegExp(`^${l.flag} `));
