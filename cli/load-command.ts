@@ -1,15 +1,18 @@
 /**
  * `load`: bounded load runs over one session, then load.json, load.html and a one-screen summary.
  * Exit 0 when every threshold holds, 1 on a miss, a regression against --baseline, a value that
- * could not be restored or an upload left behind, 2 for a usage or environment problem.
+ * could not be restored or an upload left behind, 2 for a usage or environment problem, 130 or 143
+ * when a Ctrl-C or SIGTERM stopped it (what it had measured is written, marked interrupted).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { TargetFlags } from './target-flags.js';
+import { checkLoadRanges, checkProfileTimeouts, type Ramp } from './load-limits.js';
 import { profileAllows, type Profile, type WritableAttribute } from '../runner/config.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../runner/embedded.js';
 import { preflight } from '../runner/preflight.js';
+import { Interruption } from '../runner/interrupt.js';
 import { UsageError } from '../runner/usage-error.js';
 import { forNamespace, loadTargetProfile, type TargetProfile } from '../runner/target-profile.js';
 import { resolveWritables } from '../runner/writables.js';
@@ -22,15 +25,11 @@ import { environment, publicUrl, type LoadDocument, type LoadSettings } from '..
 import { renderLoadHtml } from '../load/report-html.js';
 import { runLoad, type LoadOutcome, type RatePlan } from '../load/run-load.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS, isHttpScenario, scenarioByName, type Scenario } from '../load/scenarios.js';
-import { ProgressLine, TABLE_HEAD, closingLines, scenarioLine } from '../load/terminal.js';
+import { ProgressLine, TABLE_HEAD, capacityStepText, closingLines, scenarioLine } from '../load/terminal.js';
 import { describeMiss, evaluate, loadThresholds, parseRule, type Rule } from '../load/thresholds.js';
 import { prepareWrites } from '../load/write-mix.js';
 
-export interface Ramp {
-  from: number;
-  to: number;
-  steps: number;
-}
+export type { Ramp };
 
 export interface LoadFlags extends TargetFlags {
   scenario?: string[];
@@ -109,9 +108,28 @@ const DEFAULTS = {
 const CAPACITY_P99_MS = 250;
 
 export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void> {
+  // From here on the first Ctrl-C or SIGTERM stops the load and lets it put back what it wrote.
+  const progress = new ProgressLine();
+  const interruption = new Interruption((line) => {
+    progress.clear();
+    process.stdout.write(`${line}\n`);
+  });
+  try {
+    await measure(flags, cmd, interruption, progress);
+  } finally {
+    interruption.dispose();
+  }
+}
+
+async function measure(flags: LoadFlags, cmd: Command | undefined, interruption: Interruption, progress: ProgressLine): Promise<void> {
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
   flags = withUrlCredentials(flags);
-  if (flags.targetProfile) applyProfile(flags, await loadTargetProfile(flags.targetProfile), cmd);
+  checkLoadRanges(flags);
+  if (flags.targetProfile) {
+    const p = await loadTargetProfile(flags.targetProfile);
+    checkProfileTimeouts(p.file, p.timeouts);
+    applyProfile(flags, p, cmd);
+  }
   const scenarios = chooseScenarios(flags);
   const plan = ratePlanShape(flags);
   const rules = await thresholdRules(flags);
@@ -130,12 +148,19 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
   const maxConnections = flags.maxConnections ?? d.maxConnections;
   const connections = capped('connections', flags.connections ?? d.connections, maxConnections, '--max-connections', notes);
   const maxSubscribers = flags.maxSubscribers ?? d.maxSubscribers;
-  const subscribers = capped('subscribers', flags.subscribers ?? d.subscribers, maxSubscribers, '--max-subscribers', notes);
+  // Only the events scenario has subscribers: a cap on them matters to no other run.
+  const subscribers = scenarios.some((s) => s.kind === 'events')
+    ? capped('subscribers', flags.subscribers ?? d.subscribers, maxSubscribers, '--max-subscribers', notes)
+    : Math.min(flags.subscribers ?? d.subscribers, maxSubscribers);
   const durationS = flags.soak ?? flags.duration ?? d.durationS;
   const windowS = flags.soak ? (flags.window ?? Math.min(60, Math.max(1, Math.floor(flags.soak / 10)))) : undefined;
   const maxRequests = flags.maxRequests ?? Math.ceil(durationS * d.requestsPerSecondCap);
   const timeoutMs = flags.timeout ?? d.timeoutMs;
   const eventTimeoutMs = flags.eventTimeout ?? d.eventTimeoutMs;
+  if (plan === 'capacity' && flags.rate !== undefined && flags.rate > (flags.maxRate ?? d.maxRate))
+    throw new UsageError(
+      `--rate ${flags.rate} (where the capacity search starts) is above --max-rate ${flags.maxRate ?? d.maxRate}${flags.maxRate === undefined ? ' (its default here)' : ''}: lower --rate or raise --max-rate.`,
+    );
   const ratePlan: RatePlan =
     plan === 'capacity'
       ? {
@@ -163,12 +188,7 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
       timeoutMs,
     });
     const interrupt = new AbortController();
-    const onSigint = (): void => {
-      process.stdout.write('\ninterrupted: stopping, then restoring what was written\n');
-      interrupt.abort();
-    };
-    process.once('SIGINT', onSigint);
-    const progress = new ProgressLine();
+    interruption.onStop(() => interrupt.abort());
     let outcome: LoadOutcome;
     const writable = flags.writable.length > 0 ? flags.writable : (embedded?.writable ?? []);
     try {
@@ -213,13 +233,13 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
         maxSubscribers,
         signal: interrupt.signal,
         onProgress: (name, p, plannedS) => progress.update(name, p, plannedS),
+        onCapacityStep: (name, step) => progress.capacityStep(name, capacityStepText(step)),
         onScenario: (r) => {
           progress.clear();
           process.stdout.write(`${scenarioLine(r)}\n`);
         },
       });
     } finally {
-      process.off('SIGINT', onSigint);
       progress.clear();
       await client.logout().catch(() => undefined);
       await client.close();
@@ -240,8 +260,9 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
         (r.uploads?.leftOver ?? []).map((v) => `${r.scenario}: the uploaded version ${v} could not be deleted`),
       ),
       ...outcome.results.filter((r) => r.stoppedBy === 'error-rate').map((r) => `${r.scenario}: ${r.stopNote}`),
-      ...(interrupt.signal.aborted ? ['the run was interrupted'] : []),
     ];
+    const { signal, at } = interruption;
+    const interrupted = signal && at ? { signal, at: at.toISOString() } : undefined;
     const settings: LoadSettings = {
       profile,
       mode: ratePlan.kind,
@@ -281,11 +302,13 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
       ...(baseline && { baseline: { file: baseline.file, tolerancePct: flags.tolerance, changes } }),
       restores: outcome.restores,
       notes,
-      verdict: failures.length > 0 ? 'fail' : 'pass',
+      ...(interrupted && { interrupted }),
+      // Cut short, the figures are partial: they neither pass nor fail the target.
+      verdict: interrupted ? 'interrupted' : failures.length > 0 ? 'fail' : 'pass',
       failures,
     };
     await writeOutputs(flags.out, doc);
-    process.exitCode = failures.length > 0 ? 1 : 0;
+    process.exitCode = interruption.exitCode ?? (failures.length > 0 ? 1 : 0);
   } finally {
     await embedded?.stop();
   }
@@ -410,42 +433,15 @@ export function parseScenarios(value: string): string[] {
   return names;
 }
 
-export function parseRate(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a number of requests per second above 0.');
-  return n;
-}
-
-export function parseRamp(value: string): Ramp {
-  const m = /^(\d+(?:\.\d+)?):(\d+(?:\.\d+)?):(\d+)$/.exec(value);
-  if (!m || Number(m[1]) <= 0 || Number(m[2]) <= 0 || Number(m[3]) < 2)
-    throw new InvalidArgumentError('expected FROM:TO:STEPS, e.g. 5:50:10 (rates above 0, at least 2 steps).');
-  return { from: Number(m[1]), to: Number(m[2]), steps: Number(m[3]) };
-}
-
-/** 90, 90s, 30m, 2h → seconds. */
-export function parseDuration(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(value.trim());
-  const n = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[(m[2] ?? 's') as 's' | 'm' | 'h'] : NaN;
-  if (!(n >= 1)) throw new InvalidArgumentError('expected a duration of at least 1 s, e.g. 90s, 30m or 2h.');
-  return n;
-}
-
-export function parsePercent(value: string): number {
-  const n = Number(value.replace(/%$/, ''));
-  if (!Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100.');
-  return n;
-}
-
 /** get-object=4,get-attr=3 */
 export function parseMix(value: string): Record<string, number> {
   const mix: Record<string, number> = {};
   for (const part of value.split(',')) {
-    const m = /^\s*([a-z-]+)\s*=\s*(\d+)\s*$/.exec(part);
+    const m = /^\s*([a-z-]+)\s*=\s*(\d{1,6})\s*$/.exec(part);
     const s = m ? scenarioByName(m[1]!) : undefined;
     if (!m || !s || s.kind !== 'read')
       throw new InvalidArgumentError(
-        `expected READ-SCENARIO=WEIGHT,… with read scenarios (${SCENARIOS.filter((x) => x.kind === 'read')
+        `expected READ-SCENARIO=WEIGHT,… with weights from 0 to 999,999 and read scenarios (${SCENARIOS.filter((x) => x.kind === 'read')
           .map((x) => x.name)
           .join(', ')}).`,
       );

@@ -83,3 +83,30 @@ export function minJudged(value: string): MinJudged {
     throw new InvalidArgumentError('expected a number of requirements (at least 1) or a share such as 80%.');
   return { count };
 }
+
+/** "a whole number of seconds, at least 1 and at most 86,400": what a range parser accepts, for its refusals. */
+export function rangeText(min: number, max: number, unit: string, fractions = false): string {
+  return `${fractions ? 'a number' : 'a whole number'} of ${unit}, at least ${grouped(min)} and at most ${grouped(max)}`;
+}
+
+/** True when `n` is a number `numberIn` with the same bounds would accept. */
+export function inRange(n: number, min: number, max: number, fractions = false): boolean {
+  return Number.isFinite(n) && (fractions || Number.isInteger(n)) && n >= min && n <= max;
+}
+
+/**
+ * A number from `min` to `max` (whole unless `fractions`), in `unit`: the refusal names the range,
+ * so a user sees at once what would have been accepted.
+ */
+export function numberIn(min: number, max: number, unit: string, fractions = false): (value: string) => number {
+  return (value: string): number => {
+    const n = value.trim() === '' ? NaN : Number(value);
+    if (!inRange(n, min, max, fractions)) throw new InvalidArgumentError(`expected ${rangeText(min, max, unit, fractions)}.`);
+    return n;
+  };
+}
+
+/** 86400 → "86,400": ranges read at a glance. */
+export function grouped(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: 3 });
+}

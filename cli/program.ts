@@ -2,7 +2,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../runner/usage-error.js';
 import * as parse from './parse.js';
-import { loadCommand, parseDuration, parseMix, parsePercent, parseRamp, parseRate, parseScenarios } from './load-command.js';
+import { loadCommand, parseMix, parseScenarios } from './load-command.js';
+import { limited, parseRamp, parseSoak, percentOf } from './load-limits.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { DEFAULT_IN, reportCommand } from './report-command.js';
 import { fleetOptions } from './fleet-command.js';
@@ -156,18 +157,18 @@ targetOptions(
     ).argParser(parse.profile),
   )
   .option('--writable <path:attr[=v|v]>', 'an attribute safe to write (restored and read back at the end); repeatable', parse.writable, [])
-  .option('--duration <s>', 'seconds per scenario, or per step of a capacity search (default 5; 3 on the simulator)', parse.positiveInt)
-  .option('--connections <n>', 'concurrent connections (default 2; 10 on the simulator)', parse.positiveInt)
-  .option('--max-connections <n>', 'cap on --connections, whatever is asked (default 16; 256 on the simulator)', parse.positiveInt)
+  .option('--duration <s>', 'seconds per scenario, or per step of a capacity search (default 5; 3 on the simulator)', limited('duration'))
+  .option('--connections <n>', 'concurrent connections (default 2; 10 on the simulator)', limited('connections'))
+  .option('--max-connections <n>', 'cap on --connections, whatever is asked (default 16; 256 on the simulator)', limited('maxConnections'))
   .option(
     '--max-requests <n>',
     'cap on requests per scenario (default 1,000 per second of duration; 50,000 on the simulator)',
-    parse.positiveInt,
+    limited('maxRequests'),
   )
   .option(
     '--rate <r>',
     'open loop: requests per second, latency from the intended send time (for events: writes per second); with --find-capacity the starting rate',
-    parseRate,
+    limited('rate'),
   )
   .option('--ramp <a:b:n>', 'open loop rising from A to B requests/s in N steps over --duration', parseRamp)
   .option(
@@ -175,21 +176,17 @@ targetOptions(
     'search the highest rate each scenario sustains, then the concurrent sessions (destructive) and subscribers',
     false,
   )
-  .option('--capacity-p99 <ms>', 'p99 bound of the capacity search (default 250)', parse.positiveInt)
-  .option('--max-rate <r>', 'highest rate the capacity search offers (default 100; 20000 on the simulator)', parseRate)
-  .option('--max-sessions <n>', 'bound of the session capacity probe (default 32; 64 on the simulator)', parse.positiveInt)
+  .option('--capacity-p99 <ms>', 'p99 bound of the capacity search (default 250)', limited('capacityP99'))
+  .option('--max-rate <r>', 'highest rate the capacity search offers (default 100; 20000 on the simulator)', limited('maxRate'))
+  .option('--max-sessions <n>', 'bound of the session capacity probe (default 32; 64 on the simulator)', limited('maxSessions'))
   .option(
     '--max-subscribers <n>',
     'cap on --subscribers and bound of the subscriber probe (default 64; 256 on the simulator)',
-    parse.positiveInt,
+    limited('maxSubscribers'),
   )
-  .option(
-    '--soak <duration>',
-    'run each scenario this long (90s, 30m, 2h) and report drift between the first and last windows',
-    parseDuration,
-  )
-  .option('--window <s>', 'soak window length (default a tenth of the soak, at most 60 s)', parse.positiveInt)
-  .option('--subscribers <n>', 'WebSocket subscribers of the events scenario (default 5; 20 on the simulator)', parse.positiveInt)
+  .option('--soak <duration>', 'run each scenario this long (90s, 30m, 2h) and report drift between the first and last windows', parseSoak)
+  .option('--window <s>', 'soak window length (default a tenth of the soak, at most 60 s)', limited('window'))
+  .option('--subscribers <n>', 'WebSocket subscribers of the events scenario (default 5; 20 on the simulator)', limited('subscribers'))
   .option(
     '--mix <weights>',
     `weights of read-mix, e.g. get-object=4,get-attr=1 (default ${Object.entries(DEFAULT_MIX)
@@ -200,14 +197,19 @@ targetOptions(
   .option(
     '--event-timeout <ms>',
     'how long an event may take before it counts as lost (default 10000; 3000 on the simulator)',
-    parse.positiveInt,
+    limited('eventTimeout'),
   )
-  .option('--abort-error-rate <pct>', 'stop a scenario early when more than this share of its requests fail', parsePercent, 10)
+  .option(
+    '--abort-error-rate <pct>',
+    'stop a scenario early when more than this share of its requests fail',
+    percentOf('abortErrorRate'),
+    10,
+  )
   .option('--thresholds <file>', 'JSON rules per scenario, e.g. {"get-object": ["p99 < 250ms", "rps >= 50"]}: a miss exits 1')
-  .option('--min-rps <n>', 'shorthand for the rule "rps >= N" on every scenario', parse.positiveInt)
-  .option('--max-p99 <ms>', 'shorthand for the rule "p99 <= N ms" on every scenario', parse.positiveInt)
+  .option('--min-rps <n>', 'shorthand for the rule "rps >= N" on every scenario', limited('minRps'))
+  .option('--max-p99 <ms>', 'shorthand for the rule "p99 <= N ms" on every scenario', limited('maxP99'))
   .option('--baseline <file>', 'an earlier load.json: a change worse than --tolerance exits 1')
-  .option('--tolerance <pct>', 'how much worse than the baseline is still no regression', parsePercent, 20)
+  .option('--tolerance <pct>', 'how much worse than the baseline is still no regression', percentOf('tolerance'), 20)
   .option('--fault <name>', 'embedded simulator only: inject a fault, e.g. slow-requests or slow-serial (repeatable)', parse.collect, [])
   .option(
     '--target-profile <file>',

@@ -64,7 +64,7 @@ export function compareToBaseline(current: readonly ScenarioReport[], baseline: 
 }
 
 export async function readBaseline(file: string): Promise<ScenarioReport[]> {
-  let parsed: { tool?: unknown; results?: unknown };
+  let parsed: { tool?: unknown; results?: unknown; interrupted?: unknown };
   try {
     parsed = JSON.parse(await readFile(file, 'utf8')) as typeof parsed;
   } catch {
@@ -72,6 +72,9 @@ export async function readBaseline(file: string): Promise<ScenarioReport[]> {
   }
   if (parsed.tool !== 'bmc-conformance load' || !Array.isArray(parsed.results))
     throw new UsageError(`The baseline ${file} is not a load.json file.`);
+  // Its figures stop where the run was cut short: any full run would look like a change against them.
+  if (parsed.interrupted)
+    throw new UsageError(`The baseline ${file} is of an interrupted load run; compare with a run that ran to its end.`);
   return parsed.results as ScenarioReport[];
 }
 

@@ -26,6 +26,11 @@ export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
     onAbort: (note) => stop('error-rate', note),
   });
 
+  // Interrupted before it began: autocannon is not started at all.
+  if (opts.signal?.aborted) {
+    recorder.start();
+    return recorder.finish('interrupted', 'interrupted by the user');
+  }
   const fixed = opts.source.fixed;
   const first = fixed ?? opts.source.next();
   const mixed: autocannon.Request = {
@@ -60,6 +65,8 @@ export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
     recorder.record({ latencyMs: responseTime, status: statusCode, bytes: resBytes });
   });
   instance.on('reqError', (err: Error) => {
+    // Requests cut off by our own stop() are not the target's failures.
+    if (stoppedBy !== 'duration') return;
     const timeout = /timed out/i.test(err.message);
     recorder.record({ latencyMs: timeout ? opts.timeoutMs : 0, bytes: 0, error: timeout ? 'timeout' : 'network' });
   });

@@ -62,8 +62,11 @@ export interface LoadDocument {
   baseline?: { file: string; tolerancePct: number; changes: Change[] };
   restores: RestoreResult[];
   notes: string[];
-  verdict: 'pass' | 'fail';
-  /** One sentence per reason the run exits 1. */
+  /** Set when a Ctrl-C or SIGTERM stopped the run: its figures are those measured until then. */
+  interrupted?: { signal: 'SIGINT' | 'SIGTERM'; at: string };
+  /** An interrupted run has partial figures: neither a pass nor a fail. */
+  verdict: 'pass' | 'fail' | 'interrupted';
+  /** One sentence per problem found (each makes a run that was not interrupted exit 1). */
   failures: string[];
 }
 

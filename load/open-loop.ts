@@ -59,8 +59,13 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
   const stepCounts = steps.map(() => new StepCounts());
   const sendLag = new LatencyHistogram();
   const inFlight = new Set<Promise<void>>();
+  /** Set when the run drops its requests in flight: their errors are of its making, not the target's. */
+  let abandoning = false;
+  let abandoned = 0;
   const onInterrupt = (): void => stop('interrupted', 'interrupted by the user');
   opts.signal?.addEventListener('abort', onInterrupt, { once: true });
+  // A signal aborted already fires no event: the run must still not start.
+  if (opts.signal?.aborted) onInterrupt();
 
   const send = (due: number, step: StepCounts): void => {
     const req = opts.source.next();
@@ -85,6 +90,10 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
         done({ latencyMs: performance.now() - due, status: res.statusCode, bytes });
       })
       .catch((err: unknown) => {
+        if (abandoning) {
+          abandoned++;
+          return;
+        }
         const timeout = err instanceof Error && (err.name === 'TimeoutError' || /timeout/i.test(err.message));
         done({ latencyMs: performance.now() - due, bytes: 0, error: timeout ? 'timeout' : 'network' });
       })
@@ -125,9 +134,13 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
   });
   opts.signal?.removeEventListener('abort', onInterrupt);
   // Requests still out are bounded by their own timeout; an interrupted run does not wait for them.
-  if (stoppedBy === 'interrupted' || stoppedBy === 'error-rate') await pool.destroy().catch(() => undefined);
+  if (stoppedBy === 'interrupted' || stoppedBy === 'error-rate') {
+    abandoning = true;
+    await pool.destroy().catch(() => undefined);
+  }
   await Promise.allSettled([...inFlight]);
   await pool.close().catch(() => undefined);
+  if (abandoned > 0) stopNote = `${stopNote ?? 'stopped'}; ${abandoned} request(s) in flight abandoned, not counted`;
   const figures = recorder.finish(stoppedBy ?? 'duration', stopNote);
   return {
     ...figures,

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import type { LoadDocument } from './load-document.js';
 import { PAGE_SCRIPT } from './report-page-script.js';
 import type { ScenarioReport } from './report-model.js';
-import { describeMiss } from './thresholds.js';
+import { verdictLine } from './terminal.js';
+import { describeMiss, isDefaultThreshold } from './thresholds.js';
 
 export async function renderLoadHtml(doc: LoadDocument): Promise<string> {
   const require = createRequire(import.meta.url);
@@ -33,7 +34,8 @@ export async function renderLoadHtml(doc: LoadDocument): Promise<string> {
 <header>
 <h1>Load run: ${esc(doc.target)}</h1>
 <p>${esc(doc.startedAt)} · ${doc.durationS.toFixed(1)} s · profile ${esc(doc.settings.profile)} · mode ${esc(doc.settings.mode)}${doc.embedded ? ' · embedded simulator' : ''}${doc.faults.length ? ` · faults ${esc(doc.faults.join(', '))}` : ''}</p>
-<p class="verdict ${doc.verdict}">${doc.verdict === 'pass' ? 'PASS' : 'FAIL'}${doc.failures.length ? `: ${doc.failures.length} problem(s)` : ''}</p>
+<p class="verdict ${doc.verdict}">${esc(verdictLine(doc))}</p>
+${doc.interrupted ? `<p class="interrupted">Stopped by ${esc(doc.interrupted.signal)} at ${esc(doc.interrupted.at)}: the figures below are those measured until then.</p>` : ''}
 ${doc.failures.length ? `<ul class="failures">${doc.failures.map((f) => `<li>${esc(f)}</li>`).join('')}</ul>` : ''}
 </header>
 <main>
@@ -61,11 +63,15 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 0 24px 48px; color: #222; }
 h1 { font-size: 22px; margin: 18px 0 4px; } h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; }
 h3 { font-size: 15px; margin: 18px 0 6px; }
 table { border-collapse: collapse; margin: 6px 0; } th, td { padding: 3px 10px; border-bottom: 1px solid #eee; text-align: right; }
-th:first-child, td:first-child { text-align: left; } th { background: #f4f4f4; }
+th:first-child, td:first-child, th.text, td.text { text-align: left; } th { background: #f4f4f4; }
 .verdict { font-weight: bold; font-size: 16px; } .verdict.pass { color: #1a7f37; } .verdict.fail { color: #c62828; }
+.verdict.interrupted { color: #9a6700; }
 .miss { color: #c62828; font-weight: bold; } .ok { color: #1a7f37; }
 .chart { margin: 8px 0 18px; max-width: 1320px; }
 .kv td { text-align: left; }
+/* A legend at rest names its series; values appear while the pointer is over the chart. */
+.at-rest .u-legend .u-value, .at-rest .u-legend .u-series:first-child { display: none; }
+.at-rest .u-legend.u-inline.u-live th::after { content: none; }
 `;
 
 function summaryTable(results: ScenarioReport[]): string {
@@ -185,29 +191,33 @@ function capacitySection(doc: LoadDocument): string {
       'concurrent sessions',
       `${sessions.sessions}${sessions.stoppedBy === 'bound' ? ' (at least: the bound)' : ''}`,
       sessions.detail,
-      `${sessions.loggedOut} logged out`,
+      `${sessions.loggedOut} of its sessions logged out`,
     ]);
   if (subscribers)
     rows.push([
       'WebSocket subscribers',
       `${subscribers.subscribers}${subscribers.stoppedBy === 'bound' ? ' (at least: the bound)' : ''}`,
       subscribers.detail,
-      subscribers.delivering === undefined ? '' : `${subscribers.delivering} delivering`,
+      subscribers.delivering === undefined ? '' : `${subscribers.delivering} delivered the check write's event`,
     ]);
-  return `<section><h2>Target capacity</h2>${table(['what', 'held at once', 'how it ended', ''], rows)}</section>`;
+  return `<section><h2>Target capacity</h2>${table(['what', 'held at once', 'how it ended', 'afterwards'], rows)}</section>`;
 }
 
 function thresholdSection(doc: LoadDocument): string {
   if (doc.thresholds.length === 0) return '';
+  const given = doc.thresholds.some((t) => !isDefaultThreshold(t));
   const rows = doc.thresholds.map((t) => [
     t.scenario ?? t.scope,
-    t.rule,
+    `${t.rule}${isDefaultThreshold(t) ? ' (default)' : ''}`,
     t.actual ?? '',
     t.note ?? '',
     t.pass ? '<span class="ok">pass</span>' : '<span class="miss">MISS</span>',
   ]);
   const misses = doc.thresholds.filter((t) => !t.pass).map(describeMiss);
-  return `<section><h2>Thresholds</h2>${table(['scenario', 'rule', 'actual', 'note', ''], rows, true)}${misses.length ? `<ul>${misses.map((m) => `<li class="miss">${esc(m)}</li>`).join('')}</ul>` : ''}</section>`;
+  const lead = given
+    ? ''
+    : '<p>No thresholds given (--thresholds, --min-rps, --max-p99): each scenario is only held to no failed request.</p>';
+  return `<section><h2>${given ? 'Thresholds' : 'Failed requests'}</h2>${lead}${table(['scenario', 'rule', 'actual', 'note', 'result'], rows, true)}${misses.length ? `<ul>${misses.map((m) => `<li class="miss">${esc(m)}</li>`).join('')}</ul>` : ''}</section>`;
 }
 
 function baselineSection(doc: LoadDocument): string {
@@ -219,9 +229,9 @@ function baselineSection(doc: LoadDocument): string {
     c.baseline,
     c.current,
     c.ratio === null ? 'new' : `x${c.ratio.toFixed(2)}`,
-    c.regression ? '<span class="miss">REGRESSION</span>' : '',
+    c.regression ? '<span class="miss">REGRESSION</span>' : 'within tolerance',
   ]);
-  return `<section><h2>Against the baseline</h2><p>${esc(b.file)}, tolerance ${b.tolerancePct} %</p>${table(['scenario', 'metric', 'baseline', 'now', 'ratio', ''], rows, true)}</section>`;
+  return `<section><h2>Against the baseline</h2><p>${esc(b.file)}, tolerance ${b.tolerancePct} %</p>${table(['scenario', 'metric', 'baseline', 'now', 'ratio', 'verdict'], rows, true)}</section>`;
 }
 
 function restoreSection(doc: LoadDocument): string {
@@ -232,13 +242,20 @@ function restoreSection(doc: LoadDocument): string {
     JSON.stringify(r.readBack) ?? '',
     r.restored ? '<span class="ok">restored</span>' : `<span class="miss">NOT restored</span> ${esc(r.note ?? '')}`,
   ]);
-  return `<section><h2>Written attributes</h2>${table(['attribute', 'original', 'read back', ''], rows, true)}</section>`;
+  return `<section><h2>Written attributes</h2>${table(['attribute', 'original', 'read back', 'result'], rows, true)}</section>`;
 }
 
+/**
+ * Every column under a header of its own; a column empty in every row (a note no row has) is left
+ * out rather than shown blank under its header.
+ */
 function table(head: string[], rows: (string | number)[][], trustedLastCells = false): string {
-  const cell = (v: string | number, i: number, row: (string | number)[]): string =>
-    trustedLastCells && i === row.length - 1 ? String(v) : esc(String(v));
-  return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((v, i) => `<td>${cell(v, i, r)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  const cell = (v: string | number, i: number): string => (trustedLastCells && i === head.length - 1 ? String(v) : esc(String(v)));
+  const shown = head.map((_, i) => i).filter((i) => rows.length === 0 || rows.some((r) => String(r[i] ?? '') !== ''));
+  // Figures align right, words left.
+  const numeric = (i: number): boolean => rows.every((r) => /^-?[\d.,]*$/.test(String(r[i] ?? '')));
+  const align = (i: number): string => (i > 0 && !numeric(i) ? ' class="text"' : '');
+  return `<table><thead><tr>${shown.map((i) => `<th${align(i)}>${esc(head[i]!)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${shown.map((i) => `<td${align(i)}>${cell(r[i] ?? '', i)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
 function keyValues(kv: Record<string, string>): string {

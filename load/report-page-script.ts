@@ -10,12 +10,17 @@ export const PAGE_SCRIPT = String.raw`
   function color(i) { return COLORS[i % COLORS.length]; }
   function box(id) { return document.getElementById(id); }
   function widthOf(node) { return Math.max(420, Math.min(1300, node.clientWidth || 900)); }
+  // A legend names its series; the values under the pointer show only while it is over the chart
+  // (at rest uPlot would print "--" for each, which reads as a missing name on a static page).
+  function atRest(u) { u.root.classList.toggle('at-rest', u.cursor.idx == null); }
   function plot(id, opts, data) {
     var node = box(id);
     if (!node) return;
     opts.width = widthOf(node);
     opts.height = opts.height || 280;
-    new uPlot(opts, data, node);
+    opts.hooks = { setLegend: [atRest], setCursor: [atRest] };
+    var u = new uPlot(opts, data, node);
+    u.root.classList.add('at-rest');
   }
   function positive(v) { return v > 0 ? v : null; }
   function line(label, i, extra) {

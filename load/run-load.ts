@@ -5,7 +5,7 @@
  */
 import type { BmcClient } from '../client/http.js';
 import { profileAllows, type Profile } from '../runner/config.js';
-import { CAPACITY_DEFAULTS, findCapacity } from './capacity.js';
+import { CAPACITY_DEFAULTS, findCapacity, maxCapacitySteps, type StepStart } from './capacity.js';
 import { closedLoop } from './closed-loop.js';
 import type { EngineOptions } from './engine.js';
 import { runEventScenario } from './events.js';
@@ -13,7 +13,7 @@ import { openLoop, type OpenLoopFigures, type RateStep } from './open-loop.js';
 import type { Progress } from './recorder.js';
 import type { LoadMode, ScenarioReport } from './report-model.js';
 import { fixedSource, weightedSource, type RequestSource } from './request-source.js';
-import { scenarioByName, type Scenario } from './scenarios.js';
+import { isHttpScenario, scenarioByName, type Scenario } from './scenarios.js';
 import { measureSessionCapacity, type SessionCapacity } from './session-capacity.js';
 import { sessionHeaders } from './session-headers.js';
 import { driftOf } from './soak.js';
@@ -59,6 +59,13 @@ export interface LoadPlan {
   /** Progress of the scenario running now. */
   onProgress?: (scenario: string, p: Progress, plannedS: number) => void;
   onScenario?: (r: ScenarioReport) => void;
+  /** Each step of a capacity search as it starts. */
+  onCapacityStep?: (scenario: string, step: CapacityProgress) => void;
+}
+
+export interface CapacityProgress extends StepStart {
+  /** At most this many seconds are left of the search (this scenario's and those after it). */
+  leftS: number;
 }
 
 export interface LoadOutcome {
@@ -73,9 +80,9 @@ export interface LoadOutcome {
 export async function runLoad(plan: LoadPlan): Promise<LoadOutcome> {
   const outcome: LoadOutcome = { results: [], restores: [], notes: [] };
   try {
-    for (const s of plan.scenarios) {
+    for (const [i, s] of plan.scenarios.entries()) {
       if (plan.signal.aborted) break;
-      const report = await runScenario(plan, s, outcome.notes);
+      const report = await runScenario(plan, s, outcome.notes, plan.scenarios.slice(i + 1));
       outcome.results.push(report);
       plan.onScenario?.(report);
     }
@@ -84,16 +91,19 @@ export async function runLoad(plan: LoadPlan): Promise<LoadOutcome> {
         bound: plan.maxSubscribers,
         probe: profileAllows(plan.profile, 'safe') ? plan.cycles[0] : undefined,
         eventTimeoutMs: plan.eventTimeoutMs,
+        signal: plan.signal,
       });
       // Last: on a BMC with a session limit the probe's logins evict older sessions, the run's own included.
-      if (profileAllows(plan.profile, 'destructive')) {
+      if (!profileAllows(plan.profile, 'destructive'))
+        outcome.notes.push('session capacity not measured: it needs --profile destructive (its logins can evict other sessions)');
+      else if (!plan.signal.aborted)
         outcome.sessions = await measureSessionCapacity(plan.client, {
           user: plan.user,
           password: plan.password,
           namespace: plan.namespace,
           bound: plan.maxSessions,
+          signal: plan.signal,
         });
-      } else outcome.notes.push('session capacity not measured: it needs --profile destructive (its logins can evict other sessions)');
     }
   } finally {
     const written = plan.cycles.filter((c) => c.touched);
@@ -102,7 +112,7 @@ export async function runLoad(plan: LoadPlan): Promise<LoadOutcome> {
   return outcome;
 }
 
-async function runScenario(plan: LoadPlan, s: Scenario, notes: string[]): Promise<ScenarioReport> {
+async function runScenario(plan: LoadPlan, s: Scenario, notes: string[], later: readonly Scenario[]): Promise<ScenarioReport> {
   const progress = (plannedS: number) => (p: Progress) => plan.onProgress?.(s.name, p, plannedS);
   const base = { scenario: s.name, description: s.description, connections: plan.connections };
   if (s.kind === 'events') {
@@ -173,13 +183,20 @@ async function runScenario(plan: LoadPlan, s: Scenario, notes: string[]): Promis
     }
     case 'capacity': {
       const byRate = new Map<number, OpenLoopFigures>();
+      const search = { ...CAPACITY_DEFAULTS, startRate: rp.startRate, maxRate: rp.maxRate, p99BoundMs: rp.p99BoundMs, signal: plan.signal };
+      const stepS = plan.durationS + search.pauseMs / 1000;
+      const laterS = later.reduce((t, x) => t + (isHttpScenario(x) ? maxCapacitySteps(search) * stepS : plan.durationS), 0);
       const capacity = await findCapacity(
         async (rate) => {
           const f = await openLoop(engine(plan.durationS), [{ rate, durationS: plan.durationS }]);
           byRate.set(rate, f);
           return f;
         },
-        { ...CAPACITY_DEFAULTS, startRate: rp.startRate, maxRate: rp.maxRate, p99BoundMs: rp.p99BoundMs, signal: plan.signal },
+        {
+          ...search,
+          onStep: (step) =>
+            plan.onCapacityStep?.(s.name, { ...step, leftS: Math.ceil(plan.durationS + (step.bound - step.index) * stepS + laterS) }),
+        },
       );
       // The figures shown for the scenario are those of the highest sustained step (or the first step).
       const shown = byRate.get(capacity.sustainableRps) ?? byRate.get(capacity.steps[0]!.rate)!;

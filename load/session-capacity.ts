@@ -9,7 +9,7 @@ import { SessionCookies } from '../client/cookies.js';
 export interface SessionCapacity {
   /** Sessions held at once before the first refusal or eviction (or the bound). */
   sessions: number;
-  stoppedBy: 'refused' | 'evicted' | 'bound';
+  stoppedBy: 'refused' | 'evicted' | 'bound' | 'interrupted';
   detail: string;
   bound: number;
   loggedOut: number;
@@ -22,7 +22,7 @@ interface Held {
 
 export async function measureSessionCapacity(
   client: BmcClient,
-  opts: { user: string; password: string; namespace: string; bound: number },
+  opts: { user: string; password: string; namespace: string; bound: number; signal?: AbortSignal },
 ): Promise<SessionCapacity> {
   // A prober without a session of its own: every request carries exactly the session it tests.
   const prober = client.fork({ max503Retries: 0, connections: 1 });
@@ -34,6 +34,11 @@ export async function measureSessionCapacity(
   let detail = `every one of ${opts.bound} logins kept its session`;
   try {
     for (let i = 0; i < opts.bound; i++) {
+      if (opts.signal?.aborted) {
+        stoppedBy = 'interrupted';
+        detail = `interrupted after ${held.length} logins`;
+        break;
+      }
       const res = await prober.tryLogin({ data: [opts.user, opts.password] }, { store: false });
       if (res.status < 200 || res.status > 299) {
         stoppedBy = 'refused';
@@ -56,7 +61,7 @@ export async function measureSessionCapacity(
         break;
       }
     }
-    const sessions = stoppedBy === 'bound' ? held.length : stoppedBy === 'evicted' ? held.length - 1 : held.length;
+    const sessions = stoppedBy === 'evicted' ? held.length - 1 : held.length;
     return { sessions, stoppedBy, detail, bound: opts.bound, loggedOut: await logoutAll(prober, held) };
   } finally {
     await prober.close();

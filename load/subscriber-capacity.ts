@@ -12,7 +12,7 @@ import type { ValueCycle } from './values.js';
 export interface SubscriberCapacity {
   /** Subscriptions open at once before the first refusal or loss (or the bound). */
   subscribers: number;
-  stoppedBy: 'refused' | 'closed' | 'evicted' | 'bound';
+  stoppedBy: 'refused' | 'closed' | 'evicted' | 'bound' | 'interrupted';
   detail: string;
   bound: number;
   /** How many of them received the check write's event; absent without a writable attribute. */
@@ -23,7 +23,7 @@ const SETTLE_MS = 500;
 
 export async function measureSubscriberCapacity(
   client: BmcClient,
-  opts: { bound: number; probe?: ValueCycle; eventTimeoutMs: number },
+  opts: { bound: number; probe?: ValueCycle; eventTimeoutMs: number; signal?: AbortSignal },
 ): Promise<SubscriberCapacity> {
   const subs: EventSubscriber[] = [];
   const filter = opts.probe ? { paths: [opts.probe.path] } : {};
@@ -31,6 +31,11 @@ export async function measureSubscriberCapacity(
   let detail = `all ${opts.bound} subscriptions stayed open`;
   try {
     for (let i = 0; i < opts.bound; i++) {
+      if (opts.signal?.aborted) {
+        stoppedBy = 'interrupted';
+        detail = `interrupted after ${subs.length} subscriptions`;
+        break;
+      }
       const outcome = await EventSubscriber.tryOpen(client, filter, { settleMs: 0 });
       if (outcome.kind !== 'open') {
         stoppedBy = outcome.kind;
@@ -56,7 +61,7 @@ export async function measureSubscriberCapacity(
       detail = `${subs.length - open.length} of ${subs.length} subscriptions were closed within ${SETTLE_MS} ms`;
     }
     const result: SubscriberCapacity = { subscribers: open.length, stoppedBy, detail, bound: opts.bound };
-    if (opts.probe) result.delivering = await countDelivering(client, open, opts.probe, opts.eventTimeoutMs);
+    if (opts.probe && !opts.signal?.aborted) result.delivering = await countDelivering(client, open, opts.probe, opts.eventTimeoutMs);
     return result;
   } finally {
     await Promise.all(subs.map((s) => s.close()));

@@ -3,24 +3,50 @@ import { describeChange } from './baseline.js';
 import type { LoadDocument } from './load-document.js';
 import type { Progress } from './recorder.js';
 import type { ScenarioReport } from './report-model.js';
-import { describeMiss } from './thresholds.js';
+import type { CapacityProgress } from './run-load.js';
+import { describeMiss, isDefaultThreshold } from './thresholds.js';
 
 /** Non-terminals (CI logs) get a line every this many seconds instead of a line rewritten in place. */
 const LOG_EVERY_S = 10;
 
+type Out = { write(s: string): boolean; isTTY?: boolean; columns?: number };
+
+/** A CI job's log keeps every byte: a line rewritten in place would pile up there, even on a pseudo-terminal. */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = env.CI?.trim().toLowerCase();
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+}
+
 export class ProgressLine {
   private shown = false;
+  /** The capacity search's step, shown before the figures of the second. */
+  private step?: { scenario: string; text: string };
+  private readonly live: boolean;
 
-  constructor(private readonly out: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean } = process.stdout) {}
+  constructor(
+    private readonly out: Out = process.stdout,
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.live = Boolean(out.isTTY) && !isCi(env);
+  }
 
   update(scenario: string, p: Progress, plannedS: number): void {
-    const text = `  ${scenario.padEnd(18)} ${p.elapsedS.toFixed(0).padStart(4)}/${plannedS} s  ${p.lastSecondRps.toFixed(0).padStart(6)} req/s  p99 ${fmtMs(p.p99).padStart(8)} ms  ${p.requests} requests, ${p.failed} failed`;
-    if (this.out.isTTY) {
-      this.out.write(`\r${text.slice(0, (process.stdout.columns ?? 120) - 1)}\x1b[K`);
-      this.shown = true;
-    } else if (Math.round(p.elapsedS) % LOG_EVERY_S === 0) {
-      this.out.write(`${text}\n`);
-    }
+    const figures = `${p.elapsedS.toFixed(0).padStart(4)}/${plannedS} s  ${p.lastSecondRps.toFixed(0).padStart(6)} req/s  p99 ${fmtMs(p.p99).padStart(8)} ms  ${p.requests} requests, ${p.failed} failed`;
+    const step = this.step?.scenario === scenario ? `${this.step.text} · ` : '';
+    if (this.live) this.show(`  ${scenario.padEnd(18)} ${step}${figures}`);
+    else if (Math.round(p.elapsedS) % LOG_EVERY_S === 0) this.out.write(`  ${scenario.padEnd(18)} ${figures}\n`);
+  }
+
+  /** A capacity step begins: on the status line in a terminal, as a line of its own in a log. */
+  capacityStep(scenario: string, text: string): void {
+    this.step = { scenario, text };
+    if (this.live) this.show(`  ${scenario.padEnd(18)} ${text}`);
+    else this.out.write(`  ${scenario}: ${text}\n`);
+  }
+
+  private show(text: string): void {
+    this.out.write(`\r${text.slice(0, (this.out.columns || 120) - 1)}\x1b[K`);
+    this.shown = true;
   }
 
   /** Clears the line before other output. */
@@ -28,6 +54,15 @@ export class ProgressLine {
     if (this.shown) this.out.write('\r\x1b[K');
     this.shown = false;
   }
+}
+
+/** "capacity step 3 of ≤8: 400 req/s, ~52 s left at most" */
+export function capacityStepText(s: CapacityProgress): string {
+  return `capacity step ${s.index} of ≤${s.bound}: ${s.rate} req/s, ~${fmtS(s.leftS)} left at most`;
+}
+
+function fmtS(s: number): string {
+  return s < 120 ? `${Math.ceil(s)} s` : `${Math.ceil(s / 60)} min`;
 }
 
 export function scenarioLine(r: ScenarioReport): string {
@@ -82,14 +117,22 @@ export function closingLines(doc: LoadDocument): string[] {
     lines.push(
       `  ${r.restored ? 'restored' : 'NOT RESTORED'} ${r.path} ${r.name} = ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`,
     );
-  for (const t of doc.thresholds) if (!t.pass) lines.push(`FAIL ${describeMiss(t)}`);
-  const passed = doc.thresholds.filter((t) => t.pass && !t.note).length;
-  lines.push(
-    doc.verdict === 'pass'
-      ? `PASS: ${passed} threshold(s) met${doc.baseline ? ', no regression against the baseline' : ''}`
-      : `FAIL: ${doc.failures.length} problem(s)`,
-  );
+  for (const t of doc.thresholds) if (!t.pass) lines.push(`${doc.interrupted ? 'partial: ' : 'FAIL '}${describeMiss(t)}`);
+  lines.push(verdictLine(doc));
   return lines;
+}
+
+/** The last line: the verdict, and what it rests on. */
+export function verdictLine(doc: LoadDocument): string {
+  if (doc.interrupted) {
+    const cut = doc.results.filter((r) => r.stoppedBy === 'interrupted').length;
+    return `INTERRUPTED (${doc.interrupted.signal}): partial results of ${doc.results.length} of ${doc.settings.scenarios.length} scenario(s)${cut ? `, ${cut} cut short` : ''}${doc.failures.length ? `; ${doc.failures.length} problem(s)` : ''}`;
+  }
+  if (doc.verdict === 'fail') return `FAIL: ${doc.failures.length} problem(s)`;
+  const given = doc.thresholds.filter((t) => !isDefaultThreshold(t));
+  const met = given.filter((t) => t.pass && !t.note).length;
+  const basis = given.length > 0 ? `${met} threshold(s) met` : 'no request failed (no thresholds given)';
+  return `PASS: ${basis}${doc.baseline ? ', no regression against the baseline' : ''}`;
 }
 
 function fmtMs(x: number): string {

@@ -82,6 +82,14 @@ export interface Rule {
   value: number;
 }
 
+/** The scope of the implicit "failed == 0" rule (see `evaluate`). */
+export const DEFAULT_SCOPE = '(default)';
+
+/** The "failed == 0" every scenario is held to when no rule on failures was given. */
+export function isDefaultThreshold(t: { scope: string }): boolean {
+  return t.scope === DEFAULT_SCOPE;
+}
+
 export interface ThresholdResult {
   scope: string;
   scenario?: string;
@@ -153,7 +161,7 @@ export function evaluate(rules: readonly Rule[], reports: readonly ScenarioRepor
   for (const r of reports) {
     const mine = rules.filter((x) => x.scope === r.scenario || x.scope === '*');
     if (!mine.some((x) => failureMetrics.has(x.metric)))
-      out.push(check({ scope: '(default)', text: 'failed == 0', metric: 'failed', op: '==', value: 0 }, r.scenario, r.failed));
+      out.push(check({ scope: DEFAULT_SCOPE, text: 'failed == 0', metric: 'failed', op: '==', value: 0 }, r.scenario, r.failed));
     for (const rule of mine) {
       const actual = SCENARIO_METRICS[rule.metric]!.of(r);
       if (actual === undefined) {

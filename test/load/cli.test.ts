@@ -2,47 +2,14 @@
  * `load` as a user meets it: bad flags, an unreachable target, a wrong password and an untrusted
  * certificate each give one plain sentence and exit 2 within seconds.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { packageRoot } from '../../runner/package-root.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
+import { ROOT, cli, ensureBuilt } from './cli-process.js';
 
-const ROOT = packageRoot();
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const PASSWORD = 'load-cli-Secret-2b';
-
-/** The CLI runs from dist/: build it when a source of the load command is newer. */
-function ensureBuilt(): void {
-  const newest = (dir: string): number => Math.max(...readdirSync(join(ROOT, dir)).map((f) => statSync(join(ROOT, dir, f)).mtimeMs));
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= Math.max(...['load', 'cli', 'simulator', 'client', 'runner'].map(newest))) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
-    stdio: 'ignore',
-  });
-}
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'load', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
 
 let sim: RunningSimulator;
 

@@ -1,0 +1,73 @@
+/** The `load` command as a user starts it: the built CLI in a process of its own. */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../runner/package-root.js';
+
+export const ROOT = packageRoot();
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+/** A process left running this long is killed: a test that hangs fails instead of holding the suite. */
+const KILL_AFTER_MS = 60_000;
+
+/** The CLI runs from dist/: build it when a source it depends on is newer. */
+export function ensureBuilt(): void {
+  const newest = (dir: string): number => Math.max(...readdirSync(join(ROOT, dir)).map((f) => statSync(join(ROOT, dir, f)).mtimeMs));
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= Math.max(...['load', 'cli', 'simulator', 'client', 'runner'].map(newest))) return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
+    stdio: 'ignore',
+  });
+}
+
+export interface Finished {
+  /** The exit code; -1 when the process was killed for running too long. */
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export interface Running {
+  child: ChildProcess;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  finished: Promise<Finished>;
+}
+
+/** Starts `file args`, its output collected; BMC_* from the environment are cleared. */
+export function start(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Running {
+  const started = Date.now();
+  const child = spawn(file, args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const finished = new Promise<Finished>((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+  return { child, stdout: () => stdout, finished };
+}
+
+/** `bmc-conformance load ARGS`, to its end. */
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  const run = start(process.execPath, [CLI, 'load', ...args], env);
+  run.child.stdin!.end();
+  return run.finished;
+}
+
+/** Resolves once `check` holds, polling every 100 ms; rejects after `tries` polls. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, tries = 300): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
