@@ -6,7 +6,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { InvalidArgumentError } from 'commander';
 import type { TargetFlags } from './target-flags.js';
 import { checkLoadRanges, checkProfileTimeouts, type Ramp } from './load-limits.js';
 import { profileAllows, type Profile, type WritableAttribute } from '../runner/config.js';
@@ -419,34 +418,3 @@ function describePlan(p: RatePlan, connections: number): string {
 }
 
 // --- Option parsers (each rejects a bad value with one plain sentence) ---------------------------
-
-export function parseScenarios(value: string): string[] {
-  const names = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = names.filter((n) => !scenarioByName(n));
-  if (unknown.length > 0 || names.length === 0)
-    throw new InvalidArgumentError(
-      `unknown scenario ${unknown.join(', ') || '(none)'}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`,
-    );
-  return names;
-}
-
-/** get-object=4,get-attr=3 */
-export function parseMix(value: string): Record<string, number> {
-  const mix: Record<string, number> = {};
-  for (const part of value.split(',')) {
-    const m = /^\s*([a-z-]+)\s*=\s*(\d{1,6})\s*$/.exec(part);
-    const s = m ? scenarioByName(m[1]!) : undefined;
-    if (!m || !s || s.kind !== 'read')
-      throw new InvalidArgumentError(
-        `expected READ-SCENARIO=WEIGHT,… with weights from 0 to 999,999 and read scenarios (${SCENARIOS.filter((x) => x.kind === 'read')
-          .map((x) => x.name)
-          .join(', ')}).`,
-      );
-    mix[m[1]!] = Number(m[2]);
-  }
-  if (!Object.values(mix).some((w) => w > 0)) throw new InvalidArgumentError('expected at least one weight above 0.');
-  return mix;
-}

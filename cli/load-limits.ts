@@ -7,6 +7,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../runner/usage-error.js';
+import { SCENARIOS, scenarioByName } from '../load/scenarios.js';
 import { grouped, inRange, numberIn, rangeText } from './parse.js';
 
 interface Limit {
@@ -124,4 +125,35 @@ export function checkProfileTimeouts(file: string, timeouts: { requestMs?: numbe
     if (v !== undefined && !inRange(v, MS.min, MS.max))
       throw new UsageError(`The target profile ${file} gives timeouts.${key} ${v}; load accepts ${rangeText(MS.min, MS.max, MS.unit)}.`);
   }
+}
+
+export function parseScenarios(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !scenarioByName(n));
+  if (unknown.length > 0 || names.length === 0)
+    throw new InvalidArgumentError(
+      `unknown scenario ${unknown.join(', ') || '(none)'}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}.`,
+    );
+  return names;
+}
+
+/** get-object=4,get-attr=3 */
+export function parseMix(value: string): Record<string, number> {
+  const mix: Record<string, number> = {};
+  for (const part of value.split(',')) {
+    const m = /^\s*([a-z-]+)\s*=\s*(\d{1,6})\s*$/.exec(part);
+    const s = m ? scenarioByName(m[1]!) : undefined;
+    if (!m || !s || s.kind !== 'read')
+      throw new InvalidArgumentError(
+        `expected READ-SCENARIO=WEIGHT,… with weights from 0 to 999,999 and read scenarios (${SCENARIOS.filter((x) => x.kind === 'read')
+          .map((x) => x.name)
+          .join(', ')}).`,
+      );
+    mix[m[1]!] = Number(m[2]);
+  }
+  if (!Object.values(mix).some((w) => w > 0)) throw new InvalidArgumentError('expected at least one weight above 0.');
+  return mix;
 }

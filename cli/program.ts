@@ -2,8 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../runner/usage-error.js';
 import * as parse from './parse.js';
-import { loadCommand, parseMix, parseScenarios } from './load-command.js';
-import { limited, parseRamp, parseSoak, percentOf } from './load-limits.js';
+import { limited, parseMix, parseRamp, parseScenarios, parseSoak, percentOf } from './load-limits.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { DEFAULT_IN, reportCommand } from './report-command.js';
 import { fleetOptions } from './fleet-command.js';
@@ -216,7 +215,7 @@ targetOptions(
     "the platform's reviewed profile: namespace, writables, timeouts, concurrency and rate caps (flags win)",
   )
   .option('--out <dir>', 'where load.json and load.html go', 'reports/latest')
-  .action(loadCommand);
+  .action(lazy(() => import('./load-command.js'), 'loadCommand'));
 
 mergeOptions(
   withVersion(program.command('report')).description(
