@@ -411,6 +411,10 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     operator: 'widen',
     requirement: 'AUTH-1',
     description: 'a session cookie is accepted when its first half names a live session (truncated, extended or altered)',
+    knockOn: {
+      'AUTH-2': 'uploads are authenticated by the same comparison: an altered cookie uploads too',
+      'AUTH-3': 'the WebSocket handshake compares session cookies the same way: an altered cookie subscribes too',
+    },
     stateful: true,
   },
   {

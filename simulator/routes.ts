@@ -86,8 +86,27 @@ function isAuthenticated(ctx: Context, req: IncomingMessage, r: Route): string |
     return true;
   if (r.kind === 'enumerate' && ctx.faults.has('auth-bypass-enumerate')) return true;
   if (r.kind === 'attr' && req.method === 'GET' && ctx.faults.has('auth-bypass-attr')) return true;
-  if ((r.kind === 'upload' || r.kind === 'upload-named') && ctx.faults.has('auth-bypass-upload')) return true;
+  const upload = r.kind === 'upload' || r.kind === 'upload-named';
+  if (upload && ctx.faults.has('auth-bypass-upload')) return true;
+  // tampered-cookie-uploads: uploads check that a session cookie of the right shape is there, not that it is live.
+  if (upload && ctx.faults.has('tampered-cookie-uploads') && ctx.sessions.shapedIn(req.headers.cookie)) return true;
+  const deletion = req.method === 'DELETE' && r.kind === 'object';
+  if (deletion && ctx.faults.has('auth-bypass-delete')) return true;
+  // ended-cookie-deletes: a logged-out session's cookie is still taken for DELETE.
+  if (deletion && ctx.faults.has('ended-cookie-deletes') && ctx.sessions.endedIn(req.headers.cookie)) return true;
+  if (r.kind === 'action' && req.method === 'POST' && ctx.faults.has('auth-bypass-action')) return true;
   return undefined;
+}
+
+/**
+ * The body of a request refused for its credentials is read and dropped, unless the
+ * refused-upload-registers fault stores an upload's image first (and registers it).
+ */
+async function refusedBody(ctx: Context, req: IncomingMessage, r: Route): Promise<void> {
+  const upload = (r.kind === 'upload' && req.method === 'POST') || (r.kind === 'upload-named' && req.method === 'PUT');
+  if (!upload || !ctx.faults.has('refused-upload-registers')) return discardBody(req);
+  const image = await readImageBody(req).catch(() => undefined);
+  if (image) await ctx.registry.register(image, r.kind === 'upload-named' ? r.name : undefined).catch(() => undefined);
 }
 
 function methodNotAllowed(allow: string): HttpError {
@@ -130,7 +149,7 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
       const data = ctx.faults.has('refusal-leaks-data')
         ? { ...(errorData(UNAUTHORIZED, ctx.faults) as object), paths: ctx.bus.tree.childrenOf(`/xyz/${ctx.bus.namespace}`) }
         : errorData(UNAUTHORIZED, ctx.faults);
-      await discardBody(req);
+      await refusedBody(ctx, req, r);
       return { status: 401, data, headers: { 'WWW-Authenticate': 'Cookie realm="bmc", cookie-name="sid"' } };
     }
     if (r.kind === 'logout' && method === 'POST') {

@@ -205,10 +205,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return;
       }
       // Same rule as every other route: no session, no handshake.
-      const sid = sessions.fromCookieHeader(
-        req.headers.cookie,
-        faults.has('session-prefix-match') || faults.has('subscribe-session-prefix-match'),
-      );
+      const sid = sessions.handshakeSession(req.headers.cookie);
       if (!sid && !faults.has('subscribe-without-login')) {
         refuseUpgrade(socket, rawErrorResponse(401, 'Unauthorized: log in with POST /login first', faults));
         return;

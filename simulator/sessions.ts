@@ -101,6 +101,26 @@ export class Sessions {
     return undefined;
   }
 
+  /**
+   * The session a WebSocket handshake's Cookie header opens a socket for, if any: the same rule as
+   * HTTP, unless a fault widens it (the *-prefix-match faults, the *-cookie-subscribes faults).
+   */
+  handshakeSession(header: string | string[] | undefined): string | undefined {
+    const prefix = this.faults.has('session-prefix-match') || this.faults.has('subscribe-session-prefix-match');
+    const sid = this.fromCookieHeader(header, prefix);
+    if (sid) return sid;
+    // ended-cookie-subscribes: a logged-out session's cookie still opens a socket.
+    if (this.faults.has('ended-cookie-subscribes')) return this.endedIn(header);
+    // tampered-cookie-subscribes: the handshake looks at the cookie's shape only.
+    if (this.faults.has('tampered-cookie-subscribes')) return this.shapedIn(header);
+    return undefined;
+  }
+
+  /** A session cookie value of the right shape (64 hex digits) in this header, live or not. */
+  shapedIn(header: string | string[] | undefined): string | undefined {
+    return this.cookieValues(header).find((v) => /^[0-9a-f]{64}$/.test(v));
+  }
+
   /** The values of the session cookie in a Cookie header, in order. */
   cookieValues(header: string | string[] | undefined): string[] {
     if (!header) return [];

@@ -1,15 +1,27 @@
 /** Authentication: login, logout, and refusal of every kind of request made without a session. */
 import { EventSubscriber } from '../client/subscriber.js';
+import { SubscriptionError } from '../client/errors.js';
 import { buildImage, corruptImage } from '../client/image.js';
 import type { BmcClient, BmcResponse } from '../client/http.js';
-import { check, type CheckContext } from './support/check.js';
+import { check, runConfig, type CheckContext } from './support/check.js';
 import { stringifyJson } from '../client/json.js';
 import { describeResponse, ensure, envelopeOf, expectSuccess, notJudged, setDifference, show } from './support/assert.js';
 import { discoverKnowledge, leakIn, type SentRequest } from './support/leak.js';
 import { children, getObject, invalidateTreeCache } from './support/tree.js';
 import { firstWritePlan, readValue, restore, restoreAfter } from './support/writable.js';
-import { Credential } from './support/stateful/credentials.js';
+import { Credential, describeOutcome } from './support/stateful/credentials.js';
 import { sameValue } from '../client/values.js';
+import { AttrWriter, brief, isEventLike, PRIME_ATTEMPTS, tryGoLive } from './support/events.js';
+import { quietSince } from './support/pace.js';
+import { forbiddenCredentials, headersOf, isRefusal, Tries, type Forbidden } from './support/forbidden.js';
+import {
+  deleteSoftwareVersions,
+  freshVersion,
+  uploadAndTrack,
+  uploadProcessed,
+  uploadWaitMs,
+  waitForNewChildren,
+} from './support/software.js';
 
 const anonymous = { auth: false, relogin: false } as const;
 
@@ -41,6 +53,156 @@ function cookieNames(res: BmcResponse): string[] {
   const raw = res.headers['set-cookie'];
   const all = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   return all.map((c) => c.split('=')[0]!.trim());
+}
+
+const cfg = runConfig();
+
+/** Checks that upload, wait for versions and delete them: each may wait as long as an upload takes. */
+const SLOW = { timeoutMs: cfg.timeoutMs * 6 + 4 * Math.max(cfg.eventTimeoutMs, 15_000) };
+
+/**
+ * The versions a request registered: read at once after a refusal (nothing was to be done), and
+ * for as long as an upload may take after an answer that says it was done.
+ */
+async function versionsAfter(t: CheckContext, res: BmcResponse, before: string[]): Promise<string[]> {
+  const software = `${t.root}/software`;
+  invalidateTreeCache();
+  if (isRefusal(res)) return setDifference(await children(t.client, software), before);
+  return waitForNewChildren(t, software, before, uploadWaitMs(t));
+}
+
+/** Deletes at once, with the run's session, versions a request that had to be refused registered. */
+async function removeNow(t: CheckContext, paths: string[]): Promise<void> {
+  deleteSoftwareVersions(t, paths); // and again after the check, should this fail
+  for (const path of paths) await t.client.delete(path).catch(() => undefined);
+}
+
+/** A software version of the run's own, uploaded with its session: an instance the check may delete. */
+async function ownVersion(t: CheckContext): Promise<string> {
+  const { res, added } = await uploadAndTrack(t, { tag: 'auth-own' });
+  if (res.status !== 200 || added.length === 0)
+    notJudged(
+      `no instance of the run's own to remove: its upload answered ${describeResponse(res)}${added.length === 0 ? ' and registered nothing' : ''} (see EP-12, RULE-7)`,
+    );
+  return added[0]!;
+}
+
+async function present(t: CheckContext, path: string): Promise<boolean> {
+  invalidateTreeCache();
+  return (await t.client.get(path)).status === 200;
+}
+
+/** The removals of a version of the run's own that this run has seen work (DELETE, action/Delete). */
+const removals: Removal[] = [];
+
+/** Takes a version away with the run's session by a removal seen to work; whether it is gone. */
+async function takeAway(t: CheckContext, path: string): Promise<boolean> {
+  for (const r of removals) {
+    await t.client.request(r.method, r.target(path), r.method === 'POST' ? { json: { data: [] } } : {});
+    if (!(await present(t, path))) return true;
+  }
+  return false;
+}
+
+interface Removal {
+  method: 'DELETE' | 'POST';
+  /** The request target for a version's path. */
+  target: (path: string) => string;
+}
+
+/**
+ * One removal of the run's own version (DELETE, or POST action/Delete) with each credential that
+ * must not authorise it; a version removed nonetheless is replaced by a new upload for the next.
+ * Then the positive twin, which also cleans up: the same request with the session removes it.
+ * Returns why the twin did not remove it, if it did not.
+ */
+async function removalTries(t: CheckContext, variants: Forbidden[], r: Removal): Promise<string | undefined> {
+  let path = await ownVersion(t);
+  const body = r.method === 'POST' ? { json: { data: [] } } : {};
+  const tries = new Tries(t, `${r.method} ${r.target(path)}`);
+  for (const v of variants) {
+    if (!tries.judges(v)) continue;
+    const target = r.target(path);
+    const res = await t.client.request(r.method, target, { ...body, auth: false, relogin: false, headers: headersOf(v, r.method) });
+    const gone = !(await present(t, path));
+    await tries.judgeHttp(
+      v,
+      res,
+      { path: target, ...(r.method === 'POST' && { body: sentBody([]) }) },
+      gone ? `${path} is gone` : undefined,
+    );
+    if (gone) {
+      path = await ownVersion(t);
+      tries.what = `${r.method} ${r.target(path)}`;
+    }
+  }
+  t.observe(`status of refused ${r.method === 'DELETE' ? 'DELETEs' : 'Delete actions'} of the run's own version`, tries.statuses, 'AUTH-6');
+  const res = await t.client.request(r.method, r.target(path), body);
+  const gone = !(await present(t, path));
+  if (!isRefusal(res) && gone) {
+    if (!removals.includes(r)) removals.push(r);
+    return undefined;
+  }
+  return `${r.method} ${r.target(path)} with the run's session answered ${describeResponse(res)}${gone ? '' : ` and ${path} is still there`}`;
+}
+
+/**
+ * DownloadViaTFTP of the configured image with each credential that must not authorise it (a
+ * version it registered nonetheless is deleted at once), then with the session (the twin).
+ * Returns why the twin registered nothing, if it did not.
+ */
+async function downloadTries(t: CheckContext, variants: Forbidden[], args: [string, string]): Promise<string | undefined> {
+  const software = `${t.root}/software`;
+  const action = `${software}/action/DownloadViaTFTP`;
+  // Every download of the file registers the same version: one left behind would make the next
+  // download of the run fail as a duplicate.
+  if (removals.length === 0)
+    return "DownloadViaTFTP is not tried: no removal of a version of the run's own was seen to work, so the version it registers could not be taken away";
+  const tries = new Tries(t, `POST ${action} ${show(args)}`);
+  for (const v of variants) {
+    if (!tries.judges(v)) continue;
+    const before = await children(t.client, software);
+    const res = await t.client.request('POST', action, {
+      json: { data: args },
+      auth: false,
+      relogin: false,
+      headers: headersOf(v, 'POST'),
+    });
+    const added = await versionsAfter(t, res, before);
+    deleteSoftwareVersions(t, added); // should taking it away now fail
+    for (const version of added) await takeAway(t, version);
+    const change = added.length > 0 ? `it registered ${added.join(', ')} (deleted)` : undefined;
+    await tries.judgeHttp(v, res, { path: action, body: sentBody(args) }, change);
+  }
+  t.observe('status of refused DownloadViaTFTP', tries.statuses, 'AUTH-6');
+  const before = await children(t.client, software);
+  const res = await t.client.post(action, args);
+  const added = isRefusal(res) ? [] : await waitForNewChildren(t, software, before, uploadWaitMs(t));
+  deleteSoftwareVersions(t, added);
+  for (const version of added) await takeAway(t, version);
+  if (added.length > 0) return undefined;
+  return `DownloadViaTFTP ${show(args)} with the run's session answered ${describeResponse(res)} and registered nothing`;
+}
+
+/** A subscription's handshake: an open socket, or a refusal (by status, or by a failed handshake). */
+type Socket = { kind: 'open'; sub: EventSubscriber } | { kind: 'refused'; answer: string };
+
+/** Opens /subscribe with exactly these cookies (and the XSRF subprotocol they carry), or none at all. */
+async function openSocket(t: CheckContext, cred: Credential | undefined, filter: unknown): Promise<Socket> {
+  const client = cred ? cred.client(t.client) : t.client;
+  if (cred) t.cleanup(() => client.close());
+  try {
+    const outcome = await EventSubscriber.tryOpen(client, filter, { auth: cred !== undefined, settleMs: 0 });
+    if (outcome.kind === 'open') {
+      t.cleanup(() => outcome.subscriber.close());
+      return { kind: 'open', sub: outcome.subscriber };
+    }
+    return { kind: 'refused', answer: describeOutcome(outcome) };
+  } catch (err) {
+    // A handshake the client could not complete (a bad answer to the upgrade) opened no socket.
+    if (err instanceof SubscriptionError) return { kind: 'refused', answer: err.message };
+    throw err;
+  }
 }
 
 check(
@@ -149,51 +311,32 @@ check(
     if (proven.length === 0)
       notJudged(`PUT of ${path} ${name} with the run's session did not take (see EP-8, EP-9): no refusal without it proves anything`);
 
-    // The credentials that must not authorise the write.
-    const own = t.client.fork();
-    t.cleanup(() => own.close());
-    const ended = Credential.fromLogin(await own.login(), own.baseUrl, '$ENDED_COOKIE');
-    await own.logout();
-    const other = t.client.fork();
-    t.cleanup(async () => {
-      await other.logout().catch(() => undefined);
-      await other.close();
-    });
-    const tampered = Credential.fromLogin(await other.login(), other.baseUrl, '$COOKIE').tampered('altered');
-    // The logged-out cookie last: it tells about logout (EP-2) only where the write checks
-    // credentials at all, i.e. where none and an altered one were refused.
-    const variants: Array<[string, string, Record<string, string>]> = [
-      ['without credentials', 'AUTH-1', {}],
-      ['with a live session cookie altered', 'AUTH-1', tampered.headers('PUT')],
-      ["with a logged-out session's cookie", 'EP-2', ended.headers('PUT')],
-    ];
-    const statuses: Record<string, number> = {};
+    // The credentials that must not authorise the write, each tried on every write that took.
+    const { variants } = await forbiddenCredentials(t, 'HTTP');
+    const statuses: Record<string, number | string> = {};
     for (const [what, target, body] of proven) {
-      let unchecked: string | undefined;
-      for (const [how, requirementId, headers] of variants) {
-        if (requirementId === 'EP-2' && unchecked) {
-          t.observe(`${what} with a logged-out cookie`, `not judged: the write was taken ${unchecked} (AUTH-1)`, 'AUTH-6');
-          continue;
-        }
+      const tries = new Tries(t, `${what} = ${show(plan.next)}`);
+      for (const v of variants) {
+        if (!tries.judges(v)) continue;
         invalidateTreeCache();
         const sent = await body();
-        const res = await t.client.request('PUT', target, { json: { data: sent }, auth: false, relogin: false, headers });
-        statuses[`${what} ${how}`] = res.status;
+        const res = await t.client.request('PUT', target, {
+          json: { data: sent },
+          auth: false,
+          relogin: false,
+          headers: headersOf(v, 'PUT'),
+        });
         const after = await readValue(t, path, name);
         const changed = !sameValue(after, plan.original);
         if (changed) await restore(t, plan);
-        const refused = res.status < 200 || res.status >= 300;
-        if (requirementId === 'AUTH-1' && (!refused || changed)) unchecked ??= how;
-        t.judge(
-          requirementId,
-          refused && !changed,
-          `${what} = ${show(plan.next)} ${how} answered ${describeResponse(res)}${changed ? ` and ${name} became ${show(after)} (put back)` : ''}`,
+        await tries.judgeHttp(
+          v,
+          res,
+          { path: target, body: sentBody(sent) },
+          changed ? `${name} became ${show(after)} (put back)` : undefined,
         );
-        if (refused) {
-          const leak = leakIn(res, { path: target, body: sentBody(sent) }, await discoverKnowledge(t.client, t.ns));
-          t.judge('AUTH-5', !leak, `${what} ${how}: the refusal (${res.status}) carries data of the target: ${leak}`);
-        }
       }
+      Object.assign(statuses, tries.statuses);
     }
     t.observe('status of refused writes of a writable', statuses, 'AUTH-6');
   },
@@ -227,17 +370,33 @@ check(
 );
 
 check(
-  ['AUTH-2', 'AUTH-5'],
-  'a valid image uploaded without credentials is refused and registers no version',
+  ['AUTH-2', 'EP-2', 'AUTH-5'],
+  'a valid image uploaded without credentials, with a tampered or a logged-out cookie is refused and registers nothing; with the session it registers',
   async (t) => {
-    const before = await children(t.client, `${t.root}/software`);
-    const image = await buildImage({ version: `bmc-conformance-noauth-${Date.now()}`, namespace: t.ns });
-    const res = await t.client.upload(image, undefined, anonymous);
-    await judgeRefusal(t, res, 'POST /upload/image without credentials', { path: '/upload/image' }, 'AUTH-2');
-    const added = setDifference(await children(t.client, `${t.root}/software`), before);
-    ensure(added.length === 0, `an upload without credentials registered ${added.join(', ')}`);
+    const software = `${t.root}/software`;
+    const { variants } = await forbiddenCredentials(t, 'upload');
+    const tries = new Tries(t, 'POST /upload/image of a valid image');
+    for (const v of variants) {
+      if (!tries.judges(v)) continue;
+      const before = await children(t.client, software);
+      const image = await buildImage({ version: freshVersion('noauth'), namespace: t.ns });
+      invalidateTreeCache();
+      const res = await t.client.upload(image, undefined, { auth: false, relogin: false, headers: headersOf(v, 'POST') });
+      const added = await versionsAfter(t, res, before);
+      await removeNow(t, added);
+      // An image looked at (taken, or refused for what it holds) was not refused for its credentials.
+      const change = added.length > 0 ? `it registered ${added.join(', ')} (deleted)` : undefined;
+      await tries.judgeHttp(v, res, { path: '/upload/image' }, change, !uploadProcessed(res));
+    }
+    t.observe('status of refused uploads of a valid image', tries.statuses, 'AUTH-6');
+    // The positive twin, last: the same upload with the run's session registers its version.
+    const { res, added } = await uploadAndTrack(t, { tag: 'auth-twin' });
+    if (res.status !== 200 || added.length === 0)
+      notJudged(
+        `the same upload with the run's session answered ${describeResponse(res)}${added.length === 0 ? ' and registered nothing' : ''} (see EP-12, RULE-7): no refusal without it proves anything`,
+      );
   },
-  { profile: 'destructive' },
+  { profile: 'destructive', ...SLOW },
 );
 
 check('AUTH-3', 'a WebSocket /subscribe without a login is refused', async (t) => {
@@ -252,6 +411,75 @@ check('AUTH-3', 'a WebSocket /subscribe without a login is refused', async (t) =
     'AUTH-6',
   );
 });
+
+check(
+  ['AUTH-3', 'EP-2'],
+  'a subscription without credentials, with a tampered or a logged-out cookie is refused and receives nothing of a change the same subscription with a session receives',
+  async (t) => {
+    const writer = new AttrWriter(t, await firstWritePlan(t));
+    const filter = { paths: [writer.path] };
+    const { variants, live } = await forbiddenCredentials(t, 'WebSocket');
+    // Every socket opens before the change: one that was not closed by then would receive it.
+    const sockets: Array<[Forbidden, Socket]> = [];
+    for (const v of variants) sockets.push([v, await openSocket(t, v.cred, filter)]);
+    const twin = await openSocket(t, live, filter);
+    let twinProblem: string | undefined;
+    if (twin.kind !== 'open') twinProblem = `the same subscription with a live session was refused: ${twin.answer}`;
+    else {
+      const notLive = await tryGoLive(t, [{ sub: twin.sub, filter, what: 'the subscription with a live session' }], writer);
+      twinProblem = notLive && (notLive.notTested ?? notLive.reason);
+    }
+    // The sockets that must be refused get as long as the twin had, and its quiet window.
+    const lastWrite = writer.writes.at(-1);
+    if (lastWrite) await quietSince(t.cfg, lastWrite.at);
+    const tries = new Tries(t, `WebSocket /subscribe ${show(filter)}`);
+    for (const [v, socket] of sockets) {
+      if (!tries.judges(v)) continue;
+      if (socket.kind === 'refused') {
+        tries.judge(v, socket.answer, true, undefined);
+        continue;
+      }
+      const events = socket.sub.events.filter((e) => isEventLike(e.data));
+      const close = socket.sub.closeInfo;
+      const answer = close ? `the socket opened, then was closed (code ${close.code})` : 'the socket opened and stayed open';
+      const received = events.length > 0 ? `it received ${events.length} event(s), the first ${brief(events[0]!.raw)}` : undefined;
+      tries.judge(v, answer, close !== undefined, received);
+    }
+    t.observe('subscriptions that must be refused', tries.statuses, 'AUTH-6');
+    if (twinProblem) notJudged(`the positive twin did not receive the change (see EP-14): ${twinProblem}`);
+  },
+  { profile: 'safe', timeoutMs: cfg.eventTimeoutMs * (PRIME_ATTEMPTS + 1) + cfg.quietWindowMs * 3 + cfg.timeoutMs * 3 },
+);
+
+check(
+  ['AUTH-1', 'EP-2', 'AUTH-5'],
+  "DELETE of the run's own version without credentials, with a tampered or a logged-out cookie is refused and removes nothing; with the session it removes it",
+  async (t) => {
+    const { variants } = await forbiddenCredentials(t, 'HTTP');
+    const twinProblem = await removalTries(t, variants, { method: 'DELETE', target: (path) => path });
+    if (twinProblem) notJudged(`${twinProblem} (see EP-11): no refusal without the session proves anything`);
+  },
+  { profile: 'destructive', ...SLOW },
+);
+
+check(
+  ['AUTH-1', 'EP-2', 'AUTH-5'],
+  "actions with valid arguments (Delete of the run's own version, DownloadViaTFTP) without credentials, with a tampered or a logged-out cookie are refused and do nothing; with the session they are done",
+  async (t) => {
+    const { variants } = await forbiddenCredentials(t, 'HTTP');
+    const problems: string[] = [];
+    const deleteProblem = await removalTries(t, variants, { method: 'POST', target: (path) => `${path}/action/Delete` });
+    if (deleteProblem) problems.push(deleteProblem);
+    if (t.cfg.tftp) {
+      const tftpProblem = await downloadTries(t, variants, [t.cfg.tftp.file, t.cfg.tftp.server]);
+      if (tftpProblem) problems.push(tftpProblem);
+    } else problems.push('DownloadViaTFTP is not tried: it needs --tftp-server and --tftp-file naming a valid image');
+    // Reset is never sent here: a factory reset done without credentials could not be undone.
+    if (problems.length === 2) notJudged(`no action was shown to be done with the session (see EP-10, ACT-1): ${problems.join('; ')}`);
+    for (const p of problems) t.observe('action not judged', p, 'AUTH-6');
+  },
+  { profile: 'destructive', ...SLOW },
+);
 
 check(['AUTH-4', 'AUTH-5'], 'a wrong password, an unknown user or a malformed login body yields no working session', async (t) => {
   const bodies: Array<[string, unknown]> = [
