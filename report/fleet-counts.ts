@@ -61,7 +61,15 @@ function platformsText(platforms: Map<string, number>, total: number): string {
 }
 
 export function statusCounts(matrix: Pick<FleetMatrix, 'targets'>): Record<TargetStatus, number> {
-  const counts: Record<TargetStatus, number> = { passed: 0, failed: 0, 'not judged': 0, unreachable: 0, error: 0, interrupted: 0 };
+  const counts: Record<TargetStatus, number> = {
+    passed: 0,
+    failed: 0,
+    'not judged': 0,
+    unreachable: 0,
+    'login refused': 0,
+    error: 0,
+    interrupted: 0,
+  };
   for (const t of matrix.targets) counts[t.status] += 1;
   return counts;
 }
@@ -79,7 +87,7 @@ export function fleetHeadline(matrix: Pick<FleetMatrix, 'targets'>): string {
  */
 export function fleetExitCode(matrix: Pick<FleetMatrix, 'targets'>): 0 | 1 | 2 {
   const c = statusCounts(matrix);
-  if (c.unreachable + c.error + c.interrupted + c['not judged'] > 0) return 2;
+  if (c.unreachable + c['login refused'] + c.error + c.interrupted + c['not judged'] > 0) return 2;
   return c.failed > 0 ? 1 : 0;
 }
 

@@ -18,10 +18,10 @@ const REASON_LIMIT = 300;
 
 /**
  * passed/failed: the run gave verdicts and exited 0/1; unreachable: the run could not start (exit 2:
- * unreachable, TLS, refused login, a usage error); error: it was not started or ended without a
+ * unreachable, TLS, a usage error; login refused when the target refused the credentials); error: it was not started or ended without a
  * verdict; interrupted: the fleet was stopped by a signal before it ended.
  */
-export type TargetStatus = 'passed' | 'failed' | 'not judged' | 'unreachable' | 'error' | 'interrupted';
+export type TargetStatus = 'passed' | 'failed' | 'not judged' | 'unreachable' | 'login refused' | 'error' | 'interrupted';
 
 export interface FleetTarget {
   name: string;

@@ -1,8 +1,8 @@
 /** What the fleet page adds to summary.html's stylesheet: status badges and the matrix. */
 export const FLEET_STYLE = `
 .badge.s-passed { background: var(--pass); } .badge.s-failed { background: var(--fail); }
-.badge.s-unreachable, .badge.s-error { background: var(--xpass); } .badge.s-interrupted, .badge.s-not-judged { background: var(--nt); }
-tr.status-unreachable td, tr.status-error td { background: #fff1e5; }
+.badge.s-unreachable, .badge.s-login-refused, .badge.s-error { background: var(--xpass); } .badge.s-interrupted, .badge.s-not-judged { background: var(--nt); }
+tr.status-unreachable td, tr.status-login-refused td, tr.status-error td { background: #fff1e5; }
 ul.across li { margin: .15rem 0; }
 .scroll { overflow-x: auto; }
 table.matrix { width: auto; }

@@ -45,8 +45,11 @@ export async function targetOutcome(
     if (results) return { ...base, status, dir: entry.name, ...verdictsOf(results), ...(message && { message }) };
     return { ...base, status: 'error', dir: entry.name, message: `the run exited ${result.code} without writing ${RESULTS_FILE}` };
   }
-  if (result.code === 2)
-    return { ...base, status: 'unreachable', dir: entry.name, message: sentence || 'the run could not start (exit 2)' };
+  if (result.code === 2) {
+    // The target answered and refused the credentials: not a network matter, and said so.
+    const status = /^Login as .* was refused/.test(sentence) ? 'login refused' : 'unreachable';
+    return { ...base, status, dir: entry.name, message: sentence || 'the run could not start (exit 2)' };
+  }
   const how = result.signal ? `signal ${result.signal}` : result.code === null ? 'no exit code' : `exit code ${result.code}`;
   if (result.interrupted)
     return { ...base, status: 'interrupted', dir: entry.name, message: `stopped by the fleet's interruption (${how})` };

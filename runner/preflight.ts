@@ -6,6 +6,8 @@
  */
 import type { EvidenceLog } from '../client/evidence.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { connect as tlsConnect } from 'node:tls';
+import { isIP } from 'node:net';
 import { BmcClient, type BmcResponse, type SerializedCookies } from '../client/http.js';
 import { LoginRefusedError } from '../client/errors.js';
 import type { Fingerprint } from './results.js';
@@ -62,6 +64,9 @@ export async function preflight(opts: {
     if (err instanceof UsageError) throw err;
     if (err instanceof LoginRefusedError)
       throw new UsageError(`${err.message.replace(/\.$/, '')}: check --user and --password (or BMC_USER and BMC_PASSWORD).`);
+    // A plain http:// URL at a TLS port only sees the connection close: say what the port speaks.
+    const secure = opts.target.startsWith('http://') ? await speaksTls(opts.target) : undefined;
+    if (secure) throw new UsageError(`The target ${secure.replace(/^https/, 'http')} answers with TLS, not plain HTTP: use ${secure}.`);
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   if (client.loginForm === 'username-password') {
@@ -144,4 +149,25 @@ async function fingerprintOf(client: BmcClient, ns: string, probe: BmcResponse |
     objects: Array.isArray(listed) ? listed.length : undefined,
     loginForm: client.loginForm,
   };
+}
+
+/** The https:// form of an http:// target when its port completes a TLS handshake (within 3 s), else undefined. */
+function speaksTls(target: string): Promise<string | undefined> {
+  const url = new URL(target);
+  const port = Number(url.port || 80);
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: url.hostname,
+      port,
+      rejectUnauthorized: false,
+      servername: isIP(url.hostname) ? undefined : url.hostname,
+    });
+    const done = (answer: string | undefined): void => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(3_000, () => done(undefined));
+    socket.once('secureConnect', () => done(`https://${url.host}`));
+    socket.once('error', () => done(undefined));
+  });
 }

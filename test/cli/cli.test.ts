@@ -150,6 +150,13 @@ describe('usage errors exit 2 with one sentence', () => {
     });
   });
 
+  test('a plain http:// URL at a TLS port says the port speaks TLS and names the https:// URL', async () => {
+    const r = await cli(['run', '--target', sim.url.replace(/^https/, 'http'), '--insecure', '--password', PASSWORD]);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr).toContain(`answers with TLS, not plain HTTP: use ${sim.url}.`);
+  });
+
   test('a certificate that is not trusted', async () => {
     const r = await cli(['run', '--target', sim.url, '--password', PASSWORD]);
     expect(r.code).toBe(2);
