@@ -11,6 +11,7 @@ import { AUTH_FAULTS } from './faults-auth.js';
 import { LISTING_FAULTS } from './faults-listings.js';
 import { EFFECT_FAULTS } from './faults-effects.js';
 import { EVENT_FAULTS } from './faults-events.js';
+import { FIDELITY_FAULTS } from './faults-fidelity.js';
 
 export interface FaultInfo {
   name: string;
@@ -645,7 +646,14 @@ const CORE_FAULTS: readonly FaultInfo[] = [
   },
 ];
 
-export const FAULTS: readonly FaultInfo[] = [...CORE_FAULTS, ...AUTH_FAULTS, ...LISTING_FAULTS, ...EFFECT_FAULTS, ...EVENT_FAULTS];
+export const FAULTS: readonly FaultInfo[] = [
+  ...CORE_FAULTS,
+  ...AUTH_FAULTS,
+  ...LISTING_FAULTS,
+  ...EFFECT_FAULTS,
+  ...EVENT_FAULTS,
+  ...FIDELITY_FAULTS,
+];
 
 const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES]);
 

@@ -10,6 +10,7 @@ import { AUTH_PROBES } from './fault-probes-auth.js';
 import { LISTING_PROBES } from './fault-probes-listings.js';
 import { EFFECT_PROBES } from './fault-probes-effects.js';
 import { EVENT_PROBES } from './fault-probes-events.js';
+import { FIDELITY_PROBES } from './fault-probes-fidelity.js';
 
 useTftpServer();
 
@@ -472,7 +473,14 @@ const coreProbes: Record<string, Probe> = {
   },
 };
 
-const probes: Record<string, Probe> = { ...coreProbes, ...AUTH_PROBES, ...LISTING_PROBES, ...EFFECT_PROBES, ...EVENT_PROBES };
+const probes: Record<string, Probe> = {
+  ...coreProbes,
+  ...AUTH_PROBES,
+  ...LISTING_PROBES,
+  ...EFFECT_PROBES,
+  ...EVENT_PROBES,
+  ...FIDELITY_PROBES,
+};
 
 describe('fault catalogue', () => {
   it('names are unique and every fault names a catalogue requirement', () => {
