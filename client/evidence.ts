@@ -207,6 +207,7 @@ export class EvidenceLog {
   private readonly capacity: number;
   private items: Entry[] = [];
   private nextSeq = 0;
+  private readonly listeners: Array<(x: Readonly<Exchange>) => void> = [];
 
   constructor(opts: EvidenceOptions = {}) {
     for (const s of opts.secrets ?? []) this.addSecret(s);
@@ -218,8 +219,17 @@ export class EvidenceLog {
     if (secret) this.secrets.add(secret);
   }
 
+  /**
+   * Calls `listener` with every exchange as it is recorded, before redaction: a listener keeps only
+   * what it judges, and redacts what it shows (redactText with the run's secrets).
+   */
+  onRecord(listener: (x: Readonly<Exchange>) => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Records one exchange; what is read of it later is redacted and truncated. */
   record(x: Exchange): void {
+    for (const listener of this.listeners) listener(x);
     const large = (x.requestBody?.length ?? 0) > LAZY_BODY_LIMIT || (x.responseBody?.length ?? 0) > LAZY_BODY_LIMIT;
     this.items.push(large ? { seq: this.nextSeq++, exchange: this.redacted(x) } : { seq: this.nextSeq++, raw: x });
     if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);

@@ -12,6 +12,7 @@ import { LISTING_FAULTS } from './faults-listings.js';
 import { EFFECT_FAULTS } from './faults-effects.js';
 import { EVENT_FAULTS } from './faults-events.js';
 import { DOMAIN_FAULTS } from './faults-domains.js';
+import { FIDELITY_FAULTS } from './faults-fidelity.js';
 
 export interface FaultInfo {
   name: string;
@@ -657,6 +658,7 @@ export const FAULTS: readonly FaultInfo[] = [
   ...EFFECT_FAULTS,
   ...EVENT_FAULTS,
   ...DOMAIN_FAULTS,
+  ...FIDELITY_FAULTS,
 ];
 
 const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES]);

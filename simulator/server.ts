@@ -25,6 +25,7 @@ import { Writer } from './writes.js';
 import { dialectDefaults, isDialect, type DialectContext, type DialectName, DIALECTS } from './dialects/common.js';
 import { BMCWEB_WIRE, PHOSPHOR_WIRE, SPEC_WIRE } from './dialects/wire.js';
 import { PhosphorHub } from './dialects/phosphor/events.js';
+import { answerFidelityFault } from './faults-fidelity.js';
 import { PhosphorRestServer } from './dialects/phosphor/server.js';
 import { BmcwebHub } from './dialects/bmcweb/events.js';
 import { BmcwebServer } from './dialects/bmcweb/server.js';
@@ -169,6 +170,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     server = createHttpsServer({ cert: pair.cert, key: pair.key });
   }
   server.on('request', (req, res) => {
+    if (!runtime && answerFidelityFault(faults, req, res, () => sessions.fromCookieHeader(req.headers.cookie) !== undefined)) return;
     (runtime ? runtime.handle(req, res) : handleRequest(ctx, req, res)).catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();

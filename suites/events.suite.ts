@@ -1,11 +1,13 @@
 /** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll } from 'vitest';
-import { EventSubscriber } from '../client/subscriber.js';
+import { EventSubscriber, type ReceivedEvent } from '../client/subscriber.js';
 import { sameValue } from '../client/values.js';
 import { profileAllows } from '../runner/config.js';
 import { check, runConfig, type CheckContext } from './support/check.js';
-import { CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from './support/assert.js';
+import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from './support/assert.js';
+import { admitsEverySignal } from './support/stateful/streams.js';
+import type { EventFilter } from './support/stateful/filters.js';
 import { expectSchema } from './support/schema.js';
 import {
   anyEventOf,
@@ -443,18 +445,80 @@ check(
         `no InterfacesAdded for ${created} arrived through ${show(tap.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`,
       );
     ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(tap.sub, from)}`);
-    const what = `InterfacesAdded #${ev.seq} ${brief(ev.raw, 160)}`;
-    expectSchema(t, 'interfacesAdded', ev.data, what);
-    const { path, interfaces } = ev.data as { path: string; interfaces: Record<string, unknown> };
-    ensure(Object.keys(interfaces).length > 0, `${what}: names no interface of the new object`);
-    t.observe('InterfacesAdded path', path === created ? 'the new object' : `an ancestor of the new object (${path})`);
-    t.observe('InterfacesAdded interfaces', Object.keys(interfaces));
-    // The spec: "path: the new D-Bus path that was created". An ancestor (the emitting ObjectManager,
-    // as one field server sends) is a deviation for the platform's expectations file, not leniency here.
-    ensure(path === created, `${what}: path names ${path}, an ancestor (the ObjectManager), not the new object ${created}`);
+    // On a BMC several services add interfaces to the new path, each in a signal of its own: every
+    // one must be well-formed and name the new object; together, within the window, they carry
+    // every property GET of the object shows.
+    const signals = await announcements(t, tap, announces, { from, start: ev.at, created });
+    for (const e of signals) {
+      const what = `InterfacesAdded #${e.seq} ${brief(e.raw, 160)}`;
+      expectSchema(t, 'interfacesAdded', e.data, what);
+      const { path, interfaces } = e.data as { path: string; interfaces: Record<string, unknown> };
+      ensure(Object.keys(interfaces).length > 0, `${what}: names no interface of the new object`);
+      // The spec: "path: the new D-Bus path that was created". An ancestor (the emitting ObjectManager,
+      // as one field server sends) is a deviation for the platform's expectations file, not leniency here.
+      ensure(path === created, `${what}: path names ${path}, an ancestor (the ObjectManager), not the new object ${created}`);
+    }
+    const first = signals[0]!.data as { path: string };
+    t.observe('InterfacesAdded path', first.path === created ? 'the new object' : `an ancestor of the new object (${first.path})`);
+    t.observe(
+      'InterfacesAdded interfaces',
+      signals.map((e) => Object.keys((e.data as { interfaces: Record<string, unknown> }).interfaces)),
+    );
+    if (!admitsEverySignal(tap.filter as EventFilter)) {
+      t.observe('InterfacesAdded coverage', `not judged: ${show(tap.filter)} admits only the signals that name its interfaces`);
+      return;
+    }
+    const lacking = await lackedProperties(t, created, signals);
+    ensure(
+      lacking.length === 0,
+      `GET ${created} shows ${lacking.join(', ')}, which none of the ${signals.length} InterfacesAdded of the path within ${t.cfg.eventTimeoutMs} ms of the first carried: ${signals.map((e) => brief(e.raw, 120)).join('; ')}`,
+    );
   },
   { profile: 'destructive', ...UPLOADS },
 );
+
+/** The properties every interface of the signals carries, together. */
+function carried(signals: readonly ReceivedEvent[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of signals) {
+    const interfaces = (e.data as { interfaces?: unknown }).interfaces;
+    if (interfaces === null || typeof interfaces !== 'object') continue;
+    for (const props of Object.values(interfaces as Record<string, unknown>))
+      if (props !== null && typeof props === 'object') for (const name of Object.keys(props)) out.add(name);
+  }
+  return out;
+}
+
+/**
+ * The InterfacesAdded signals announcing the new object from `from` on: once the first arrived,
+ * until together they carry every property GET of the object shows, or an event timeout after the
+ * first (a later service adds its interfaces a little later, in a signal of its own).
+ */
+async function announcements(
+  t: CheckContext,
+  tap: Tap,
+  announces: (d: unknown) => boolean,
+  opts: { from: number; start: number; created: string },
+): Promise<ReceivedEvent[]> {
+  const seen = () => tap.sub.events.slice(opts.from).filter((e) => announces(e.data));
+  const shown = await t.client.get(opts.created);
+  const map = envelopeOf(shown)?.data;
+  const names = map !== null && typeof map === 'object' && !Array.isArray(map) ? Object.keys(map) : [];
+  const until = opts.start + t.cfg.eventTimeoutMs;
+  while (performance.now() < until && !tap.sub.closed) {
+    const have = carried(seen());
+    if (names.every((n) => have.has(n))) break;
+    await tap.sub.waitFor(() => true, Math.max(1, until - performance.now()), { from: tap.sub.mark() }).catch(() => undefined);
+  }
+  return seen();
+}
+
+/** What GET of the object shows that none of the signals carried (GET read again: a service may have been slower than them). */
+async function lackedProperties(t: CheckContext, created: string, signals: readonly ReceivedEvent[]): Promise<string[]> {
+  const map = asObject(expectOk(await t.client.get(created), `GET ${created}`, 'EP-3'), `GET ${created}`, 'EP-3');
+  const have = carried(signals);
+  return Object.keys(map).filter((n) => !have.has(n));
+}
 
 // --- Several subscribers --------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 /** Listings: children (trailing slash), list, enumerate, and discovery from / (rule 1). */
 import { compareValues, describeEncodings, sameValue } from '../client/values.js';
 import { check, type CheckContext } from './support/check.js';
-import { asObject, ensure, expectOk, notJudged, setDifference, show } from './support/assert.js';
+import { asObject, CheckFailure, ensure, expectOk, NotJudged, notJudged, setDifference, show } from './support/assert.js';
 import { expectSchema } from './support/schema.js';
 import { attributeMap, cached, children, enumerate, list, walk } from './support/tree.js';
 import { firstWritePlan, putAttr, readValue, restoreAfter } from './support/writable.js';
@@ -79,8 +79,34 @@ check(['EP-6', 'RULE-1'], 'GET {path}/list answers with every descendant, as the
   }
 });
 
+/**
+ * GET's attribute map of `path`, or undefined when GET gives none because of another requirement's
+ * deviation (a node without interfaces that GET answers 404, a map of interfaces): the reason is
+ * kept in `skipped`, and the check judges the objects GET does answer.
+ */
+async function mapOrSkip(t: CheckContext, path: string, owner: string, skipped: string[]): Promise<Record<string, unknown> | undefined> {
+  try {
+    return await attributeMap(t.client, path);
+  } catch (err) {
+    const other = err instanceof CheckFailure && err.requirement !== undefined && err.requirement !== owner;
+    if (!(err instanceof NotJudged) && !other) throw err;
+    skipped.push(err instanceof NotJudged ? err.message : `${(err as Error).message} (see ${(err as CheckFailure).requirement})`);
+    return undefined;
+  }
+}
+
+/** What a check skipped, as an observation; NOT_TESTED when it judged nothing else. */
+function reportSkipped(t: CheckContext, skipped: readonly string[], judged: number, what: string): void {
+  if (skipped.length === 0) return;
+  t.observe(`${what}: not judged`, skipped.slice(0, 10));
+  if (judged === 0)
+    notJudged(`not judged: ${skipped.slice(0, 3).join('; ')}${skipped.length > 3 ? ` (and ${skipped.length - 3} more)` : ''}`);
+}
+
 check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as GET of each answers', async (t) => {
   const encodings: string[] = [];
+  const skipped: string[] = [];
+  let judged = 0;
   let selfChecked = false;
   for (const rel of SUBTREES.slice(1)) {
     const path = subtree(t, rel);
@@ -96,19 +122,25 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
     ensure(bogus.length === 0, `GET ${path}/enumerate names paths that do not exist: ${show(bogus.slice(0, 5))}`);
     // Nodes without attributes may be left out of enumerate; nodes with attributes may not.
     for (const p of setDifference(reached, Object.keys(en)).slice(0, 20)) {
-      const attrs = await attributeMap(t.client, p);
+      const attrs = await mapOrSkip(t, p, 'EP-7', skipped);
+      if (attrs === undefined) continue;
       ensure(Object.keys(attrs).length === 0, `GET ${path}/enumerate lacks ${p}, which has attributes`);
     }
     let compared = 0;
+    let passedOver = 0;
     for (const [p, attrs] of Object.entries(en).slice(0, 25)) {
-      const direct = await attributeMap(t.client, p);
+      const direct = await mapOrSkip(t, p, 'EP-7', skipped);
+      if (direct === undefined) {
+        passedOver += 1;
+        continue;
+      }
       for (const [name, value] of Object.entries(attrs)) {
         const match = compareValues(direct[name], value);
         if (match === 'encoding') encodings.push(`${name}: enumerate ${describeEncodings(value, direct[name]).replace(' and ', ', GET ')}`);
         if (match !== 'different') continue;
         // A counter may have moved between the two reads: read the enumeration once more.
         const again = asObject((await enumerate(t.client, path))[p], `enumerate ${p}`)[name];
-        const direct2 = (await attributeMap(t.client, p))[name];
+        const direct2 = (await mapOrSkip(t, p, 'EP-7', skipped))?.[name];
         ensure(
           sameValue(again, direct2) || sameValue(again, direct[name]) || !sameValue(direct[name], direct2),
           `GET ${path}/enumerate says ${p} ${name} = ${show(value)}, GET ${p} says ${show(direct[name])}`,
@@ -120,7 +152,8 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
       );
       compared += 1;
     }
-    ensure(compared > 0 || Object.keys(en).length === 0, `nothing to compare under ${path}`);
+    judged += compared;
+    ensure(compared > 0 || passedOver > 0 || Object.keys(en).length === 0, `nothing to compare under ${path}`);
     // An object with attributes and objects below it: its own enumerate lists descendants only.
     const parentObject = Object.keys(en).find((p) => reached.some((q) => q.startsWith(`${p}/`)));
     if (parentObject && !selfChecked) {
@@ -132,14 +165,33 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
       );
     }
   }
+  reportSkipped(t, skipped, judged, 'objects GET gives no attribute map of');
   if (encodings.length > 0)
     t.warn(`the same values are rendered differently by enumerate and GET {path}: ${[...new Set(encodings)].slice(0, 4).join('; ')}`);
 });
 
 check('RULE-1', 'without a trailing slash GET gives attributes, with one it lists children', async (t) => {
+  const skipped: string[] = [];
+  let judged = 0;
   for (const rel of ['/inventory/system', '/state/host0', '/network']) {
     const path = subtree(t, rel);
-    const attrs = expectOk(await t.client.get(path), `GET ${path}`);
+    const res = await t.client.get(path);
+    // The spec names network/ but shows no attributes of it: a node without interfaces may be no
+    // object at all (404 without the slash, as the Python server answers). The others are judged.
+    if (rel === '/network' && res.status === 404) {
+      skipped.push(`GET ${path} answers 404: a node the spec names without showing it as an object`);
+      continue;
+    }
+    let attrs: unknown;
+    try {
+      attrs = expectOk(res, `GET ${path}`);
+    } catch (err) {
+      // A 2xx that is no envelope is ENV-4's and ENV-1's (judged for every answer): the others are judged.
+      if (!(err instanceof NotJudged)) throw err;
+      skipped.push(err.message);
+      continue;
+    }
+    judged += 1;
     ensure(
       attrs !== null && typeof attrs === 'object' && !Array.isArray(attrs),
       `GET ${path} (no slash) is not an attribute map: ${show(attrs)}`,
@@ -147,6 +199,7 @@ check('RULE-1', 'without a trailing slash GET gives attributes, with one it list
     const kids = expectOk(await t.client.get(`${path}/`), `GET ${path}/`);
     ensure(Array.isArray(kids), `GET ${path}/ (trailing slash) is not a listing: ${show(kids)}`);
   }
+  reportSkipped(t, skipped, judged, 'paths without the slash');
 });
 
 check('RULE-1', 'GET / lists the top of the hierarchy and repeated listing from it reaches every object', async (t) => {

@@ -8,12 +8,17 @@ import { BmcClient } from '../../client/http.js';
 import { EvidenceLog } from '../../client/evidence.js';
 import type { SerializedCookies } from '../../client/http.js';
 import type { RunConfig } from '../../runner/config.js';
+import { noteAnswer } from './answers.js';
 
 let client: BmcClient | undefined;
 let evidence: EvidenceLog | undefined;
 
 export function sharedEvidence(): EvidenceLog {
-  evidence ??= new EvidenceLog({ secrets: [inject('bmc').password] });
+  if (!evidence) {
+    evidence = new EvidenceLog({ secrets: [inject('bmc').password] });
+    // Every answer of the run, whichever area asked, is judged as an answer (ENV-1, ENV-4).
+    evidence.onRecord(noteAnswer);
+  }
   return evidence;
 }
 

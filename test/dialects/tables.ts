@@ -28,6 +28,7 @@ export const PHOSPHOR_REST: Readonly<Record<string, Expected>> = {
 export const BMCWEB: Readonly<Record<string, Expected>> = {
   'EP-1': { verdict: 'FAIL', deviation: "the spec's login body answers 400" },
   'ENV-2': { verdict: 'FAIL', deviation: 'a 500 carries the message "400 Bad Request"' },
+  'ENV-4': { verdict: 'FAIL', deviation: 'GET of a path node without interfaces answers 200 with an empty body' },
   'EP-7': { verdict: 'FAIL', deviation: 'enumerate names the managed object itself' },
   'RULE-1': { verdict: 'FAIL', deviation: 'GET / answers 404' },
   'EP-9': { verdict: 'FAIL', deviation: 'PUT of a whole object answers 403' },

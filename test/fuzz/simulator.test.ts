@@ -48,7 +48,8 @@ describe('on a clean simulator', () => {
     for (const p of props) {
       const r = await runProperty(p, budget);
       expect(r.failed, `${p.key}: ${r.violation?.problem ?? r.abort}`).toBe(false);
-      expect(r.numRuns).toBe(budget.numRuns);
+      // The boundary cases run first, besides the generated ones.
+      expect(r.numRuns).toBe(budget.numRuns + (p.examples?.length ?? 0));
     }
   });
 });
@@ -135,6 +136,8 @@ describe('envelope verdicts', () => {
     );
     expect(envelopeVerdict(get, res(200, '{"message":"200 OK","status":"ok"}'))[0]?.requirement).toBe('ENV-1');
     expect(envelopeVerdict(get, res(200, 'hello'))[0]?.requirement).toBe('ENV-4');
+    // No body is no JSON: ENV-4, as the envelope area and the run's answers judge it.
+    expect(envelopeVerdict(get, res(200, ''))[0]?.requirement).toBe('ENV-4');
   });
 });
 

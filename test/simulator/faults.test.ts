@@ -11,6 +11,7 @@ import { LISTING_PROBES } from './fault-probes-listings.js';
 import { EFFECT_PROBES } from './fault-probes-effects.js';
 import { EVENT_PROBES } from './fault-probes-events.js';
 import { DOMAIN_PROBES } from './fault-probes-domains.js';
+import { FIDELITY_PROBES } from './fault-probes-fidelity.js';
 
 useTftpServer();
 
@@ -480,6 +481,7 @@ const probes: Record<string, Probe> = {
   ...EFFECT_PROBES,
   ...EVENT_PROBES,
   ...DOMAIN_PROBES,
+  ...FIDELITY_PROBES,
 };
 
 describe('fault catalogue', () => {

@@ -4,7 +4,7 @@ import type { ReceivedEvent } from '../../client/subscriber.js';
 import { Credential, chosenValue, otherCharacter, tamperValue } from '../../suites/support/stateful/credentials.js';
 import { admission, distinctPaths, filterRequirement, type Change } from '../../suites/support/stateful/filters.js';
 import { curlOf } from '../../suites/support/stateful/steps.js';
-import { judgeStream, type Expected } from '../../suites/support/stateful/streams.js';
+import { addedContentProblem, judgeStream, type Expected } from '../../suites/support/stateful/streams.js';
 
 const ROOT = '/xyz/mgmt_project';
 const SYS = `${ROOT}/inventory/system`;
@@ -126,7 +126,7 @@ describe('stream judgement', () => {
     ]);
   });
 
-  test('an InterfacesAdded must name the new object and carry what GET of it shows (EV-3)', () => {
+  test('an InterfacesAdded must name the new object and be well-formed (EV-3)', () => {
     const path = `${ROOT}/software/1a`;
     const changes = [ia(1, path, { Version: 'v1', Purpose: 'p' })];
     const good = ev({
@@ -134,12 +134,42 @@ describe('stream judgement', () => {
       path,
       interfaces: { [VERSION]: { Version: 'v1', Purpose: 'p' }, 'org.freedesktop.DBus.Peer': {} },
     });
-    expect(judge({}, changes, [good]).problems).toEqual([]);
+    const j = judge({}, changes, [good]);
+    expect(j.problems).toEqual([]);
+    expect(j.incomplete).toEqual([]);
     const ancestor = judge({}, changes, [ev({ event: 'InterfacesAdded', path: `${ROOT}/software`, interfaces: {} })]);
     expect(ancestor.problems.map((p) => p.requirement)).toEqual(['EV-3']);
     expect(ancestor.missing).toEqual([]);
+    const malformed = judge({}, changes, [ev({ event: 'InterfacesAdded', path, interfaces: { [VERSION]: 'v1' } })]);
+    expect(malformed.problems.map((p) => p.requirement)).toEqual(['EV-3']);
+  });
+
+  test('the InterfacesAdded of one path from several services are judged together, against GET (EV-3)', () => {
+    const path = `${ROOT}/software/1a`;
+    const map = { Version: 'v1', Purpose: 'p', Activation: 'Ready' };
+    const changes = [ia(1, path, map)];
+    const manager = ev({ event: 'InterfacesAdded', path, interfaces: { [VERSION]: { Version: 'v1', Purpose: 'p' } } });
+    const updater = ev({ event: 'InterfacesAdded', path, interfaces: { 'xyz.mgmt_project.Software.Activation': { Activation: 'Ready' } } });
+    // The first part alone: more may come within the window, nothing is a problem yet.
+    const part = judge({}, changes, [manager]);
+    expect(part.problems).toEqual([]);
+    expect(part.incomplete).toEqual(changes);
+    expect(addedContentProblem(part.added.get(1)!, map, true)).toMatch(/lack Activation, which GET of the object shows/);
+    // Both parts: the union covers GET, and the second is not a duplicate.
+    const both = judge({}, changes, [manager, updater]);
+    expect(both.problems).toEqual([]);
+    expect(both.incomplete).toEqual([]);
+    expect(both.added.get(1)!.signals).toBe(2);
+    expect(addedContentProblem(both.added.get(1)!, map, true)).toBeUndefined();
+    // The same signal twice is EV-8's.
+    expect(judge({}, changes, [manager, manager, updater]).problems.map((p) => p.requirement)).toEqual(['EV-8']);
+    // A filter by interface admits only some of the signals: what is lacking is not judged there.
+    const byInterface = judge({ interfaces: [VERSION] }, changes, [manager]);
+    expect(byInterface.incomplete).toEqual([]);
+    expect(addedContentProblem(byInterface.added.get(1)!, map, false)).toBeUndefined();
+    // A value GET does not show, or a property it does not know, is wrong in any signal.
     const stale = judge({}, changes, [ev({ event: 'InterfacesAdded', path, interfaces: { [VERSION]: { Version: 'v0', Purpose: 'p' } } })]);
-    expect(stale.problems[0]!.message).toMatch(/Version is "v0", GET of the object shows "v1"/);
+    expect(addedContentProblem(stale.added.get(1)!, map, false)).toMatch(/Version is "v0", GET of the object shows "v1"/);
   });
 
   test('what the model does not track is not judged: a BMC signals its sensors too', () => {

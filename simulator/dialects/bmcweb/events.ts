@@ -13,12 +13,14 @@
  *   overlapping matches deliver more than once;
  * - InterfacesAdded lists only the interfaces named in the filter, and no `interfaces` member at all
  *   when the filter named none; it is sent whatever the interfaces filter;
- * - messages are nlohmann dump(2, ' ', true): indented, sorted keys, booleans true/false.
+ * - messages are nlohmann dump(2, ' ', true): indented, sorted keys, booleans true/false;
+ * - a new version's interfaces come in two signals, the image manager's and the updater's (services.ts).
  */
 import type { BusEvent, PublishMeta, Subscriber } from '../../events.js';
 import { EventHub } from '../../events.js';
 import { dumpJson, NLOHMANN_PRETTY } from '../json-out.js';
 import { SD_BUS_STANDARD_INTERFACES } from '../phosphor/events.js';
+import { publishByService } from '../services.js';
 import { decodeUtf8, JsonObject, parseTypedJson, type TypedJson } from '../typed-json.js';
 
 const VALID_PATH = /^\/([A-Za-z0-9_]+\/?)*$/;
@@ -45,6 +47,18 @@ function each(v: TypedJson): TypedJson[] {
 }
 
 export class BmcwebHub extends EventHub {
+  /** The later signals of objects whose interfaces come from several services. */
+  private readonly later = new Set<NodeJS.Timeout>();
+
+  override publish(event: BusEvent, meta: PublishMeta = {}): void {
+    publishByService(event, meta, (e, m) => super.publish(e, m), this.later);
+  }
+
+  override close(): void {
+    for (const timer of this.later) clearTimeout(timer);
+    super.close();
+  }
+
   protected override onMessage(sub: Subscriber, data: Buffer): void {
     const session = (sub.filter as MonitorSession | null) ?? { matches: [], interfaces: new Set<string>() };
     const text = decodeUtf8(data);

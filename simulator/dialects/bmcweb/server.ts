@@ -341,6 +341,10 @@ export class BmcwebServer {
   private get(path: string, property: string): Reply {
     const { bus, faults } = this.ctx;
     if (!bus.tree.hasNode(path)) return error(404, NOT_FOUND_DESC, '404 Not Found');
+    // The mapper names a path node without interfaces with its services and no interface: handleGet
+    // skips each ("mapper allows empty interfaces"), no GetAll answers, nothing writes the
+    // response, and the default 200 goes out with an empty body.
+    if (!bus.tree.get(path)) return bare(200);
     if (property === '') return ok(faults.has('object-not-flattened') ? bus.interfaceView(path) : bus.attributes(path));
     const obj = bus.tree.get(path);
     const ref = obj && bus.findAttribute(obj, property);

@@ -95,7 +95,7 @@ const BYTES = [
   '7b226461746122ed',
 ] as const;
 
-function deepNesting(depth: number): string {
+export function deepNesting(depth: number): string {
   return `{"data": ${'['.repeat(depth)}${']'.repeat(depth)}}`;
 }
 

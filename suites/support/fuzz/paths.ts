@@ -111,7 +111,7 @@ export const INERT_CHARS = HOSTILE_CHARS.slice(0, HOSTILE_CHARS.indexOf('%2e'));
 
 export const RESERVED_WORDS = ['attr', 'list', 'enumerate', 'action', 'attr/', 'action/', 'list/', 'enumerate/'] as const;
 
-const LONG_LENGTHS = [256, 1024, 4096, 8192, 20_000] as const;
+export const LONG_LENGTHS = [256, 1024, 4096, 8192, 20_000] as const;
 
 /** Real attribute or method names, slightly wrong: near misses are where lookups go astray. */
 export function nearMiss(name: string, op: number, extra: string): string {

@@ -28,6 +28,8 @@ export interface FuzzProperty<T> {
   predicate: (value: T, judge: Judge) => Promise<void>;
   /** The request(s) to print when the predicate fails with an error that names none. */
   reproOf?: (value: T) => Sent[];
+  /** Cases run first in every run, whatever the seed (boundary cases), besides `numRuns` generated ones. */
+  examples?: readonly T[];
 }
 
 export interface FuzzBudget {
@@ -101,9 +103,11 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
       throw new FuzzViolation(requirement, message, p.reproOf?.(value) ?? []);
     }
   });
+  const examples = p.examples ?? [];
   const details = await fc.check(property, {
-    numRuns: budget.numRuns,
+    numRuns: budget.numRuns + examples.length,
     seed,
+    ...(examples.length > 0 ? { examples: examples.map((e): [T] => [e]) } : {}),
     ...(replay ? { path: replay.path, endOnFailure: true } : {}),
     ...(budget.finishRunning
       ? { skipAllAfterTimeLimit: budget.timeLimitMs }

@@ -27,6 +27,13 @@ export interface StreamJudgement {
   /** When the event of each change that arrived did (performance.now()), by change number. */
   arrived: Map<number, number>;
   problems: StreamProblem[];
+  /** What the InterfacesAdded signals of each new object carried together, by change number. */
+  added: Map<number, AddedUnion>;
+  /**
+   * InterfacesAdded changes whose signals so far lack a property the model's GET showed, where the
+   * filter admits every signal of the path: more may still come within the window.
+   */
+  incomplete: Change[];
 }
 
 export interface StreamInput {
@@ -56,21 +63,55 @@ function carries(data: Record<string, unknown>, change: Change): boolean {
   return data.path === change.path && isRecord(props) && Object.hasOwn(props, change.name) && sameValue(props[change.name], change.value);
 }
 
-/** What an InterfacesAdded says wrong about the object the model knows, if anything. */
-function addedContentProblem(data: Record<string, unknown>, map: Readonly<Record<string, unknown>> | undefined): string | undefined {
+/**
+ * What the InterfacesAdded signals of one new object carried, together: on a BMC several services
+ * add interfaces to one path, each in a signal of its own (the image manager the version, the
+ * updater its activation a little later).
+ */
+export interface AddedUnion {
+  signals: number;
+  /** Every property the signals carried, by name (a later signal's value wins). */
+  properties: Record<string, unknown>;
+  /** The interface names of each signal, sorted and joined: the same set twice is one signal sent twice. */
+  sets: Set<string>;
+}
+
+/** What a single InterfacesAdded says wrong about its own shape, if anything. */
+function addedShapeProblem(data: Record<string, unknown>): string | undefined {
   if (!isRecord(data.interfaces)) return `interfaces is ${show(data.interfaces)}, not a map of interface to properties`;
-  const props: Record<string, unknown> = {};
   for (const [iface, p] of Object.entries(data.interfaces)) {
     if (!isRecord(p)) return `interface ${iface} maps to ${show(p)}, not to its properties`;
-    Object.assign(props, p);
   }
+  return undefined;
+}
+
+/**
+ * What the signals of one new object, together, say wrong about the object GET shows: a value GET
+ * does not show, a property GET does not know, and, where the filter admits every signal of the
+ * path (`complete`), a property of GET that none of them carried.
+ */
+export function addedContentProblem(
+  union: AddedUnion,
+  map: Readonly<Record<string, unknown>> | undefined,
+  complete: boolean,
+): string | undefined {
   if (!map) return undefined;
+  const props = union.properties;
+  const signals = `${union.signals} InterfacesAdded signal${union.signals === 1 ? '' : 's'} of the path`;
   for (const [name, value] of Object.entries(map)) {
-    if (!Object.hasOwn(props, name)) return `its interfaces lack ${name}, which GET of the object shows`;
+    if (!Object.hasOwn(props, name)) {
+      if (complete) return `its interfaces lack ${name}, which GET of the object shows (none of the ${signals} carried it)`;
+      continue;
+    }
     if (!sameValue(props[name], value)) return `${name} is ${show(props[name])}, GET of the object shows ${show(value)}`;
   }
   const unknown = Object.keys(props).filter((n) => !Object.hasOwn(map, n));
   return unknown.length > 0 ? `it carries ${show(unknown.slice(0, 3))}, which GET of the object does not show` : undefined;
+}
+
+/** Every signal of the path reaches a subscription with {}: only there can the union be complete. */
+export function admitsEverySignal(filter: EventFilter): boolean {
+  return filter.paths === undefined && filter.interfaces === undefined;
 }
 
 /** An event that arrived before the request of a change was sent is not that change's. */
@@ -83,6 +124,7 @@ export function judgeStream(input: StreamInput): StreamJudgement {
   const pending = expected.map((e) => ({ ...e, matched: false }));
   const lastByPath = new Map<string, Change>();
   const arrived = new Map<number, number>();
+  const added = new Map<number, AddedUnion>();
   const problems: StreamProblem[] = [];
   const problem = (requirement: string, e: ReceivedEvent, message: string): void => {
     problems.push({
@@ -134,13 +176,29 @@ export function judgeStream(input: StreamInput): StreamJudgement {
       }
       continue;
     }
-    const slot = pending.find(
-      (p) => !p.matched && p.change.kind === 'InterfacesAdded' && p.change.path === data.path && inTime(e, p.change),
-    );
+    const shape = addedShapeProblem(data);
+    // The newest InterfacesAdded change of the path: a later signal of it adds to what came before.
+    const slot = [...pending]
+      .reverse()
+      .find((p) => p.change.kind === 'InterfacesAdded' && p.change.path === data.path && inTime(e, p.change));
     if (slot) {
-      matchTo(e, slot);
-      const content = addedContentProblem(data, slot.change.kind === 'InterfacesAdded' ? slot.change.map : undefined);
-      if (content) problem('EV-3', e, `InterfacesAdded of ${slot.change.path}: ${content}`);
+      if (!slot.matched) matchTo(e, slot);
+      if (shape) {
+        problem('EV-3', e, `InterfacesAdded of ${slot.change.path}: ${shape}`);
+        continue;
+      }
+      const union = added.get(slot.change.no) ?? { signals: 0, properties: {}, sets: new Set<string>() };
+      added.set(slot.change.no, union);
+      const set = Object.keys(data.interfaces as Record<string, unknown>)
+        .sort()
+        .join(' ');
+      if (union.sets.has(set)) {
+        problem('EV-8', e, `an InterfacesAdded of ${slot.change.path} with the same interfaces as one that already arrived`);
+        continue;
+      }
+      union.sets.add(set);
+      union.signals++;
+      for (const p of Object.values(data.interfaces as Record<string, Record<string, unknown>>)) Object.assign(union.properties, p);
       continue;
     }
     const above = pending.find(
@@ -161,5 +219,13 @@ export function judgeStream(input: StreamInput): StreamJudgement {
     }
     stray(e, (c) => c.kind === 'InterfacesAdded' && c.path === data.path, 'EV-3', 'an InterfacesAdded of a path where no object appeared');
   }
-  return { missing: pending.filter((p) => !p.matched && p.admission === 'must').map((p) => p.change), arrived, problems };
+  const incomplete = admitsEverySignal(filter)
+    ? pending.flatMap(({ change }) => {
+        const union = added.get(change.no);
+        if (change.kind !== 'InterfacesAdded' || !union || !change.map) return [];
+        return Object.keys(change.map).some((n) => !Object.hasOwn(union.properties, n)) ? [change] : [];
+      })
+    : [];
+  const missing = pending.filter((p) => !p.matched && p.admission === 'must').map((p) => p.change);
+  return { missing, arrived, problems, added, incomplete };
 }

@@ -18,7 +18,7 @@ import { freshVersion } from '../software.js';
 import { differentValue } from '../writable.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
 import { admission, filterRequirement, type Change, type EventFilter, type NewChange } from './filters.js';
-import { judgeStream, type Expected, type StreamJudgement } from './streams.js';
+import { addedContentProblem, admitsEverySignal, judgeStream, type Expected, type StreamJudgement } from './streams.js';
 import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
 
 /** Versions this area uploads start so (freshVersion('stateful')); nothing else is deleted at a sequence's end. */
@@ -173,13 +173,16 @@ export class ViewsWorld extends World {
 
   /**
    * Waits until every subscription received the changes its filter must admit (each at most its
-   * deadline), reporting what arrived wrong; then judges what is still missing.
+   * deadline), and every new object's InterfacesAdded signals together carry what GET of it shows
+   * (at most an event timeout from its upload), reporting what arrived wrong; then judges what is
+   * still missing.
    */
   async settle(): Promise<void> {
     const start = performance.now();
     let missing: Array<[Subscription, Change[]]> = [];
     for (;;) {
       missing = [];
+      const deadlines: number[] = [];
       for (const s of this.subs) {
         const j = this.judgeSub(s);
         for (const p of j.problems) {
@@ -188,12 +191,43 @@ export class ViewsWorld extends World {
           this.find(p.requirement, p.message);
         }
         if (j.missing.length > 0) missing.push([s, j.missing]);
+        for (const c of j.missing) deadlines.push(this.deadlineFor(s, c, start));
+        // A later service may still add interfaces to the path, within the window.
+        for (const c of j.incomplete) if (!s.reported.has(`added#${c.no}`)) deadlines.push((c.after ?? start) + this.env.eventTimeoutMs);
       }
-      const next = Math.max(0, ...missing.flatMap(([s, changes]) => changes.map((c) => this.deadlineFor(s, c, start))));
+      const next = Math.max(0, ...deadlines);
       if (performance.now() >= next) break;
       await this.nextEvent(next);
     }
     for (const [s, changes] of missing) for (const c of changes) await this.missed(s, c);
+    await this.judgeAdded();
+  }
+
+  /**
+   * EV-3 for each new object, once its window is over: the InterfacesAdded signals of its path
+   * together carry what GET of it shows (every property, where the filter admits every signal). A
+   * disagreement is checked against GET once more: a service may have added its interface between
+   * the model's GET and the signal.
+   */
+  private async judgeAdded(): Promise<void> {
+    const fresh = new Map<string, Readonly<Record<string, unknown>> | undefined>();
+    for (const s of this.subs) {
+      for (const [no, union] of this.judgeSub(s).added) {
+        const key = `added#${no}`;
+        const change = this.log.find((c) => c.no === no);
+        if (s.reported.has(key) || change?.kind !== 'InterfacesAdded') continue;
+        const complete = admitsEverySignal(s.filter);
+        if (!addedContentProblem(union, change.map, complete)) continue;
+        if (!fresh.has(change.path)) {
+          const now = await this.readData(change.path);
+          fresh.set(change.path, isRecord(now) ? now : change.map);
+        }
+        const problem = addedContentProblem(union, fresh.get(change.path), complete);
+        if (!problem) continue;
+        s.reported.add(key);
+        this.find('EV-3', `${s.label} (filter ${show(s.filter)}): InterfacesAdded of ${change.path}: ${problem}`);
+      }
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import type { Credentials } from '../login.js';
 import type { TargetModel, ValueKind } from '../model.js';
 import { clip, type Sent } from '../repro.js';
 import { anyRequestArb, type FuzzRequest } from '../requests.js';
+import { boundaryRequests } from '../boundaries.js';
 import type { Judge } from '../runner.js';
 import { needsSideClient, sendFuzz, type FuzzStats, type Outcome } from '../send.js';
 
@@ -89,6 +90,11 @@ export function isSuccess(status: number): boolean {
 
 /** The methods of the interface; others (OPTIONS, TRACE, …) may be answered by the HTTP layer itself. */
 export const API_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'PATCH']);
+
+/** The boundary cases every run sends first (boundaries.ts). */
+export function boundariesOf(env: FuzzEnv): FuzzRequest[] {
+  return boundaryRequests({ model: env.model, profile: env.profile, who: env.who, writable: env.writable, allowReset: env.allowReset });
+}
 
 /** Any request the profile allows, built from what the target has. */
 export function requestsOf(env: FuzzEnv) {

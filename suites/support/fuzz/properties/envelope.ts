@@ -6,7 +6,7 @@ import type { BmcResponse } from '../../../../client/http.js';
 import { envelopeOf, envelopeProblems, show, type Problem } from '../../assert.js';
 import type { FuzzRequest } from '../requests.js';
 import type { FuzzProperty } from '../runner.js';
-import { API_METHODS, asSent, isSuccess, line, requestsOf, send, statusText, type FuzzEnv } from './common.js';
+import { API_METHODS, asSent, isSuccess, line, boundariesOf, requestsOf, send, statusText, type FuzzEnv } from './common.js';
 
 /** The members a JSON body has of {data, message, status}. */
 function envelopeMembers(res: BmcResponse): number {
@@ -27,7 +27,8 @@ export function envelopeVerdict(req: FuzzRequest, res: BmcResponse): Problem[] {
   const apiMethod = API_METHODS.has(req.method);
   const refusal = !isSuccess(res.status) || !apiMethod;
   if (res.text.trim() === '') {
-    return refusal ? [] : [{ requirement: 'ENV-1', problem: 'a successful answer with an empty body, not an envelope' }];
+    // No body is no JSON (ENV-4), as the envelope area and the run's answers judge it.
+    return refusal ? [] : [{ requirement: 'ENV-4', problem: 'a successful answer with an empty body: no JSON, no envelope' }];
   }
   if (res.json === undefined) {
     return refusal ? [] : [{ requirement: 'ENV-4', problem: `a successful answer that is not JSON: ${show(res.text, 80)}` }];
@@ -43,6 +44,7 @@ export function envelopeProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
     requirements: ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4'],
     requestsPerRun: 1,
     arbitrary: requestsOf(env),
+    examples: boundariesOf(env),
     reproOf: asSent,
     predicate: async (req, judge) => {
       const o = await send(env, req);

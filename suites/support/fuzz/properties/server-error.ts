@@ -6,7 +6,7 @@
 import type { FuzzRequest } from '../requests.js';
 import type { FuzzProperty } from '../runner.js';
 import type { TargetModel } from '../model.js';
-import { asSent, describeDrop, line, requestsOf, send, statusText, type FuzzEnv } from './common.js';
+import { asSent, describeDrop, line, boundariesOf, requestsOf, send, statusText, type FuzzEnv } from './common.js';
 import { effectiveData, typedAs } from './value-type.js';
 
 /**
@@ -29,6 +29,7 @@ export function serverErrorProperty(env: FuzzEnv): FuzzProperty<FuzzRequest> {
     requirements: ['ERR-5', 'WR-1', 'EP-8'],
     requestsPerRun: 1,
     arbitrary: requestsOf(env),
+    examples: boundariesOf(env),
     reproOf: asSent,
     predicate: async (req, judge) => {
       const o = await send(env, req);
