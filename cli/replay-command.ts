@@ -31,5 +31,5 @@ export async function replayCommand(flags: ReplayFlags): Promise<void> {
     waitMs: flags.wait,
     print: (line) => process.stdout.write(`${line}\n`),
   });
-  process.exitCode = outcome.reproduced ? 0 : 1;
+  process.exitCode = outcome.interrupted ? (outcome.interrupted === 'SIGINT' ? 130 : 143) : outcome.reproduced ? 0 : 1;
 }

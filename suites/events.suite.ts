@@ -1,10 +1,10 @@
 /** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { EventSubscriber, type ReceivedEvent } from '../client/subscriber.js';
 import { sameValue } from '../client/values.js';
 import { profileAllows } from '../runner/config.js';
-import { check, runConfig, type CheckContext } from './support/check.js';
+import { check, evidenceMark, runConfig, type CheckContext } from './support/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from './support/assert.js';
 import { admitsEverySignal } from './support/stateful/streams.js';
 import type { EventFilter } from './support/stateful/filters.js';
@@ -59,6 +59,11 @@ const cfg = runConfig();
 
 // The shared measurement's subscriptions are read by several checks: closed when the suite ends.
 afterAll(closeSuiteSubscriptions);
+/** Where the suite's requests and subscriptions begin in the run's evidence. */
+let suiteStart = 0;
+beforeAll(() => {
+  suiteStart = evidenceMark();
+});
 /** Every wait is bounded by eventTimeoutMs or quietWindowMs; a check makes a few dozen of them at most. */
 const WAITS = { timeoutMs: cfg.eventTimeoutMs * 24 + cfg.quietWindowMs * 8 + cfg.timeoutMs * 2 };
 /** Uploads answer slowly on hardware (the image manager is polled). */
@@ -771,6 +776,8 @@ check(
 );
 
 check('EV-2', "every PropertiesChanged received by the events suite has the spec's shape", async (t) => {
+  // What it judges came on the suite's subscriptions: they are its evidence.
+  t.evidenceFrom(suiteStart);
   const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
   if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
   for (const e of all) {
@@ -789,6 +796,7 @@ function jsonKind(v: unknown): string {
 }
 
 check('EV-2', 'the values a PropertiesChanged carries keep the JSON type GET shows for them', async (t) => {
+  t.evidenceFrom(suiteStart);
   const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
   if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
   const paths = [...new Set(all.map((e) => (e.data as { path?: unknown }).path).filter((p): p is string => typeof p === 'string'))];

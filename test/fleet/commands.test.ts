@@ -108,49 +108,58 @@ describe('signals', () => {
 });
 
 describe('a terminal Ctrl-C', () => {
-  let sim: RunningSimulator;
+  // A simulator per target: two runs writing one attribute of one target would undo each other's restores.
+  const sims: Record<'a' | 'b', RunningSimulator | undefined> = { a: undefined, b: undefined };
   beforeAll(async () => {
-    sim = await startSimulator({ log: () => {}, password: PASSWORD, faults: ['slow-requests'] });
+    for (const name of ['a', 'b'] as const)
+      sims[name] = await startSimulator({ log: () => {}, password: PASSWORD, faults: ['slow-requests'] });
   });
   afterAll(async () => {
-    await sim?.close();
+    await Promise.all(Object.values(sims).map((s) => s?.close()));
   });
 
   test('SIGINT to the foreground process group reaches each run once: both restore, write partial results, the fleet exits 2', async () => {
-    const entry = (name: string) => ({ name, url: sim.url, passwordEnv: 'FLEET_INT_PW', targetProfile: PROFILE, insecure: true });
+    const url = (name: 'a' | 'b') => sims[name]!.url;
+    const entry = (name: 'a' | 'b') => ({ name, url: url(name), passwordEnv: 'FLEET_INT_PW', targetProfile: PROFILE, insecure: true });
     const file = await targetsFile('terminal.json', [entry('a'), entry('b')]);
     const out = join(dir, 'terminal');
-    const session = await login(sim.url, 'root', PASSWORD);
-    const before = await attrOf(sim.url, session, ASSET_TAG);
+    const sessions = { a: await login(url('a'), 'root', PASSWORD), b: await login(url('b'), 'root', PASSWORD) };
+    const before = { a: await attrOf(url('a'), sessions.a, ASSET_TAG), b: await attrOf(url('b'), sessions.b, ASSET_TAG) };
+    let poll: NodeJS.Timeout | undefined;
     const ran = await cli(
       ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'writes', '--out', out],
       { FLEET_INT_PW: PASSWORD },
       60_000,
       (pid) => {
-        // As a user would press it: while the runs are writing (a write of theirs is on the target).
+        // As a user would press it: while the runs are writing (a write of theirs is on a target).
         // One press: reads still in flight when it is sent must not send it again.
         let pressed = false;
-        const poll = setInterval(() => {
-          void attrOf(sim.url, session, ASSET_TAG).then((now) => {
-            if (pressed || JSON.stringify(now) === JSON.stringify(before)) return;
-            pressed = true;
-            clearInterval(poll);
-            process.kill(-pid, 'SIGINT');
-          });
+        poll = setInterval(() => {
+          void Promise.all([attrOf(url('a'), sessions.a, ASSET_TAG), attrOf(url('b'), sessions.b, ASSET_TAG)]).then(
+            ([a, b]) => {
+              const writing = JSON.stringify(a) !== JSON.stringify(before.a) || JSON.stringify(b) !== JSON.stringify(before.b);
+              if (pressed || !writing) return;
+              pressed = true;
+              clearInterval(poll);
+              process.kill(-pid, 'SIGINT');
+            },
+            () => undefined,
+          );
         }, 50);
       },
       true,
     );
+    clearInterval(poll);
     expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
     expect(fleet.targets.map((t) => t.status)).toEqual(['interrupted', 'interrupted']);
-    for (const name of ['a', 'b']) {
+    for (const name of ['a', 'b'] as const) {
       const log = await readFile(join(out, name, 'run.log'), 'utf8');
       expect(log, `${name}'s run took the signal twice`).not.toMatch(/SIGINT again/);
       const results = JSON.parse(await readFile(join(out, name, 'results.json'), 'utf8')) as { interrupted?: unknown };
       expect(results.interrupted, `${name} wrote no partial results`).toBeTruthy();
+      expect(await attrOf(url(name), sessions[name], ASSET_TAG), `${name}: a write was left behind`).toEqual(before[name]);
     }
-    expect(await attrOf(sim.url, session, ASSET_TAG), 'a write was left behind').toEqual(before);
   }, 90_000);
 });
 

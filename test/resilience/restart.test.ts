@@ -102,7 +102,9 @@ test(`a restart of ${DOWN_SECONDS} s mid-run: every area tested, the run logs in
 
   // Nothing fails; a test the restart stopped (if it did not take another route) names the outage.
   const tests = results.requirements.flatMap((r) => r.tests);
-  const notPassing = tests.filter((t) => t.verdict !== 'PASS');
+  // A check that needs a declaration the simulator's profile does not make is NOT_TESTED, restart or not.
+  const undeclared = /is a named writable with its members/;
+  const notPassing = tests.filter((t) => t.verdict !== 'PASS' && !undeclared.test(t.reason ?? ''));
   expect(
     notPassing.length,
     notPassing

@@ -76,6 +76,24 @@ describe('[EV-6] replay of an event finding', () => {
     expect(r.differences.some((d) => /subscription \d+ \(filter .*"interfaces".*\) received the change of /.test(d))).toBe(true);
   });
 
+  test('Ctrl-C stops it: no further step, every value it wrote put back, the outcome says interrupted', async () => {
+    const before = await assetTag(faulty);
+    const listeners = process.listeners('SIGINT');
+    const running = replayAgainst(faulty, 'EV-6');
+    // Pressed as a user would: once the replay has changed the attribute.
+    for (let i = 0; i < 200 && JSON.stringify(await assetTag(faulty)) === JSON.stringify(before); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const added = process.listeners('SIGINT').filter((l) => !listeners.includes(l));
+    expect(added).toHaveLength(1);
+    added[0]!('SIGINT');
+    const r = await running;
+    expect(r.interrupted).toBe('SIGINT');
+    expect(r.reproduced).toBe(false);
+    expect(r.lines).toContain('SIGINT: the replay stops and puts back what it wrote');
+    expect(await assetTag(faulty)).toEqual(before);
+    expect(process.listeners('SIGINT')).toEqual(listeners);
+  });
+
   test('a requirement without a failing test is a usage error, one sentence', async () => {
     await expect(replayAgainst(faulty, 'EP-1')).rejects.toThrow(
       /^EP-1 has no failing or warning test with evidence in this run; replay takes one that has\.$/,
