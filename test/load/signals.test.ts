@@ -86,7 +86,11 @@ async function expectStoppedAndRestored(dir: string, signal: 'SIGINT' | 'SIGTERM
   // The write mix was cut short with what it measured; the read after it never started.
   expect(doc.results.map((r) => [r.scenario, r.stoppedBy])).toEqual([['write-mix', 'interrupted']]);
   expect(doc.results[0]!.requests).toBeGreaterThan(0);
-  expect(doc.restores.map((r) => `${r.path} ${r.name}`).sort()).toEqual(WRITABLE.map((w) => `${w.path} ${w.name}`).sort());
+  // Each attribute the mix had written by then is put back (a signal early in the mix finds fewer written).
+  const declared = WRITABLE.map((w) => `${w.path} ${w.name}`);
+  const restored = doc.restores.map((r) => `${r.path} ${r.name}`);
+  expect(restored.length).toBeGreaterThan(0);
+  for (const r of restored) expect(declared).toContain(r);
   expect(doc.restores.filter((r) => !r.restored)).toEqual([]);
   expect(doc.failures).toEqual([]);
   const html = await readFile(join(dir, 'load.html'), 'utf8');
