@@ -44,13 +44,17 @@ export async function describeTest(ids: readonly string[], profile: string): Pro
   await allure.description(reqs.map((r) => `**${r.id}** (${r.level}; spec: ${r.section}): ${r.title}`).join('\n\n'));
 }
 
-export async function exchangeSteps(exchanges: readonly Exchange[]): Promise<void> {
+/**
+ * Every request of the test as a step. A step is red when its answer is a 5xx or none came, and
+ * when a finding of the test names the request (`GET /x (404): …`): that request is what it judged wrong.
+ */
+export async function exchangeSteps(exchanges: readonly Exchange[], findings: readonly string[] = []): Promise<void> {
   const shown = exchanges.slice(-STEPS_PER_TEST);
   if (exchanges.length > shown.length)
     await allure.logStep(`${exchanges.length - shown.length} earlier requests of this test are not shown`);
   for (const x of shown) {
     const text = exchangeText(x);
-    const failure = stepFailure(x);
+    const failure = stepFailure(x) ?? namedBy(x, findings);
     try {
       await allure.step(stepName(x), async () => {
         await allure.attachment('request', text.request, 'text/plain');
@@ -77,6 +81,22 @@ export function stepFailure(x: Exchange): Error | undefined {
   const err = new Error(
     x.error !== undefined ? `no response: ${x.error.split('\n')[0]}` : `the target answered ${x.statusLine ?? x.status}`,
   );
+  err.name = 'AssertionError';
+  return err;
+}
+
+/** The finding that names this request ("PUT /a/attr/X …"), as the step's failure. */
+export function namedBy(x: Exchange, findings: readonly string[]): Error | undefined {
+  const request = `${x.method} ${x.url}`;
+  const finding = findings.find((f) => {
+    for (let at = f.indexOf(request); at >= 0; at = f.indexOf(request, at + 1)) {
+      // The whole path, not a prefix of a longer one.
+      if (!/[\w/%.~-]/.test(f.charAt(at + request.length))) return true;
+    }
+    return false;
+  });
+  if (finding === undefined) return undefined;
+  const err = new Error(finding.length > 300 ? `${finding.slice(0, 300)}…` : finding);
   err.name = 'AssertionError';
   return err;
 }

@@ -213,7 +213,11 @@ async function runCheck(
     const findings = failed || notJudged || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError;
     const kept = findings ? keptEvidence(evidence.since(mark), EVIDENCE_PER_TEST) : [];
     if (kept.length > 0) meta.evidence = kept;
-    if (cfg.requestSteps) await exchangeSteps(evidence.since(mark));
+    if (cfg.requestSteps)
+      await exchangeSteps(
+        evidence.since(mark),
+        [...meta.failures, ...meta.warnings].map((f) => f.message),
+      );
     if (cfg.requestSteps && kept.length > 0) await replayAttachments(kept, cfg.target);
     // A write that could not be restored is a trace the run left, reported for the whole run
     // (results.json "trace"), not a failure of the requirement this check judged.
