@@ -30,6 +30,15 @@ function lazy<M, K extends keyof M>(load: () => Promise<M>, name: K): (...args: 
   };
 }
 
+/**
+ * Times have an upper bound too: a timer of more than 2^31 ms fires at once, and a wait of days on
+ * a BMC is a mistake, not a plan.
+ */
+const TIMEOUT_MS = parse.numberIn(1, 3_600_000, 'milliseconds');
+const WAIT_S = parse.numberIn(1, 86_400, 'seconds');
+/** The simulator's own delays (simulator/server.ts checkDelay takes up to 600,000 ms). */
+const DELAY_MS = parse.numberIn(0, 600_000, 'milliseconds');
+
 /** `--version` on the program and on every command, as a user tries it where they stand. */
 function withVersion(cmd: Command): Command {
   return cmd.version(VERSION, '-V, --version', 'print the version and exit');
@@ -47,7 +56,7 @@ function targetOptions(cmd: Command): Command {
     .addOption(new Option('--password <password>', 'login password').env('BMC_PASSWORD').default('0penBmc'))
     .addOption(new Option('--namespace <ns>', 'vendor word in paths and interface names').env('BMC_NAMESPACE').default('mgmt_project'))
     .option('--insecure', 'accept a self-signed or mismatched TLS certificate', false)
-    .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', parse.positiveInt);
+    .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', TIMEOUT_MS);
 }
 
 fleetOptions(
@@ -73,8 +82,8 @@ fleetOptions(
   .option('--allow-factory-reset', 'let the destructive profile call software/action/Reset', false)
   .option('--tftp-server <host[:port]>', 'TFTP server for DownloadViaTFTP (destructive profile)', parse.tftpServer)
   .option('--tftp-file <name>', 'image tarball on the TFTP server', 'image.tar')
-  .option('--event-timeout <ms>', 'how long to wait for an expected event', parse.positiveInt)
-  .option('--quiet-window <ms>', 'how long to watch that no unexpected event arrives', parse.positiveInt)
+  .option('--event-timeout <ms>', 'how long to wait for an expected event', TIMEOUT_MS)
+  .option('--quiet-window <ms>', 'how long to watch that no unexpected event arrives', TIMEOUT_MS)
   .option('--event-writes <n>', 'writes per measured event sequence (default 4; 10 on the simulator)', parse.positiveInt)
   .option('--fuzz-runs <n>', 'generated cases per fuzzing property', parse.positiveInt)
   .option(
@@ -85,7 +94,7 @@ fleetOptions(
   .option(
     '--stateful-time <s>',
     'time budget of each stateful check, its discovery included, on a target other than the embedded simulator (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
-    parse.positiveInt,
+    WAIT_S,
   )
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.wholeNumber)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
@@ -93,12 +102,12 @@ fleetOptions(
   .option(
     '--reboot-wait <s>',
     'how long to wait for a target that went away (a reboot) to come back (default 300; 30 on the embedded simulator)',
-    parse.positiveInt,
+    WAIT_S,
   )
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
   .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest or bmcweb')
-  .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", parse.wholeNumber)
-  .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', parse.wholeNumber)
+  .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", DELAY_MS)
+  .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', DELAY_MS)
   .option(
     '--target-profile <file>',
     "the platform's reviewed profile: namespace, writables, timeouts, rate cap, known deviations (flags win)",
@@ -124,15 +133,11 @@ withVersion(program.command('simulate'))
   .option('--fault <name>', 'inject a fault (repeatable); see --list-faults', parse.collect, [])
   .option('--objects <n>', 'add N generated objects', parse.wholeNumber, 0)
   .option('--dialect <name>', 'behave as spec (the specification), phosphor-rest or bmcweb (the field servers)', 'spec')
-  .option(
-    '--event-latency <ms>',
-    "events wait for the server's next poll every MS (default: the dialect's, phosphor-rest 2000)",
-    parse.wholeNumber,
-  )
+  .option('--event-latency <ms>', "events wait for the server's next poll every MS (default: the dialect's, phosphor-rest 2000)", DELAY_MS)
   .option(
     '--upload-fail-delay <ms>',
     "a failed or duplicate upload answers after MS (default: the dialect's, phosphor-rest 10000, bmcweb 15000)",
-    parse.wholeNumber,
+    DELAY_MS,
   )
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')
   .option('--key <file>', 'PEM private key for --cert')
