@@ -4,6 +4,7 @@
  * live (nothing acknowledges the filter), and the comparison of a received stream with the writes
  * that caused it.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../client/subscriber.js';
 import { sameValue } from '../../client/values.js';
@@ -460,6 +461,8 @@ export async function collectTogether(
   watches: Array<{ tap: Tap; pred: EventPredicate; count: number; from: number }>,
 ): Promise<void> {
   const stop = new AbortController();
+  // One listener per watched subscription, a dozen or more in the matrix: not a leak.
+  setMaxListeners(Math.max(10, watches.length + 1), stop.signal);
   let first: Promise<void> | undefined;
   const waits = watches.map(async (w) => {
     try {
