@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { packageRoot } from '../../runner/package-root.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { cli, type Ran } from '../support/cli.js';
+import { hangAfter } from '../support/hang.js';
 
 const NAMES = ['bmc-a', 'bmc-b'];
 const PASSWORDS = ['console-Secret-a-71c2', 'console-Secret-b-0d94'];
@@ -32,7 +33,7 @@ beforeAll(async () => {
     CONSOLE_PW_0: PASSWORDS[0],
     CONSOLE_PW_1: PASSWORDS[1],
   });
-}, 120_000);
+}, hangAfter(120_000));
 
 afterAll(async () => {
   await Promise.all(sims.map((s) => s.close()));

@@ -11,13 +11,14 @@ import type { RunOutcome } from '../../runner/run.js';
 import type { DialectName } from '../../simulator/index.js';
 import { dialectRun } from './run.js';
 import type { Expected } from './tables.js';
+import { hangAfter } from '../support/hang.js';
 
 export function dialectTableTests(dialect: DialectName, table: Readonly<Record<string, Expected>>, profile: string): void {
   const file = join(packageRoot(), profile);
   let run: RunOutcome;
   beforeAll(async () => {
     run = await dialectRun(dialect, { expectations: file });
-  }, 240_000);
+  }, hangAfter(240_000));
 
   test('every requirement gets the verdict of the table (a FAIL the profile expects shows as XFAIL)', () => {
     const got = Object.fromEntries(run.results.requirements.map((r) => [r.id, r.verdict === 'XFAIL' ? 'FAIL' : r.verdict]));

@@ -9,6 +9,7 @@ import type { FleetMatrix } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { cli } from '../support/cli.js';
 import { call, login } from '../simulator/helpers.js';
+import { hangAfter } from '../support/hang.js';
 
 const PASSWORD = 'fleet-cmd-Secret-51c';
 const PROFILE = join(packageRoot(), 'profiles', 'simulator.json');
@@ -73,38 +74,42 @@ describe('signals', () => {
     await sim?.close();
   });
 
-  test('SIGTERM to the fleet reaches each run under way; the rest never start; the fleet reports them and exits 2', async () => {
-    const entry = (name: string) => ({ name, url: sim.url, passwordEnv: 'FLEET_SIG_PW', targetProfile: PROFILE, insecure: true });
-    const file = await targetsFile('slow.json', [entry('a'), entry('b'), entry('c')]);
-    const out = join(dir, 'slow');
-    let children: number[] = [];
-    const ran = await cli(
-      ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'listings', '--out', out],
-      { FLEET_SIG_PW: PASSWORD },
-      30_000,
-      (pid) => {
-        const poll = setInterval(() => {
-          children = childrenOf(pid);
-          if (children.length < 2) return;
-          clearInterval(poll);
-          process.kill(pid, 'SIGTERM');
-        }, 100);
-      },
-    );
-    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
-    expect(children).toHaveLength(2);
-    for (const pid of children) expect(alive(pid), `run ${pid} outlived the fleet`).toBe(false);
-    expect(ran.stdout).toContain('interrupted (SIGTERM)');
-    const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
-    // A run takes the signal by its handler (exit 143), or dies by it when it came while it was
-    // still starting, before any handler (signal SIGTERM): either way it is reported as stopped.
-    const stopped = /^stopped by the fleet's interruption \((signal SIGTERM|exit code 143)\)$/;
-    expect(fleet.targets.map((t) => [t.name, t.status, stopped.test(t.message ?? '') ? 'stopped' : t.message])).toEqual([
-      ['a', 'interrupted', 'stopped'],
-      ['b', 'interrupted', 'stopped'],
-      ['c', 'interrupted', 'not started: the fleet was interrupted'],
-    ]);
-  }, 40_000);
+  test(
+    'SIGTERM to the fleet reaches each run under way; the rest never start; the fleet reports them and exits 2',
+    async () => {
+      const entry = (name: string) => ({ name, url: sim.url, passwordEnv: 'FLEET_SIG_PW', targetProfile: PROFILE, insecure: true });
+      const file = await targetsFile('slow.json', [entry('a'), entry('b'), entry('c')]);
+      const out = join(dir, 'slow');
+      let children: number[] = [];
+      const ran = await cli(
+        ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'listings', '--out', out],
+        { FLEET_SIG_PW: PASSWORD },
+        90_000,
+        (pid) => {
+          const poll = setInterval(() => {
+            children = childrenOf(pid);
+            if (children.length < 2) return;
+            clearInterval(poll);
+            process.kill(pid, 'SIGTERM');
+          }, 100);
+        },
+      );
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+      expect(children).toHaveLength(2);
+      for (const pid of children) expect(alive(pid), `run ${pid} outlived the fleet`).toBe(false);
+      expect(ran.stdout).toContain('interrupted (SIGTERM)');
+      const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
+      // A run takes the signal by its handler (exit 143), or dies by it when it came while it was
+      // still starting, before any handler (signal SIGTERM): either way it is reported as stopped.
+      const stopped = /^stopped by the fleet's interruption \((signal SIGTERM|exit code 143)\)$/;
+      expect(fleet.targets.map((t) => [t.name, t.status, stopped.test(t.message ?? '') ? 'stopped' : t.message])).toEqual([
+        ['a', 'interrupted', 'stopped'],
+        ['b', 'interrupted', 'stopped'],
+        ['c', 'interrupted', 'not started: the fleet was interrupted'],
+      ]);
+    },
+    hangAfter(40_000),
+  );
 });
 
 describe('a terminal Ctrl-C', () => {
@@ -118,49 +123,53 @@ describe('a terminal Ctrl-C', () => {
     for (const sim of Object.values(sims)) await sim?.close();
   });
 
-  test('SIGINT to the foreground process group reaches each run once: both restore, write partial results, the fleet exits 2', async () => {
-    const url = (name: 'a' | 'b') => sims[name]!.url;
-    const entry = (name: 'a' | 'b') => ({ name, url: url(name), passwordEnv: 'FLEET_INT_PW', targetProfile: PROFILE, insecure: true });
-    const file = await targetsFile('terminal.json', [entry('a'), entry('b')]);
-    const out = join(dir, 'terminal');
-    const sessions = { a: await login(url('a'), 'root', PASSWORD), b: await login(url('b'), 'root', PASSWORD) };
-    const before = { a: await attrOf(url('a'), sessions.a, ASSET_TAG), b: await attrOf(url('b'), sessions.b, ASSET_TAG) };
-    let poll: NodeJS.Timeout | undefined;
-    const ran = await cli(
-      ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'writes', '--out', out],
-      { FLEET_INT_PW: PASSWORD },
-      60_000,
-      (pid) => {
-        // As a user would press it: while the runs are writing (a write of theirs is on a target).
-        // One press: reads still in flight when it is sent must not send it again.
-        let pressed = false;
-        poll = setInterval(() => {
-          void Promise.all([attrOf(url('a'), sessions.a, ASSET_TAG), attrOf(url('b'), sessions.b, ASSET_TAG)]).then(
-            ([a, b]) => {
-              const writing = JSON.stringify(a) !== JSON.stringify(before.a) || JSON.stringify(b) !== JSON.stringify(before.b);
-              if (pressed || !writing) return;
-              pressed = true;
-              clearInterval(poll);
-              process.kill(-pid, 'SIGINT');
-            },
-            () => undefined,
-          );
-        }, 50);
-      },
-      true,
-    );
-    clearInterval(poll);
-    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
-    const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
-    expect(fleet.targets.map((t) => t.status)).toEqual(['interrupted', 'interrupted']);
-    for (const name of ['a', 'b'] as const) {
-      const log = await readFile(join(out, name, 'run.log'), 'utf8');
-      expect(log, `${name}'s run took the signal twice`).not.toMatch(/SIGINT again/);
-      const results = JSON.parse(await readFile(join(out, name, 'results.json'), 'utf8')) as { interrupted?: unknown };
-      expect(results.interrupted, `${name} wrote no partial results`).toBeTruthy();
-      expect(await attrOf(url(name), sessions[name], ASSET_TAG), `${name}: a write was left behind`).toEqual(before[name]);
-    }
-  }, 90_000);
+  test(
+    'SIGINT to the foreground process group reaches each run once: both restore, write partial results, the fleet exits 2',
+    async () => {
+      const url = (name: 'a' | 'b') => sims[name]!.url;
+      const entry = (name: 'a' | 'b') => ({ name, url: url(name), passwordEnv: 'FLEET_INT_PW', targetProfile: PROFILE, insecure: true });
+      const file = await targetsFile('terminal.json', [entry('a'), entry('b')]);
+      const out = join(dir, 'terminal');
+      const sessions = { a: await login(url('a'), 'root', PASSWORD), b: await login(url('b'), 'root', PASSWORD) };
+      const before = { a: await attrOf(url('a'), sessions.a, ASSET_TAG), b: await attrOf(url('b'), sessions.b, ASSET_TAG) };
+      let poll: NodeJS.Timeout | undefined;
+      const ran = await cli(
+        ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'writes', '--out', out],
+        { FLEET_INT_PW: PASSWORD },
+        60_000,
+        (pid) => {
+          // As a user would press it: while the runs are writing (a write of theirs is on a target).
+          // One press: reads still in flight when it is sent must not send it again.
+          let pressed = false;
+          poll = setInterval(() => {
+            void Promise.all([attrOf(url('a'), sessions.a, ASSET_TAG), attrOf(url('b'), sessions.b, ASSET_TAG)]).then(
+              ([a, b]) => {
+                const writing = JSON.stringify(a) !== JSON.stringify(before.a) || JSON.stringify(b) !== JSON.stringify(before.b);
+                if (pressed || !writing) return;
+                pressed = true;
+                clearInterval(poll);
+                process.kill(-pid, 'SIGINT');
+              },
+              () => undefined,
+            );
+          }, 50);
+        },
+        true,
+      );
+      clearInterval(poll);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+      const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
+      expect(fleet.targets.map((t) => t.status)).toEqual(['interrupted', 'interrupted']);
+      for (const name of ['a', 'b'] as const) {
+        const log = await readFile(join(out, name, 'run.log'), 'utf8');
+        expect(log, `${name}'s run took the signal twice`).not.toMatch(/SIGINT again/);
+        const results = JSON.parse(await readFile(join(out, name, 'results.json'), 'utf8')) as { interrupted?: unknown };
+        expect(results.interrupted, `${name} wrote no partial results`).toBeTruthy();
+        expect(await attrOf(url(name), sessions[name], ASSET_TAG), `${name}: a write was left behind`).toEqual(before[name]);
+      }
+    },
+    hangAfter(90_000),
+  );
 });
 
 const ASSET_TAG = '/xyz/mgmt_project/inventory/system/attr/AssetTag';

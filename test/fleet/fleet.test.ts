@@ -15,6 +15,7 @@ import type { Results } from '../../runner/results.js';
 import type { FleetMatrix, FleetTarget } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/index.js';
 import { cli, pooled, type Ran } from '../support/cli.js';
+import { hangAfter } from '../support/hang.js';
 
 /** The same lean configuration for the single runs and the fleet, so the comparison is fair. */
 const LEAN = ['--only', 'envelope,listings', '--seed', '20261123'];
@@ -126,7 +127,7 @@ beforeAll(async () => {
   shardFleets = await Promise.all([1, 2].map((i) => readJson<FleetMatrix>(join(root, `shard-${i}`, 'fleet.json'))));
   merged = await cli(['report', '--merge', join(root, 'shard-1'), join(root, 'shard-2'), '--out', join(root, 'merged')]);
   fleet = await readJson<FleetMatrix>(join(root, 'merged', 'fleet.json'));
-}, 150_000);
+}, hangAfter(150_000));
 
 afterAll(async () => {
   await Promise.all(sims.map((s) => s.close()));

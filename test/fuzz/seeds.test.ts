@@ -15,6 +15,7 @@ import { writeProperty, writeTargets } from '../../suites/support/fuzz/propertie
 import type { SimulatorOptions } from '../../simulator/index.js';
 import { BMCWEB, PHOSPHOR_REST, type Expected } from '../dialects/tables.js';
 import { fuzzTarget, type FuzzTarget } from './target.js';
+import { hangAfter } from '../support/hang.js';
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => 1000 + i * 7919);
 const RUNS = 30;
@@ -53,21 +54,25 @@ describe.each<[string, SimulatorOptions, string[]]>([
   });
   afterAll(() => target.close());
 
-  test('twenty seeds find no violation but of the true deviations', async () => {
-    const bySeed: Record<number, string[]> = {};
-    const originals = await Promise.all(
-      target.env.writable.map(async (w) => (await target.env.client.get(`${w.path}/attr/${w.name}`)).json),
-    );
-    for (const seed of SEEDS) {
-      const found = (await violations(target, seed)).filter((v) => !deviations.includes(v.slice(0, v.indexOf(':'))));
-      if (found.length > 0) bySeed[seed] = found;
-      // Each seed starts where a run starts: the writable attributes as the target had them.
-      for (const [i, w] of target.env.writable.entries()) {
-        await target.env.client.put(`${w.path}/attr/${w.name}`, (originals[i] as { data?: unknown } | undefined)?.data);
+  test(
+    'twenty seeds find no violation but of the true deviations',
+    async () => {
+      const bySeed: Record<number, string[]> = {};
+      const originals = await Promise.all(
+        target.env.writable.map(async (w) => (await target.env.client.get(`${w.path}/attr/${w.name}`)).json),
+      );
+      for (const seed of SEEDS) {
+        const found = (await violations(target, seed)).filter((v) => !deviations.includes(v.slice(0, v.indexOf(':'))));
+        if (found.length > 0) bySeed[seed] = found;
+        // Each seed starts where a run starts: the writable attributes as the target had them.
+        for (const [i, w] of target.env.writable.entries()) {
+          await target.env.client.put(`${w.path}/attr/${w.name}`, (originals[i] as { data?: unknown } | undefined)?.data);
+        }
       }
-    }
-    expect(bySeed).toEqual({});
-  }, 180_000);
+      expect(bySeed).toEqual({});
+    },
+    hangAfter(180_000),
+  );
 });
 
 test('a write whose body is not valid UTF-8, taken by a lenient server, is recorded and fails nothing', async () => {

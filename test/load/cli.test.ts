@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { ROOT, cli, ensureBuilt } from './cli-process.js';
+import { hangAfter } from '../support/hang.js';
 
 const PASSWORD = 'load-cli-Secret-2b';
 
@@ -16,7 +17,7 @@ let sim: RunningSimulator;
 beforeAll(async () => {
   ensureBuilt();
   sim = await startSimulator({ password: PASSWORD });
-}, 120_000);
+}, hangAfter(120_000));
 
 afterAll(async () => {
   await sim.close();

@@ -12,13 +12,14 @@ import { LOAD_LIMITS, checkLoadRanges, limited, parseRamp, parseSoak, percentOf,
 import { UsageError } from '../../runner/usage-error.js';
 import { cli, ensureBuilt } from './cli-process.js';
 import { runLoadCommand } from './helpers.js';
+import { hangAfter } from '../support/hang.js';
 
 let dir: string;
 
 beforeAll(async () => {
   ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'bmc-load-ranges-'));
-}, 120_000);
+}, hangAfter(120_000));
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

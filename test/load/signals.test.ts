@@ -13,6 +13,7 @@ import { jsonEqual } from '../../client/json.js';
 import type { LoadDocument } from '../../load/load-document.js';
 import { simulatorTargetProfile, startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { CLI, ensureBuilt, start, until, type Running } from './cli-process.js';
+import { hangAfter } from '../support/hang.js';
 
 const NS = 'mgmt_project';
 const PASSWORD = 'load-signal-Secret-4d';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   probe = new BmcClient({ baseUrl: sim.url, user: 'root', password: PASSWORD, insecure: true });
   await probe.login();
   out = await mkdtemp(join(tmpdir(), 'bmc-load-signal-'));
-}, 120_000);
+}, hangAfter(120_000));
 
 afterAll(async () => {
   await probe.close();

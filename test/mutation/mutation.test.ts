@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../simulator/faults.js';
 import { formatMutationReport, runMutation, type MutationReport } from '../../runner/mutation.js';
 import { packageRoot } from '../../runner/package-root.js';
+import { hangAfter } from '../support/hang.js';
 
 let report: MutationReport;
 
@@ -30,7 +31,7 @@ beforeAll(
     process.stdout.write(`${text}\n`);
   },
   // Only a hang is caught: on two busy cores the judging scope has taken 6.5 minutes beside the other files.
-  (scope === 'all' ? 3_600_000 : 1_800_000) * (Number(process.env.BMC_TEST_TIME_FACTOR) > 0 ? Number(process.env.BMC_TEST_TIME_FACTOR) : 1),
+  hangAfter(scope === 'all' ? 3_600_000 : 1_800_000),
 );
 
 describe('mutation self-test', () => {

@@ -11,6 +11,7 @@ import { startSimulator } from '../../simulator/index.js';
 import { runConformance } from '../../runner/run.js';
 import { temporaryFolders } from './fixture.js';
 import { testRunOptions } from '../support/run-options.js';
+import { hangAfter } from '../support/hang.js';
 
 const folders = temporaryFolders();
 // This run is the project's test, not a conformance run a CI job page should show.
@@ -42,36 +43,42 @@ async function relay(port: number): Promise<{ port: number; cut(): void }> {
   };
 }
 
-test('checks that cannot reach the target are broken in Allure, under environment problems', async () => {
-  const sim = await startSimulator({ password: 'relay-pw-5521' });
-  const out = await folders.make('bmc-broken-');
-  try {
-    const link = await relay(Number(new URL(sim.url).port));
-    await runConformance(
-      testRunOptions(out, {
-        lean: false,
-        target: `https://127.0.0.1:${link.port}`,
-        password: 'relay-pw-5521',
-        only: ['envelope'],
-        timeoutMs: 5_000,
-        // Gone for good: the run waits a second for it to come back, then gives up.
-        rebootWaitMs: 1_000,
-        // The run names its target once the login worked: the target goes away right then.
-        print: (line) => void (line.startsWith('bmc-conformance run:') && link.cut()),
-      }),
-    );
-    const names = (await readdir(join(out, 'allure-results'))).filter((n) => n.endsWith('-result.json'));
-    const statuses = await Promise.all(
-      names.map(async (n) => JSON.parse(await readFile(join(out, 'allure-results', n), 'utf8')).status as string),
-    );
-    expect(statuses.length).toBeGreaterThan(0);
-    expect(new Set(statuses)).toEqual(new Set(['broken']));
-    const categories = JSON.parse(await readFile(join(out, 'allure-results', 'categories.json'), 'utf8')) as Array<{
-      name: string;
-      matchedStatuses: string[];
-    }>;
-    expect(categories.filter((c) => c.matchedStatuses.includes('broken')).map((c) => c.name)).toEqual(['Environment or harness problems']);
-  } finally {
-    await sim.close();
-  }
-}, 60_000);
+test(
+  'checks that cannot reach the target are broken in Allure, under environment problems',
+  async () => {
+    const sim = await startSimulator({ password: 'relay-pw-5521' });
+    const out = await folders.make('bmc-broken-');
+    try {
+      const link = await relay(Number(new URL(sim.url).port));
+      await runConformance(
+        testRunOptions(out, {
+          lean: false,
+          target: `https://127.0.0.1:${link.port}`,
+          password: 'relay-pw-5521',
+          only: ['envelope'],
+          timeoutMs: 5_000,
+          // Gone for good: the run waits a second for it to come back, then gives up.
+          rebootWaitMs: 1_000,
+          // The run names its target once the login worked: the target goes away right then.
+          print: (line) => void (line.startsWith('bmc-conformance run:') && link.cut()),
+        }),
+      );
+      const names = (await readdir(join(out, 'allure-results'))).filter((n) => n.endsWith('-result.json'));
+      const statuses = await Promise.all(
+        names.map(async (n) => JSON.parse(await readFile(join(out, 'allure-results', n), 'utf8')).status as string),
+      );
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(new Set(statuses)).toEqual(new Set(['broken']));
+      const categories = JSON.parse(await readFile(join(out, 'allure-results', 'categories.json'), 'utf8')) as Array<{
+        name: string;
+        matchedStatuses: string[];
+      }>;
+      expect(categories.filter((c) => c.matchedStatuses.includes('broken')).map((c) => c.name)).toEqual([
+        'Environment or harness problems',
+      ]);
+    } finally {
+      await sim.close();
+    }
+  },
+  hangAfter(60_000),
+);

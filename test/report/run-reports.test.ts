@@ -20,6 +20,7 @@ import { runConformance } from '../../runner/run.js';
 import { temporaryFolders } from './fixture.js';
 import { serveDirectory, type StaticServer } from './static-server.js';
 import { testRunOptions } from '../support/run-options.js';
+import { hangAfter } from '../support/hang.js';
 
 const PASSWORD = 'Rpt-Secret-4e7b1c';
 const SCREENSHOTS = join(packageRoot(), 'reports', 'screenshots');
@@ -77,7 +78,7 @@ beforeAll(async () => {
   results = await run(dir, { only: ['auth', 'actions', 'envelope'], faults: ['post-create-405'] });
   await renderAllureReport(dir);
   if (findChromium()) await printSummaryPdf(dir);
-}, 180_000);
+}, hangAfter(180_000));
 
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -213,7 +214,7 @@ describe.skipIf(!chromiumPath && !process.env.CI)('the pages in headless Chromiu
     await mkdir(SCREENSHOTS, { recursive: true });
     server = await serveDirectory(dir);
     browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS.filter((a) => a !== '--headless') });
-  }, 60_000);
+  }, hangAfter(60_000));
 
   afterAll(async () => {
     await browser?.close();
@@ -229,50 +230,58 @@ describe.skipIf(!chromiumPath && !process.env.CI)('the pages in headless Chromiu
     return { page, errors };
   }
 
-  test('summary.html: the verdict table, no console error', async () => {
-    const { page, errors } = await open('summary.html');
-    const table = page.locator('#requirements');
-    await expect.poll(() => table.locator('tr#RULE-4 .badge').innerText()).toBe('FAIL');
-    await page.locator('#counts').screenshot({ path: join(SCREENSHOTS, 'summary-verdicts.png') });
-    // The table is long: its head, and the rows around the failing requirement.
-    const top = (await table.boundingBox())!;
-    await page.screenshot({
-      path: join(SCREENSHOTS, 'summary-requirements.png'),
-      fullPage: true,
-      clip: { ...top, height: Math.min(top.height, 1200) },
-    });
-    const row = (await table.locator('tr#RULE-4').boundingBox())!;
-    await page.screenshot({
-      path: join(SCREENSHOTS, 'summary-requirements-RULE-4.png'),
-      fullPage: true,
-      clip: { x: top.x, y: row.y - 250, width: top.width, height: row.height + 500 },
-    });
-    await page.locator('#evidence-RULE-4').screenshot({ path: join(SCREENSHOTS, 'summary-evidence-RULE-4.png') });
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 60_000);
+  test(
+    'summary.html: the verdict table, no console error',
+    async () => {
+      const { page, errors } = await open('summary.html');
+      const table = page.locator('#requirements');
+      await expect.poll(() => table.locator('tr#RULE-4 .badge').innerText()).toBe('FAIL');
+      await page.locator('#counts').screenshot({ path: join(SCREENSHOTS, 'summary-verdicts.png') });
+      // The table is long: its head, and the rows around the failing requirement.
+      const top = (await table.boundingBox())!;
+      await page.screenshot({
+        path: join(SCREENSHOTS, 'summary-requirements.png'),
+        fullPage: true,
+        clip: { ...top, height: Math.min(top.height, 1200) },
+      });
+      const row = (await table.locator('tr#RULE-4').boundingBox())!;
+      await page.screenshot({
+        path: join(SCREENSHOTS, 'summary-requirements-RULE-4.png'),
+        fullPage: true,
+        clip: { x: top.x, y: row.y - 250, width: top.width, height: row.height + 500 },
+      });
+      await page.locator('#evidence-RULE-4').screenshot({ path: join(SCREENSHOTS, 'summary-evidence-RULE-4.png') });
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    hangAfter(60_000),
+  );
 
-  test('Allure: the failing test\u2019s step shows its request and response, no console error', async () => {
-    // Tall enough for the whole test pane, which scrolls inside the page.
-    const { page, errors } = await open(`allure-report/index.html#testresult/${await failedTestUid('RULE-4')}`, 1700);
-    const step = page.locator('.step__title:visible', { hasText: '→ 405 Method Not Allowed' }).last();
-    await step.click();
-    for (const name of ['request', 'response']) await page.locator('.attachment-row:visible', { hasText: name }).last().click();
-    await expect.poll(() => page.locator('.test-result').innerText()).toMatch(/HTTP 405 Method Not Allowed[\s\S]*"status": "error"/);
-    await page.locator('.test-result').screenshot({ path: join(SCREENSHOTS, 'allure-failing-test-steps.png') });
-    const link = page.locator('.test-result a', { hasText: 'RULE-4 in the catalogue' });
-    expect(await link.getAttribute('href')).toBe('catalogue.html#RULE-4');
-    const catalogue = await open('allure-report/catalogue.html#RULE-4');
-    expect(await catalogue.page.locator('tr#RULE-4').innerText()).toMatch(/^RULE-4\tMUST\tA POST that would create/);
-    await catalogue.page.close();
-    errors.push(...catalogue.errors);
-    const overview = await open('allure-report/index.html');
-    await expect.poll(() => overview.page.locator('.widget', { hasText: 'Categories' }).innerText()).toContain('Conformance failures');
-    await overview.page.screenshot({ path: join(SCREENSHOTS, 'allure-overview.png') });
-    expect([...errors, ...overview.errors]).toEqual([]);
-    await page.close();
-    await overview.page.close();
-  }, 60_000);
+  test(
+    'Allure: the failing test\u2019s step shows its request and response, no console error',
+    async () => {
+      // Tall enough for the whole test pane, which scrolls inside the page.
+      const { page, errors } = await open(`allure-report/index.html#testresult/${await failedTestUid('RULE-4')}`, 1700);
+      const step = page.locator('.step__title:visible', { hasText: '→ 405 Method Not Allowed' }).last();
+      await step.click();
+      for (const name of ['request', 'response']) await page.locator('.attachment-row:visible', { hasText: name }).last().click();
+      await expect.poll(() => page.locator('.test-result').innerText()).toMatch(/HTTP 405 Method Not Allowed[\s\S]*"status": "error"/);
+      await page.locator('.test-result').screenshot({ path: join(SCREENSHOTS, 'allure-failing-test-steps.png') });
+      const link = page.locator('.test-result a', { hasText: 'RULE-4 in the catalogue' });
+      expect(await link.getAttribute('href')).toBe('catalogue.html#RULE-4');
+      const catalogue = await open('allure-report/catalogue.html#RULE-4');
+      expect(await catalogue.page.locator('tr#RULE-4').innerText()).toMatch(/^RULE-4\tMUST\tA POST that would create/);
+      await catalogue.page.close();
+      errors.push(...catalogue.errors);
+      const overview = await open('allure-report/index.html');
+      await expect.poll(() => overview.page.locator('.widget', { hasText: 'Categories' }).innerText()).toContain('Conformance failures');
+      await overview.page.screenshot({ path: join(SCREENSHOTS, 'allure-overview.png') });
+      expect([...errors, ...overview.errors]).toEqual([]);
+      await page.close();
+      await overview.page.close();
+    },
+    hangAfter(60_000),
+  );
 
   test('report --pdf printed summary.html (before the redaction check read it)', async () => {
     expect((await readFile(join(dir, 'summary.pdf'))).subarray(0, 5).toString()).toBe('%PDF-');

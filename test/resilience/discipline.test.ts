@@ -14,6 +14,7 @@ import { startSimulator, type RunningSimulator } from '../../simulator/index.js'
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';
 import { testRunOptions } from '../support/run-options.js';
+import { hangAfter } from '../support/hang.js';
 
 const RPS = 15;
 const CONCURRENCY = 2;
@@ -46,52 +47,60 @@ afterAll(async () => {
   await folders.removeAll();
 });
 
-test(`a client never holds more than its ${CONCURRENCY} connections, however many requests wait and however many are reset`, async () => {
-  // The first test on this proxy: every connection it sees is this client's.
-  const client = new BmcClient({
-    baseUrl: proxy.url,
-    user: 'root',
-    password: '0penBmc',
-    insecure: true,
-    connections: CONCURRENCY,
-    timeoutMs: 5_000,
-  });
-  await client.login();
-  armed = true;
-  const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => client.get('/xyz/mgmt_project/inventory/system')));
-  armed = false;
-  await client.logout();
-  await client.close();
-  expect(outcomes.filter((o) => o.status === 'rejected').length).toBeGreaterThan(0);
-  expect(proxy.stats.connections).toBeGreaterThan(CONCURRENCY);
-  expect(proxy.stats.peakConnections).toBeLessThanOrEqual(CONCURRENCY);
-}, 60_000);
-
-test(`a run keeps to --rps ${RPS} and closes every session, while the target resets and stalls`, async () => {
-  const profile = { ...(await loadTargetProfile(join(packageRoot(), 'profiles', 'simulator.json'))), concurrency: CONCURRENCY, rps: RPS };
-  const startedAt = proxy.stats.arrivals.length;
-  const outcome = await runConformance(
-    testRunOptions(await folders.make('bmc-discipline-'), {
-      target: proxy.url,
-      targetProfile: profile,
-      only: ['auth', 'events', 'errors'],
-      fuzzRuns: 10,
+test(
+  `a client never holds more than its ${CONCURRENCY} connections, however many requests wait and however many are reset`,
+  async () => {
+    // The first test on this proxy: every connection it sees is this client's.
+    const client = new BmcClient({
+      baseUrl: proxy.url,
+      user: 'root',
+      password: '0penBmc',
+      insecure: true,
+      connections: CONCURRENCY,
       timeoutMs: 5_000,
-      print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
-    }),
-  );
-  armed = false;
-  expect(outcome.results.requirements.length).toBeGreaterThan(0);
-  const arrivals = proxy.stats.arrivals.slice(startedAt);
-  // Requests, WebSocket handshakes included, as the target sees them arrive: on average within the
-  // cap; in the busiest second too, but for arrivals the jitter of the network (a new TLS connection
-  // after each reset) brought closer together than they were sent.
-  expect((arrivals.length - 1) / ((arrivals.at(-1)! - arrivals[0]!) / 1000)).toBeLessThanOrEqual(RPS);
-  expect(proxy.busiestSecond(startedAt)).toBeLessThanOrEqual(Math.ceil(RPS * 1.1) + 1);
-  // The run's session and, at most, one a test opened of its own; every one logged out.
-  expect(proxy.stats.peakSessions).toBeLessThanOrEqual(2);
-  expect(proxy.stats.sessionsClosed).toBe(proxy.stats.sessionsOpened);
-}, 120_000);
+    });
+    await client.login();
+    armed = true;
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => client.get('/xyz/mgmt_project/inventory/system')));
+    armed = false;
+    await client.logout();
+    await client.close();
+    expect(outcomes.filter((o) => o.status === 'rejected').length).toBeGreaterThan(0);
+    expect(proxy.stats.connections).toBeGreaterThan(CONCURRENCY);
+    expect(proxy.stats.peakConnections).toBeLessThanOrEqual(CONCURRENCY);
+  },
+  hangAfter(60_000),
+);
+
+test(
+  `a run keeps to --rps ${RPS} and closes every session, while the target resets and stalls`,
+  async () => {
+    const profile = { ...(await loadTargetProfile(join(packageRoot(), 'profiles', 'simulator.json'))), concurrency: CONCURRENCY, rps: RPS };
+    const startedAt = proxy.stats.arrivals.length;
+    const outcome = await runConformance(
+      testRunOptions(await folders.make('bmc-discipline-'), {
+        target: proxy.url,
+        targetProfile: profile,
+        only: ['auth', 'events', 'errors'],
+        fuzzRuns: 10,
+        timeoutMs: 5_000,
+        print: (line) => void (line.startsWith('bmc-conformance run:') && (armed = true)),
+      }),
+    );
+    armed = false;
+    expect(outcome.results.requirements.length).toBeGreaterThan(0);
+    const arrivals = proxy.stats.arrivals.slice(startedAt);
+    // Requests, WebSocket handshakes included, as the target sees them arrive: on average within the
+    // cap; in the busiest second too, but for arrivals the jitter of the network (a new TLS connection
+    // after each reset) brought closer together than they were sent.
+    expect((arrivals.length - 1) / ((arrivals.at(-1)! - arrivals[0]!) / 1000)).toBeLessThanOrEqual(RPS);
+    expect(proxy.busiestSecond(startedAt)).toBeLessThanOrEqual(Math.ceil(RPS * 1.1) + 1);
+    // The run's session and, at most, one a test opened of its own; every one logged out.
+    expect(proxy.stats.peakSessions).toBeLessThanOrEqual(2);
+    expect(proxy.stats.sessionsClosed).toBe(proxy.stats.sessionsOpened);
+  },
+  hangAfter(120_000),
+);
 
 test('WebSocket handshakes keep to the rate cap too', async () => {
   const client = new BmcClient({ baseUrl: proxy.url, user: 'root', password: '0penBmc', insecure: true, maxRequestsPerSecond: 10 });

@@ -14,6 +14,7 @@ import type { Results } from '../../runner/results.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';
+import { hangAfter } from '../support/hang.js';
 
 const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
 const PROFILE = join(packageRoot(), 'profiles', 'simulator.json');
@@ -126,73 +127,89 @@ async function tree(): Promise<unknown> {
   return JSON.parse(res.text, (key, value: unknown) => (key === 'Elapsed' ? undefined : value));
 }
 
-test('SIGINT mid-writes: exit 130 within seconds, every write restored, sessions closed, partial results readable by report', async () => {
-  const before = await tree();
-  const sessions = { opened: proxy.stats.sessionsOpened, closed: proxy.stats.sessionsClosed };
-  const out = await folders.make('bmc-interrupt-');
-  const exit = await run(runArgs(out), { signal: 'SIGINT', at: 2 });
+test(
+  'SIGINT mid-writes: exit 130 within seconds, every write restored, sessions closed, partial results readable by report',
+  async () => {
+    const before = await tree();
+    const sessions = { opened: proxy.stats.sessionsOpened, closed: proxy.stats.sessionsClosed };
+    const out = await folders.make('bmc-interrupt-');
+    const exit = await run(runArgs(out), { signal: 'SIGINT', at: 2 });
 
-  expect(exit.code, exit.stderr).toBe(130);
-  expect(exit.afterSignalMs).toBeLessThan(10_000);
-  expect(exit.stderr).toBe('');
-  expect(exit.stdout).toContain('the run was interrupted (SIGINT): restoring what it wrote and closing its sessions');
-  expect(exit.stdout).not.toMatch(/^\s+at /m);
-  expect(await tree()).toEqual(before);
-  expect(proxy.stats.sessionsClosed - sessions.closed).toBe(proxy.stats.sessionsOpened - sessions.opened);
+    expect(exit.code, exit.stderr).toBe(130);
+    expect(exit.afterSignalMs).toBeLessThan(10_000);
+    expect(exit.stderr).toBe('');
+    expect(exit.stdout).toContain('the run was interrupted (SIGINT): restoring what it wrote and closing its sessions');
+    expect(exit.stdout).not.toMatch(/^\s+at /m);
+    expect(await tree()).toEqual(before);
+    expect(proxy.stats.sessionsClosed - sessions.closed).toBe(proxy.stats.sessionsOpened - sessions.opened);
 
-  const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
-  expect(results.interrupted).toMatchObject({ signal: 'SIGINT' });
-  expect(results.interrupted?.unfinished).toBeUndefined();
-  // What ran before the signal keeps its verdict; what did not run says so.
-  expect(results.summary.PASS).toBeGreaterThan(0);
-  expect(results.requirements.filter((r) => r.verdict === 'FAIL')).toEqual([]);
-  const notRun = results.requirements.filter((r) => r.reason === 'not run: the run was interrupted (SIGINT)');
-  expect(notRun.length).toBeGreaterThan(0);
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
+    expect(results.interrupted).toMatchObject({ signal: 'SIGINT' });
+    expect(results.interrupted?.unfinished).toBeUndefined();
+    // What ran before the signal keeps its verdict; what did not run says so.
+    expect(results.summary.PASS).toBeGreaterThan(0);
+    expect(results.requirements.filter((r) => r.verdict === 'FAIL')).toEqual([]);
+    const notRun = results.requirements.filter((r) => r.reason === 'not run: the run was interrupted (SIGINT)');
+    expect(notRun.length).toBeGreaterThan(0);
 
-  const report = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, [CLI, 'report', '--in', out, '--no-html'], {
-      stdio: 'ignore',
-      env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
-    }).on('close', resolve);
-  });
-  expect(report).toBe(0);
-  expect(await readFile(join(out, 'summary.html'), 'utf8')).toContain('not run: the run was interrupted (SIGINT)');
-}, 90_000);
+    const report = await new Promise<number | null>((resolve) => {
+      spawn(process.execPath, [CLI, 'report', '--in', out, '--no-html'], {
+        stdio: 'ignore',
+        env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
+      }).on('close', resolve);
+    });
+    expect(report).toBe(0);
+    expect(await readFile(join(out, 'summary.html'), 'utf8')).toContain('not run: the run was interrupted (SIGINT)');
+  },
+  hangAfter(90_000),
+);
 
-test('a test stuck on a stalled answer is hurried: its request is abandoned, its write restored, it is NOT_TESTED', async () => {
-  const before = await tree();
-  const out = await folders.make('bmc-interrupt-');
-  const exit = await run(runArgs(out, ['--timeout', '60000']), { signal: 'SIGINT', at: 1, stall: 'first' });
-  expect(exit.code, exit.stderr).toBe(130);
-  expect(exit.afterSignalMs).toBeLessThan(20_000);
-  expect(await tree()).toEqual(before);
-  const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
-  const cut = results.requirements
-    .flatMap((r) => r.tests)
-    .filter((t) => /the run was interrupted \(SIGINT\) while this test ran/.test(t.reason ?? ''));
-  expect(cut.length).toBeGreaterThan(0);
-  expect(cut.every((t) => t.verdict === 'NOT_TESTED')).toBe(true);
-  expect(results.interrupted?.unfinished).toBeUndefined();
-}, 90_000);
+test(
+  'a test stuck on a stalled answer is hurried: its request is abandoned, its write restored, it is NOT_TESTED',
+  async () => {
+    const before = await tree();
+    const out = await folders.make('bmc-interrupt-');
+    const exit = await run(runArgs(out, ['--timeout', '60000']), { signal: 'SIGINT', at: 1, stall: 'first' });
+    expect(exit.code, exit.stderr).toBe(130);
+    expect(exit.afterSignalMs).toBeLessThan(20_000);
+    expect(await tree()).toEqual(before);
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
+    const cut = results.requirements
+      .flatMap((r) => r.tests)
+      .filter((t) => /the run was interrupted \(SIGINT\) while this test ran/.test(t.reason ?? ''));
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.every((t) => t.verdict === 'NOT_TESTED')).toBe(true);
+    expect(results.interrupted?.unfinished).toBeUndefined();
+  },
+  hangAfter(90_000),
+);
 
-test('SIGTERM exits 143; a second signal exits at once', async () => {
-  const out = await folders.make('bmc-interrupt-');
-  const term = await run(runArgs(out), { signal: 'SIGTERM', at: 1 });
-  expect(term.code).toBe(143);
-  const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
-  expect(results.interrupted).toMatchObject({ signal: 'SIGTERM' });
+test(
+  'SIGTERM exits 143; a second signal exits at once',
+  async () => {
+    const out = await folders.make('bmc-interrupt-');
+    const term = await run(runArgs(out), { signal: 'SIGTERM', at: 1 });
+    expect(term.code).toBe(143);
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
+    expect(results.interrupted).toMatchObject({ signal: 'SIGTERM' });
 
-  const twice = await run(runArgs(await folders.make('bmc-interrupt-')), { signal: 'SIGINT', at: 1, again: true });
-  expect(twice.code).toBe(130);
-  expect(twice.stderr.trim()).toBe('SIGINT again: exiting at once; what the run wrote may be left on the target.');
-}, 90_000);
+    const twice = await run(runArgs(await folders.make('bmc-interrupt-')), { signal: 'SIGINT', at: 1, again: true });
+    expect(twice.code).toBe(130);
+    expect(twice.stderr.trim()).toBe('SIGINT again: exiting at once; what the run wrote may be left on the target.');
+  },
+  hangAfter(90_000),
+);
 
-test('a test that cannot even restore is cut off after the grace and named: the run still ends', async () => {
-  const out = await folders.make('bmc-interrupt-');
-  const exit = await run(runArgs(out, ['--timeout', '60000']), { signal: 'SIGINT', at: 1, stall: 'all' });
-  expect(exit.code, exit.stderr).toBe(130);
-  expect(exit.afterSignalMs).toBeLessThan(30_000);
-  const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
-  expect(results.interrupted?.unfinished).toHaveLength(1);
-  expect(exit.stdout).toContain(`${results.interrupted!.unfinished![0]} did not finish restoring what it wrote before the run ended`);
-}, 90_000);
+test(
+  'a test that cannot even restore is cut off after the grace and named: the run still ends',
+  async () => {
+    const out = await folders.make('bmc-interrupt-');
+    const exit = await run(runArgs(out, ['--timeout', '60000']), { signal: 'SIGINT', at: 1, stall: 'all' });
+    expect(exit.code, exit.stderr).toBe(130);
+    expect(exit.afterSignalMs).toBeLessThan(30_000);
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
+    expect(results.interrupted?.unfinished).toHaveLength(1);
+    expect(exit.stdout).toContain(`${results.interrupted!.unfinished![0]} did not finish restoring what it wrote before the run ended`);
+  },
+  hangAfter(90_000),
+);

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../../runner/package-root.js';
+import { timeFactor } from './hang.js';
 
 export const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
 
@@ -36,7 +37,7 @@ export function cli(
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs * timeFactor());
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
