@@ -56,6 +56,19 @@ export class Bus {
   }
 
   /** GET view per interface (only the object-not-flattened fault shows this). */
+  /**
+   * What GET {path} answers: the attribute map, as the object faults distort it
+   * (object-not-flattened, object-omits-empty-strings, object-uint64-rounded).
+   */
+  objectView(path: string): AttributeMap | Record<string, AttributeMap> {
+    if (this.faults.has('object-not-flattened')) return this.interfaceView(path);
+    const map = this.attributes(path);
+    if (this.faults.has('object-omits-empty-strings')) for (const [k, v] of Object.entries(map)) if (v === '') delete map[k];
+    if (this.faults.has('object-uint64-rounded'))
+      for (const [k, v] of Object.entries(map)) if (typeof v === 'bigint' && (v > 2n ** 53n || v < -(2n ** 53n))) map[k] = Number(v);
+    return map;
+  }
+
   interfaceView(path: string): Record<string, AttributeMap> {
     const obj = this.tree.get(path);
     const out: Record<string, AttributeMap> = {};

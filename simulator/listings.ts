@@ -5,6 +5,7 @@
  */
 import type { AttributeMap, Bus } from './bus.js';
 import { HttpError } from './envelope.js';
+import { LISTING_PAGE } from './faults-listings.js';
 
 /**
  * enumerate-short-enum-values: enumerated values as their member name alone ("Off" for
@@ -35,6 +36,8 @@ export class Listings {
     if (this.bus.faults.has('listing-includes-grandchildren')) return [...paths, ...paths.flatMap((p) => this.bus.tree.childrenOf(p))];
     if (this.bus.faults.has('listing-includes-self') && paths.length > 0) return [path, ...paths];
     if (this.bus.faults.has('listing-duplicates-last') && paths.length > 1) return [...paths, paths.at(-1)!];
+    if (this.bus.faults.has('listing-omits-last') && paths.length > 1) return paths.slice(0, -1);
+    if (this.bus.faults.has('listing-first-page-only')) return paths.slice(0, LISTING_PAGE);
     return paths;
   }
 

@@ -258,7 +258,7 @@ async function objectRoute(ctx: Context, req: IncomingMessage, method: string, p
   switch (method) {
     case 'GET':
       if (!ctx.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
-      return ok(ctx.faults.has('object-not-flattened') ? ctx.bus.interfaceView(path) : ctx.bus.attributes(path));
+      return ok(ctx.bus.objectView(path));
     case 'PUT':
       ctx.writer.writeObject(path, await readJsonBody(req, ctx.faults));
       return written(ctx);

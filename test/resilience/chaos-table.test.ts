@@ -190,9 +190,10 @@ test.each(MODES)(
     await restarted;
     await proxy.close();
 
+    // Judged test by test: a requirement another of its tests passed still shows the one the fault met.
     const affected = (results?.requirements ?? [])
-      .filter((r) => requirement(r.id).area === 'objects' && r.verdict !== 'PASS')
-      .map((r) => ({ id: r.id, verdict: r.verdict, reason: r.reason ?? '' }));
+      .filter((r) => requirement(r.id).area === 'objects')
+      .flatMap((r) => r.tests.filter((x) => x.verdict !== 'PASS').map((x) => ({ id: r.id, verdict: x.verdict, reason: x.reason ?? '' })));
     rows.push({
       mode: m.mode,
       exitCode,

@@ -345,7 +345,7 @@ export class BmcwebServer {
     // skips each ("mapper allows empty interfaces"), no GetAll answers, nothing writes the
     // response, and the default 200 goes out with an empty body.
     if (!bus.tree.get(path)) return bare(200);
-    if (property === '') return ok(faults.has('object-not-flattened') ? bus.interfaceView(path) : bus.attributes(path));
+    if (property === '') return ok(bus.objectView(path));
     const obj = bus.tree.get(path);
     const ref = obj && bus.findAttribute(obj, property);
     const value = ref && bus.wire.attr(ref.property);

@@ -315,7 +315,7 @@ export class PhosphorRestServer {
     session: PhosphorSession | undefined,
     req: IncomingMessage,
   ): Promise<Answer> {
-    const { bus, listings, faults } = this.ctx;
+    const { bus, listings } = this.ctx;
     const ok = (data: unknown, headers?: Record<string, string | string[]>): Answer => ({ status: 200, data, headers });
     switch (m.handler) {
       case 'session':
@@ -350,7 +350,7 @@ export class PhosphorRestServer {
           throw new Crash(new PyException('AttributeError', "Attribute 'parameter_list' not defined."), FRAMES.putObject);
         }
         if (method === 'DELETE') return this.delete(m.path, found.obj!);
-        return ok(faults.has('object-not-flattened') ? bus.interfaceView(m.path) : bus.attributes(m.path));
+        return ok(bus.objectView(m.path));
     }
   }
 

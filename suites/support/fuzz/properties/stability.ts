@@ -76,6 +76,21 @@ function attributeShaped(judge: Judge, path: string, map: Record<string, unknown
   return false;
 }
 
+/**
+ * The third route's vote when two disagree: attr/{name}, or the parent's enumerate entry, read
+ * without judging. A map that differs from two routes that agree is EP-3's failure, not theirs.
+ */
+async function thirdRoute(env: FuzzEnv, path: string, name: string, route: 'attr' | 'enumerate'): Promise<unknown> {
+  if (route === 'attr') {
+    const r = await read(env, unjudged, `${path}/attr/${name}`);
+    return r?.res.status === 200 ? r.data : undefined;
+  }
+  const r = await read(env, unjudged, `${path.slice(0, path.lastIndexOf('/'))}/enumerate`);
+  const entries = r?.res.status === 200 ? r.data : undefined;
+  const entry = isMap(entries) ? entries[path] : undefined;
+  return isMap(entry) ? entry[name] : undefined;
+}
+
 async function attrStable(env: FuzzEnv, judge: Judge, path: string, name: string): Promise<void> {
   const attrPath = `${path}/attr/${name}`;
   const map1 = await readOk(env, judge, path, 'EP-3');
@@ -101,6 +116,15 @@ async function attrStable(env: FuzzEnv, judge: Judge, path: string, name: string
     async () => (lastAttr = (await read(env, judge, attrPath))?.data),
   );
   if (verdict !== 'disagree') return;
+  const third = await thirdRoute(env, path, name, 'enumerate');
+  if (third !== undefined && sameValue(third, lastAttr) && !sameValue(third, lastMap)) {
+    judge.violation(
+      'EP-3',
+      `GET ${clip(path, 80)} has ${name} = ${show(lastMap, 70)} where attr/ and enumerate say ${show(lastAttr, 70)}`,
+      [get(path)],
+    );
+    return;
+  }
   judge.violation(
     'EP-4',
     `attr/${clip(name, 40)} answers ${show(lastAttr, 70)} but GET ${clip(path, 80)} has ${show(lastMap, 70)} (read twice)`,
@@ -210,6 +234,13 @@ async function enumerateStable(env: FuzzEnv, judge: Judge, node: string, pick: n
     );
     if (verdict !== 'disagree') continue;
     const shown = (await enumAgain())[n];
+    const third = await thirdRoute(env, key, n, 'attr');
+    const mapValue = (await directAgain())[n];
+    if (shown !== undefined && third !== undefined && sameValue(third, shown) && !sameValue(third, mapValue)) {
+      const has = mapValue === undefined ? 'lacks it' : `has ${show(mapValue, 50)}`;
+      judge.violation('EP-3', `GET ${clip(key, 80)} ${has} where attr/${clip(n, 40)} and enumerate say ${show(shown, 50)}`, [get(key)]);
+      return;
+    }
     const what = shown === undefined ? 'lacks it' : `says ${show(shown, 50)}`;
     judge.violation(
       'EP-7',
