@@ -143,13 +143,7 @@ export const FAULT_MODEL: Readonly<Record<string, RequirementModel>> = {
  * Pairs the model says apply and no simulator fault realises yet: named here so that the mutation
  * report shows them, and so that the completeness test fails on any other uncovered pair.
  */
-export const KNOWN_GAPS: ReadonlyArray<readonly [string, Operator, string]> = [
-  ['EP-3', 'omit', 'a map that lacks an attribute attr/ answers: needs the EP-7 comparison to name EP-3 when attr/ confirms the attribute'],
-  ['EP-3', 'lossy', 'a map that rounds what attr/ and enumerate keep: needs a majority of three views to tell which one lost it'],
-  ['EP-5', 'omit', 'a children listing that leaves a child out: the walk then misses it and RULE-1 takes the blame; needs EP-5 to name it'],
-  ['EP-5', 'narrow', 'a children listing cut at N entries: as omit, judged today under RULE-1'],
-  ['EP-9', 'partial', 'an object PUT that takes only some of its changes: needs two declared writables on one object'],
-];
+export const KNOWN_GAPS: ReadonlyArray<readonly [string, Operator, string]> = [];
 
 export type Decision = { applies: true } | { applies: false; why: string };
 

@@ -15,6 +15,12 @@ export const EFFECT_FAULTS: readonly FaultInfo[] = [
     description: 'PUT {path}/attr/{name} also stores the value in the next attribute of the object with the same D-Bus signature',
   },
   {
+    name: 'put-object-applies-first-change',
+    requirement: 'EP-9',
+    operator: 'partial',
+    description: 'PUT {path} with a map that changes several attributes applies the first change only, and answers success',
+  },
+  {
     name: 'put-object-writes-namesakes',
     requirement: 'EP-9',
     operator: 'collateral',

@@ -32,6 +32,8 @@ export function simulatorTargetProfile(ns = 'mgmt_project'): SimulatorTargetProf
         values: ['Off', 'On', 'Blink'].map((a) => `xyz.${ns}.Led.Physical.Action.${a}`),
       },
       { path: `${root}/control/power_cap`, name: 'PowerCap' },
+      // A second writable of one object: a PUT of the object can change two attributes at once (EP-9).
+      { path: `${root}/control/power_cap`, name: 'PowerCapEnable' },
     ],
     deletablePrefixes: [simulatorDeletablePrefix(ns)],
   };

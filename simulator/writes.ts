@@ -143,7 +143,10 @@ export class Writer {
     }
     if (this.bus.faults.has('put-object-ignored')) return;
     const signal = !this.bus.faults.has('object-put-silent');
-    for (const [name, ref, value] of changes) this.store(path, ref, name, value, signal);
+    const applied = this.bus.faults.has('put-object-applies-first-change')
+      ? changes.filter(([, ref, value]) => !sameValue(readProperty(ref.property), value)).slice(0, 1)
+      : changes;
+    for (const [name, ref, value] of applied) this.store(path, ref, name, value, signal);
     if (this.bus.faults.has('put-object-writes-namesakes')) {
       for (const [name, , value] of changes) this.bus.writeNamesakes(path, name, value);
     }

@@ -112,6 +112,37 @@ check(
 );
 
 check(
+  'EP-9',
+  'PUT {path} with a complete map that changes two attributes changes both',
+  async (t) => {
+    const plans = await writePlans(t);
+    const first = plans.find((p) => plans.some((q) => q !== p && q.attr.path === p.attr.path));
+    if (!first)
+      return t.notTested(
+        `no two named writable attributes are on one object: a map changing two cannot be formed (named writables: ${t.cfg.writable.map((w) => `${w.path}:${w.name}`).join(', ') || 'none'})`,
+      );
+    const second = plans.find((q) => q !== first && q.attr.path === first.attr.path)!;
+    const path = first.attr.path;
+    restoreAfter(t, first);
+    restoreAfter(t, second);
+    const body = await putBodyFromGet(t, path);
+    body.data[first.attr.name] = first.next;
+    body.data[second.attr.name] = second.next;
+    invalidateTreeCache();
+    const res = await t.client.request('PUT', path, { json: body });
+    const what = `PUT ${path} with the complete map, ${first.attr.name} = ${show(first.next)} and ${second.attr.name} = ${show(second.next)}`;
+    expectSuccess(res, what);
+    const after = await getObject(t.client, path);
+    const untaken = [first, second].filter((p) => !sameValue(after[p.attr.name], p.next));
+    ensure(
+      untaken.length === 0,
+      `${what} answered ${res.status} but ${untaken.map((p) => `${p.attr.name} reads ${show(after[p.attr.name])}`).join(' and ')}`,
+    );
+  },
+  { profile: 'safe' },
+);
+
+check(
   'RULE-3',
   'a PUT of a partial object is refused and changes nothing',
   async (t) => {

@@ -1,5 +1,6 @@
 /** The fleet commands as a user meets them: one-sentence usage errors, and signals passed to the runs. */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,12 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../runner/package-root.js';
 import type { FleetMatrix } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
-import { cli } from '../support/cli.js';
+import { CLI, cli } from '../support/cli.js';
+import { start, until } from '../load/cli-process.js';
 import { call, login } from '../simulator/helpers.js';
 import { hangAfter } from '../support/hang.js';
 
 const PASSWORD = 'fleet-cmd-Secret-51c';
 const PROFILE = join(packageRoot(), 'profiles', 'simulator.json');
+const SCRIPT = '/usr/bin/script';
 let dir: string;
 
 beforeAll(async () => {
@@ -123,8 +126,8 @@ describe('a terminal Ctrl-C', () => {
     for (const sim of Object.values(sims)) await sim?.close();
   });
 
-  test(
-    'SIGINT to the foreground process group reaches each run once: both restore, write partial results, the fleet exits 2',
+  test.skipIf(!existsSync(SCRIPT))(
+    'Ctrl-C on a terminal reaches each run once: both restore, write partial results, the fleet exits 2',
     async () => {
       const url = (name: 'a' | 'b') => sims[name]!.url;
       const entry = (name: 'a' | 'b') => ({ name, url: url(name), passwordEnv: 'FLEET_INT_PW', targetProfile: PROFILE, insecure: true });
@@ -132,31 +135,35 @@ describe('a terminal Ctrl-C', () => {
       const out = join(dir, 'terminal');
       const sessions = { a: await login(url('a'), 'root', PASSWORD), b: await login(url('b'), 'root', PASSWORD) };
       const before = { a: await attrOf(url('a'), sessions.a, ASSET_TAG), b: await attrOf(url('b'), sessions.b, ASSET_TAG) };
-      let poll: NodeJS.Timeout | undefined;
-      const ran = await cli(
-        ['run', '--targets', file, '--fleet-concurrency', '2', '--only', 'writes', '--out', out],
-        { FLEET_INT_PW: PASSWORD },
-        60_000,
-        (pid) => {
-          // As a user would press it: while the runs are writing (a write of theirs is on a target).
-          // One press: reads still in flight when it is sent must not send it again.
-          let pressed = false;
-          poll = setInterval(() => {
-            void Promise.all([attrOf(url('a'), sessions.a, ASSET_TAG), attrOf(url('b'), sessions.b, ASSET_TAG)]).then(
-              ([a, b]) => {
-                const writing = JSON.stringify(a) !== JSON.stringify(before.a) || JSON.stringify(b) !== JSON.stringify(before.b);
-                if (pressed || !writing) return;
-                pressed = true;
-                clearInterval(poll);
-                process.kill(-pid, 'SIGINT');
-              },
-              () => undefined,
-            );
-          }, 50);
-        },
-        true,
-      );
-      clearInterval(poll);
+      const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
+      const command = [
+        'exec',
+        process.execPath,
+        CLI,
+        'run',
+        '--targets',
+        file,
+        '--fleet-concurrency',
+        '2',
+        '--only',
+        'writes',
+        '--out',
+        out,
+      ]
+        .map((a, i) => (i === 0 ? a : quote(a)))
+        .join(' ');
+      // exec: the shell gives way to the fleet, so that the terminal's signal meets the fleet and its runs alone.
+      // script gives the fleet a pseudo-terminal; ^C written to it is the terminal's interrupt, sent
+      // by its line discipline to the whole foreground process group once. -e: script exits as the fleet did.
+      const run = start(SCRIPT, ['-qefc', command, '/dev/null'], { SHELL: '/bin/sh', CI: '', FLEET_INT_PW: PASSWORD });
+      // As a user would press it: while the runs are writing (a write of theirs is on a target).
+      await until(async () => {
+        if (run.child.exitCode !== null) throw new Error(`the fleet ended before writing: ${run.stdout()}`);
+        const [a, b] = await Promise.all([attrOf(url('a'), sessions.a, ASSET_TAG), attrOf(url('b'), sessions.b, ASSET_TAG)]);
+        return JSON.stringify(a) !== JSON.stringify(before.a) || JSON.stringify(b) !== JSON.stringify(before.b);
+      }, 'a run to write');
+      run.child.stdin!.write('\x03');
+      const ran = await run.finished;
       expect(ran.code, ran.stdout + ran.stderr).toBe(2);
       const fleet = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetMatrix;
       expect(fleet.targets.map((t) => t.status)).toEqual(['interrupted', 'interrupted']);

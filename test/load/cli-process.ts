@@ -3,12 +3,13 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../runner/package-root.js';
+import { timeFactor } from '../support/hang.js';
 
 export const ROOT = packageRoot();
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
 /** A process left running this long is killed: a test that hangs fails instead of holding the suite. */
-const KILL_AFTER_MS = 60_000;
+const KILL_AFTER_MS = 90_000 * timeFactor();
 
 /** The CLI runs from dist/: build it when a source it depends on is newer. */
 export function ensureBuilt(): void {

@@ -1,6 +1,6 @@
 /** Probes of the faults in simulator/faults-effects.ts: each answers true when the simulator shows the fault. */
 import { I, ROOT } from './helpers.js';
-import { LED, session, SYSTEM, tftp, upload, type Probe } from './fault-probe-kit.js';
+import { CAP, LED, session, SYSTEM, tftp, upload, type Probe } from './fault-probe-kit.js';
 import type { Session } from './helpers.js';
 
 const SOFTWARE = `${ROOT}/software`;
@@ -23,6 +23,13 @@ export const EFFECT_PROBES: Record<string, Probe> = {
     const s = await session(sim);
     await s.put(LED, { Asserted: 0 });
     return (await s.get(`${ROOT}/led/groups/bmc_booted/attr/Asserted`)).body.data === 0;
+  },
+  'put-object-applies-first-change': async (sim) => {
+    const s = await session(sim);
+    const map = (await s.get(CAP)).body.data;
+    await s.put(CAP, { ...map, PowerCap: 650, PowerCapEnable: !map.PowerCapEnable });
+    const after = (await s.get(CAP)).body.data;
+    return after.PowerCap !== 650 || after.PowerCapEnable === map.PowerCapEnable;
   },
   'delete-removes-next-sibling': async (sim) => {
     const s = await session(sim);

@@ -39,14 +39,15 @@ export const EVENT_PROBES: Record<string, Probe> = {
   },
   'properties-changed-coalesced': async (sim) => {
     const s = await session(sim);
+    // Two changes of one interface sent together: one after the other, a busy machine can space
+    // them wider than the fault's merge window.
     const got = await eventsDuring(
       s,
-      { paths: [LED] },
+      { paths: [CAP] },
       async () => {
-        await s.put(`${LED}/attr/Asserted`, 1);
-        await s.put(`${LED}/attr/Asserted`, 0);
+        await Promise.all([s.put(`${CAP}/attr/PowerCap`, 701), s.put(`${CAP}/attr/PowerCapEnable`, true)]);
       },
-      200,
+      300,
     );
     return got.length < 2;
   },
