@@ -66,7 +66,7 @@ table { border-collapse: collapse; margin: 6px 0; } th, td { padding: 3px 10px; 
 th:first-child, td:first-child, th.text, td.text { text-align: left; } th { background: #f4f4f4; }
 .verdict { font-weight: bold; font-size: 16px; } .verdict.pass { color: #1a7f37; } .verdict.fail { color: #c62828; }
 .verdict.interrupted { color: #9a6700; }
-.miss { color: #c62828; font-weight: bold; } .ok { color: #1a7f37; }
+.miss { color: #c62828; font-weight: bold; } .ok { color: #1a7f37; } .muted { color: #666; }
 .chart { margin: 8px 0 18px; max-width: 1320px; }
 .kv td { text-align: left; }
 /* A legend at rest names its series; values appear while the pointer is over the chart. */
@@ -211,7 +211,8 @@ function thresholdSection(doc: LoadDocument): string {
     `${t.rule}${isDefaultThreshold(t) ? ' (default)' : ''}`,
     t.actual ?? '',
     t.note ?? '',
-    t.pass ? '<span class="ok">pass</span>' : '<span class="miss">MISS</span>',
+    // A rule of a scenario this run did not select passes nothing: it was not evaluated.
+    !t.pass ? '<span class="miss">MISS</span>' : t.note ? '<span class="muted">not evaluated</span>' : '<span class="ok">pass</span>',
   ]);
   const misses = doc.thresholds.filter((t) => !t.pass).map(describeMiss);
   const lead = given

@@ -186,7 +186,7 @@ describe('tables and verdict', () => {
     expectEveryColumnHeadedAndFilled(plain, 'thresholds without notes');
     const noted = tableUnder(await renderLoadHtml(withThresholds(true)), 'Thresholds');
     expect(noted.head).toEqual(['scenario', 'rule', 'actual', 'note', 'result']);
-    expect(noted.rows[2]).toEqual(['list', 'p99 < 1s', '', 'scenario not run: not evaluated', 'pass']);
+    expect(noted.rows[2]).toEqual(['list', 'p99 < 1s', '', 'scenario not run: not evaluated', 'not evaluated']);
   });
 });
 
