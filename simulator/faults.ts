@@ -398,6 +398,10 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     operator: 'stale',
     requirement: 'RULE-7',
     description: 'an upload of a version that was deleted answers 400 "already exists" and registers nothing',
+    knockOn: {
+      'ACT-1':
+        'the run downloads its TFTP image more than once and deletes its version in between: the fault refuses the second download as it refuses a re-upload',
+    },
     stateful: true,
   },
   {

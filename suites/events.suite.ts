@@ -32,7 +32,7 @@ import {
 } from './support/event-findings.js';
 import { quietSince, quietWindow } from './support/pace.js';
 import { lastVersionRemoval, uploadAndTrack } from './support/software.js';
-import { invalidateTreeCache } from './support/tree.js';
+import { interfaceKeys, invalidateTreeCache } from './support/tree.js';
 import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from './support/writable.js';
 import {
   AttrWriter,
@@ -521,6 +521,9 @@ async function announcements(
 /** What GET of the object shows that none of the signals carried (GET read again: a service may have been slower than them). */
 async function lackedProperties(t: CheckContext, created: string, signals: readonly ReceivedEvent[]): Promise<string[]> {
   const map = asObject(expectOk(await t.client.get(created), `GET ${created}`, 'EP-3'), `GET ${created}`, 'EP-3');
+  // A map keyed by interfaces has no properties to look for: EP-3's failure, judged there.
+  const interfaces = interfaceKeys(map);
+  ensure(interfaces.length === 0, `GET ${created} maps interface names, not attribute names: ${show(interfaces.slice(0, 3))}`, 'EP-3');
   const have = carried(signals);
   return Object.keys(map).filter((n) => !have.has(n));
 }
