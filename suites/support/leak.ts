@@ -125,10 +125,17 @@ export function spellingsOf(path: string): Set<string> {
 /**
  * True when `treePath` (lower-cased) is the request, as spelled by the server, or a prefix of it:
  * a server may cut the path where it stopped resolving it, inside an element too ("network^/x"
- * answered with "network").
+ * answered with "network"). It may also drop what comes before it ("/^./xyz/a/list" answered with
+ * "/xyz/a"): a path the request carries whole, up to an element's end, tells the client nothing.
  */
 function isEcho(treePath: string, spellings: ReadonlySet<string>): boolean {
-  for (const s of spellings) if (s.startsWith(treePath)) return true;
+  for (const s of spellings) {
+    if (s.startsWith(treePath)) return true;
+    for (let at = s.indexOf(treePath, 1); at !== -1; at = s.indexOf(treePath, at + 1)) {
+      const next = s[at + treePath.length];
+      if (next === undefined || next === '/') return true;
+    }
+  }
   return false;
 }
 

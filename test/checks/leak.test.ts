@@ -37,6 +37,8 @@ describe('no leak: the request coming back', () => {
     ['the namespace root from the spec', '/login', `Log in before reading ${ROOT}`],
     // A token stops at "{": the echo must not fall apart into a path of the tree.
     ['a brace inside the path', `/xyz/{../xyz/mgmt_project/inventory/system`, `Path /xyz/{../xyz/mgmt_project/inventory/system not found`],
+    // A field server answered this for a fuzzed path without credentials: the tree path is the request's own text.
+    ['a leading part dropped', `/^.${SYSTEM}/list`, `Path /^.${SYSTEM} not found`],
   ])('%s', (_what, path, description) => {
     expect(leakIn(refusal(404, description), { path }, knowledge)).toBeUndefined();
   });
@@ -83,6 +85,10 @@ describe('leak: data of the target the request did not carry', () => {
     expect(leakIn(refusal(401, `${ROOT}/inventory is not yours; nor ${SYSTEM}`), { path: `${ROOT}/inventory` }, knowledge)).toMatch(
       /inventory\/system/,
     );
+  });
+
+  test('a tree path inside the request only as the start of a longer element', () => {
+    expect(leakIn(refusal(404, `see ${SYSTEM}`), { path: `/x${SYSTEM}extra/list` }, knowledge)).toBeDefined();
   });
 
   test('a child of the requested path is not its prefix', () => {
