@@ -33,7 +33,7 @@ interface Mode {
   refuseTls?: boolean;
   /** Restart the target (a new simulator) for this long, at the first request for state/host0. */
   restartSeconds?: number;
-  /** Wall time the run must end within. */
+  /** Wall time the run must end within on an idle machine; a busy one stretches it (see `slowdown`). */
   boundMs: number;
   /**
    * What every affected requirement must show: NOT_TESTED with a reason naming the fault; or, when
@@ -125,6 +125,14 @@ interface Row {
 }
 
 const rows: Row[] = [];
+
+/**
+ * The first mode (latency only: every request answered) took this long on an idle two-core
+ * machine. Its wall time in this file, against this, says how much slower the machine is now, and
+ * every bound stretches by that much: a bound proves the run ends, not how fast the machine is.
+ */
+const IDLE_FIRST_MODE_MS = 8_600;
+let slowdown = 1;
 let sim: RunningSimulator;
 beforeAll(async () => {
   vi.stubEnv('GITHUB_STEP_SUMMARY', '');
@@ -198,7 +206,7 @@ test.each(MODES)(
       mode: m.mode,
       exitCode,
       wallMs,
-      boundMs: m.boundMs,
+      boundMs: Math.round(m.boundMs * slowdown),
       affected,
       peakRssMiB: rss.stop() / MiB,
       sessionsOpened: proxy.stats.sessionsOpened,
@@ -208,7 +216,8 @@ test.each(MODES)(
       requests: proxy.stats.requests,
     });
 
-    expect(wallMs).toBeLessThan(m.boundMs);
+    expect(wallMs, `bound ${m.boundMs} ms stretched ${slowdown.toFixed(2)}× for this machine`).toBeLessThan(m.boundMs * slowdown);
+    if (m === MODES[0]) slowdown = Math.max(1, wallMs / IDLE_FIRST_MODE_MS);
     expect(results, 'the run ended with results').toBeDefined();
     // No unhandled error, no stack trace.
     expect(written).not.toMatch(/^\s+at |Unhandled/m);
