@@ -5,7 +5,7 @@
  * (item_updater.cpp `ItemUpdater::createActivation`, woken by that signal) adds Activation a little
  * later. Both field dialects deliver the simulator's one signal of such an object in those two parts.
  */
-import type { BusEvent, InterfacesAdded, PublishMeta } from '../events.js';
+import { EventHub, type BusEvent, type InterfacesAdded, type PublishMeta } from '../events.js';
 
 /** How long after the image manager's signal the updater's comes. */
 export const UPDATER_DELAY_MS = 30;
@@ -41,27 +41,31 @@ export function byService(event: BusEvent): ServiceSignal[] {
 }
 
 /**
- * Publishes `event` as its services signal it: the first part now, a later one after its delay
- * (its timer kept in `timers`, so that closing the hub cancels it).
+ * The field dialects' hub: publishes each event as its services signal it, the first part now and
+ * a later one after its delay; closing the hub cancels the signals still to come.
  */
-export function publishByService(
-  event: BusEvent,
-  meta: PublishMeta,
-  publish: (event: BusEvent, meta: PublishMeta) => void,
-  timers: Set<NodeJS.Timeout>,
-): void {
-  let delay = 0;
-  for (const part of byService(event)) {
-    delay += part.delayMs;
-    if (delay === 0) {
-      publish(part.event, meta);
-      continue;
+export class ServicesHub extends EventHub {
+  private readonly later = new Set<NodeJS.Timeout>();
+
+  override publish(event: BusEvent, meta: PublishMeta = {}): void {
+    let delay = 0;
+    for (const part of byService(event)) {
+      delay += part.delayMs;
+      if (delay === 0) {
+        super.publish(part.event, meta);
+        continue;
+      }
+      const timer = setTimeout(() => {
+        this.later.delete(timer);
+        super.publish(part.event, meta);
+      }, delay);
+      timer.unref();
+      this.later.add(timer);
     }
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      publish(part.event, meta);
-    }, delay);
-    timer.unref();
-    timers.add(timer);
+  }
+
+  override close(): void {
+    for (const timer of this.later) clearTimeout(timer);
+    super.close();
   }
 }

@@ -17,10 +17,9 @@
  * - a new version's interfaces come in two signals, the image manager's and the updater's (services.ts).
  */
 import type { BusEvent, PublishMeta, Subscriber } from '../../events.js';
-import { EventHub } from '../../events.js';
 import { dumpJson, NLOHMANN_PRETTY } from '../json-out.js';
 import { SD_BUS_STANDARD_INTERFACES } from '../phosphor/events.js';
-import { publishByService } from '../services.js';
+import { ServicesHub } from '../services.js';
 import { decodeUtf8, JsonObject, parseTypedJson, type TypedJson } from '../typed-json.js';
 
 const VALID_PATH = /^\/([A-Za-z0-9_]+\/?)*$/;
@@ -46,19 +45,7 @@ function each(v: TypedJson): TypedJson[] {
   return v === null ? [] : [v];
 }
 
-export class BmcwebHub extends EventHub {
-  /** The later signals of objects whose interfaces come from several services. */
-  private readonly later = new Set<NodeJS.Timeout>();
-
-  override publish(event: BusEvent, meta: PublishMeta = {}): void {
-    publishByService(event, meta, (e, m) => super.publish(e, m), this.later);
-  }
-
-  override close(): void {
-    for (const timer of this.later) clearTimeout(timer);
-    super.close();
-  }
-
+export class BmcwebHub extends ServicesHub {
   protected override onMessage(sub: Subscriber, data: Buffer): void {
     const session = (sub.filter as MonitorSession | null) ?? { matches: [], interfaces: new Set<string>() };
     const text = decodeUtf8(data);

@@ -17,9 +17,8 @@
  * - a new version's interfaces come in two signals, the image manager's and the updater's (services.ts).
  */
 import type { BusEvent, PublishMeta, Subscriber } from '../../events.js';
-import { EventHub } from '../../events.js';
 import { dumpJson, PY_COMPACT } from '../json-out.js';
-import { publishByService } from '../services.js';
+import { ServicesHub } from '../services.js';
 import { JsonObject, parseTypedJson, type TypedJson } from '../typed-json.js';
 
 /** sd-bus puts the standard interfaces of every object into its InterfacesAdded signal. */
@@ -90,20 +89,9 @@ export function parsePhosphorFilter(text: string): PhosphorFilter | undefined {
   return { paths, ...tests, empty: !filters.has('paths') && !filters.has('interfaces') };
 }
 
-export class PhosphorHub extends EventHub {
+export class PhosphorHub extends ServicesHub {
   /** Subscribers whose one message was already read. */
   private readonly heard = new WeakSet<Subscriber>();
-  /** The later signals of objects whose interfaces come from several services. */
-  private readonly later = new Set<NodeJS.Timeout>();
-
-  override publish(event: BusEvent, meta: PublishMeta = {}): void {
-    publishByService(event, meta, (e, m) => super.publish(e, m), this.later);
-  }
-
-  override close(): void {
-    for (const timer of this.later) clearTimeout(timer);
-    super.close();
-  }
 
   protected override onMessage(sub: Subscriber, data: Buffer): void {
     if (this.heard.has(sub)) return; // the server never reads a second message
