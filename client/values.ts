@@ -36,7 +36,8 @@ function bitOf(v: unknown): 0 | 1 | undefined {
   return undefined;
 }
 
-function isMap(v: unknown): v is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isMap(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 

@@ -1,6 +1,6 @@
 /** Objects and attributes: the objects the spec shows, GET of an object and of one attribute. */
 import { BmcClientError } from '../client/errors.js';
-import { compareValues, describeEncodings, sameValue } from '../client/values.js';
+import { compareValues, describeEncodings, isMap, sameValue } from '../client/values.js';
 import { check, type CheckContext } from './support/check.js';
 import { asObject, ensure, envelopeOf, expectOk, notJudged, setDifference, show } from './support/assert.js';
 import { describeViews, stableOddView } from './support/views.js';
@@ -67,12 +67,10 @@ check('EP-3', 'GET {path} keeps every attribute and value that attr/{name} and e
   for (const [path, attrs] of entries.slice(0, MAP_SAMPLE)) {
     const res = await t.client.get(path);
     const map = res.status === 200 ? envelopeOf(res)?.data : undefined;
-    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue; // judged by the EP-3 check above
+    if (!isMap(map)) continue; // judged by the EP-3 check above
     compared += 1;
-    for (const [name, value] of Object.entries(attrs)) {
-      const own = (map as Record<string, unknown>)[name];
-      if (!Object.hasOwn(map, name) || compareValues(own, value) === 'different') suspects.push([path, name]);
-    }
+    for (const [name, value] of Object.entries(attrs))
+      if (!Object.hasOwn(map, name) || compareValues(map[name], value) === 'different') suspects.push([path, name]);
   }
   if (compared === 0)
     notJudged(`GET gave no attribute map of the ${Math.min(entries.length, MAP_SAMPLE)} objects enumerate names (see EP-3 above)`);

@@ -4,7 +4,7 @@
  * says which is wrong: a map that drops or rounds what attr/ and enumerate agree on is EP-3's
  * failure, not EP-4's or EP-7's.
  */
-import { compareValues } from '../../client/values.js';
+import { compareValues, isMap } from '../../client/values.js';
 import { envelopeOf, show } from './assert.js';
 import type { CheckContext } from './check.js';
 
@@ -17,10 +17,6 @@ export const UNAVAILABLE: unique symbol = Symbol('unavailable');
 
 export type ViewValue = unknown;
 export type Views = Record<View, ViewValue>;
-
-function isMap(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function member(map: unknown, name: string): ViewValue {
   if (!isMap(map)) return UNAVAILABLE;

@@ -132,6 +132,4 @@ export async function readOk(env: FuzzEnv, judge: Judge, path: string, rule: str
   return r.data;
 }
 
-export function isMap(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isMap } from '../../../../client/values.js';
