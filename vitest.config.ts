@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { DEFAULT_MS, hangAfter } from './test/support/hang.js';
 
 /**
  * Files that spawn the CLI or worker processes and signal them: each in a process of its own, so
@@ -17,8 +18,7 @@ const SPAWNING = [
  * Timeouts only catch a hang: generous, since a busy machine (a CI runner beside other jobs) runs
  * these files several times slower than an idle one; BMC_TEST_TIME_FACTOR stretches them further.
  */
-const factor = Number(process.env.BMC_TEST_TIME_FACTOR) > 0 ? Number(process.env.BMC_TEST_TIME_FACTOR) : 1;
-const shared = { testTimeout: 120_000 * factor, hookTimeout: 120_000 * factor, pool: 'forks' as const };
+const shared = { testTimeout: hangAfter(DEFAULT_MS), hookTimeout: hangAfter(DEFAULT_MS), pool: 'forks' as const };
 
 // The project's own tests. The conformance suites (suites/) are run by `bmc-conformance run`, not here.
 export default defineConfig({

@@ -9,13 +9,12 @@ import { packageRoot } from '../../runner/package-root.js';
 import type { FleetMatrix } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { CLI, cli } from '../support/cli.js';
-import { start, until } from '../load/cli-process.js';
+import { SCRIPT, startUnderTerminal, until } from '../load/cli-process.js';
 import { call, login } from '../simulator/helpers.js';
 import { hangAfter } from '../support/hang.js';
 
 const PASSWORD = 'fleet-cmd-Secret-51c';
 const PROFILE = join(packageRoot(), 'profiles', 'simulator.json');
-const SCRIPT = '/usr/bin/script';
 let dir: string;
 
 beforeAll(async () => {
@@ -135,27 +134,9 @@ describe('a terminal Ctrl-C', () => {
       const out = join(dir, 'terminal');
       const sessions = { a: await login(url('a'), 'root', PASSWORD), b: await login(url('b'), 'root', PASSWORD) };
       const before = { a: await attrOf(url('a'), sessions.a, ASSET_TAG), b: await attrOf(url('b'), sessions.b, ASSET_TAG) };
-      const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
-      const command = [
-        'exec',
-        process.execPath,
-        CLI,
-        'run',
-        '--targets',
-        file,
-        '--fleet-concurrency',
-        '2',
-        '--only',
-        'writes',
-        '--out',
-        out,
-      ]
-        .map((a, i) => (i === 0 ? a : quote(a)))
-        .join(' ');
-      // exec: the shell gives way to the fleet, so that the terminal's signal meets the fleet and its runs alone.
-      // script gives the fleet a pseudo-terminal; ^C written to it is the terminal's interrupt, sent
-      // by its line discipline to the whole foreground process group once. -e: script exits as the fleet did.
-      const run = start(SCRIPT, ['-qefc', command, '/dev/null'], { SHELL: '/bin/sh', CI: '', FLEET_INT_PW: PASSWORD });
+      const run = startUnderTerminal([CLI, 'run', '--targets', file, '--fleet-concurrency', '2', '--only', 'writes', '--out', out], {
+        FLEET_INT_PW: PASSWORD,
+      });
       // As a user would press it: while the runs are writing (a write of theirs is on a target).
       await until(async () => {
         if (run.child.exitCode !== null) throw new Error(`the fleet ended before writing: ${run.stdout()}`);

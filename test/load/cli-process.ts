@@ -57,6 +57,21 @@ export function start(file: string, args: string[], env: NodeJS.ProcessEnv = {})
   return { child, stdout: () => stdout, finished };
 }
 
+/** Where util-linux's script is: the tests that need a terminal skip without it. */
+export const SCRIPT = '/usr/bin/script';
+
+/**
+ * `node ARGS` on a pseudo-terminal of its own, as a user starts it: ^C written to the child's
+ * stdin is the terminal's interrupt, sent by its line discipline to the whole foreground process
+ * group once. exec: the shell gives way, so that the signal meets the command alone; -e: script
+ * exits as the command did.
+ */
+export function startUnderTerminal(args: string[], env: NodeJS.ProcessEnv = {}): Running {
+  const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = `exec ${[process.execPath, ...args].map(quote).join(' ')}`;
+  return start(SCRIPT, ['-qefc', command, '/dev/null'], { SHELL: '/bin/sh', CI: '', ...env });
+}
+
 /** `bmc-conformance load ARGS`, to its end. */
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
   const run = start(process.execPath, [CLI, 'load', ...args], env);

@@ -12,13 +12,12 @@ import { BmcClient } from '../../client/http.js';
 import { jsonEqual } from '../../client/json.js';
 import type { LoadDocument } from '../../load/load-document.js';
 import { simulatorTargetProfile, startSimulator, type RunningSimulator } from '../../simulator/index.js';
-import { CLI, ensureBuilt, start, until, type Running } from './cli-process.js';
+import { CLI, ensureBuilt, SCRIPT, start, startUnderTerminal, until, type Running } from './cli-process.js';
 import { hangAfter } from '../support/hang.js';
 
 const NS = 'mgmt_project';
 const PASSWORD = 'load-signal-Secret-4d';
 const WRITABLE = simulatorTargetProfile(NS).writable;
-const SCRIPT = '/usr/bin/script';
 
 let sim: RunningSimulator;
 let probe: BmcClient;
@@ -105,11 +104,7 @@ async function expectStoppedAndRestored(dir: string, signal: 'SIGINT' | 'SIGTERM
 test.skipIf(!existsSync(SCRIPT))('Ctrl-C on a terminal: the load stops, restores its writes, reports what it has, exit 130', async () => {
   const dir = join(out, 'sigint');
   const before = await snapshot();
-  const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, ...loadArgs(dir)].map(quote).join(' ');
-  // script gives the load a pseudo-terminal; ^C written to it is the terminal's interrupt, sent
-  // by its line discipline to the foreground process group, once. -e: script exits as the load did.
-  const run = start(SCRIPT, ['-qefc', command, '/dev/null'], { SHELL: '/bin/sh', CI: '' });
+  const run = startUnderTerminal(loadArgs(dir));
   await whileWriting(before, run);
   // On a terminal the load keeps one status line, rewritten in place every second.
   await until(() => run.stdout().includes('\x1b[K'), 'the status line');

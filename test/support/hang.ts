@@ -3,7 +3,8 @@
  * defaults, and never below them: a busy runner (CI beside other jobs) is several times slower than
  * an idle machine, and a timeout a slow machine meets is a false failure.
  */
-const DEFAULT_MS = 120_000;
+/** The test and hook timeout of every file (vitest.config.ts), before the factor. */
+export const DEFAULT_MS = 120_000;
 
 export function timeFactor(): number {
   return Number(process.env.BMC_TEST_TIME_FACTOR) > 0 ? Number(process.env.BMC_TEST_TIME_FACTOR) : 1;
