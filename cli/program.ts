@@ -105,7 +105,7 @@ fleetOptions(
     WAIT_S,
   )
   .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
-  .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest or bmcweb')
+  .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest, bmcweb (bmcweb@current) or bmcweb@2023')
   .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", DELAY_MS)
   .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', DELAY_MS)
   .option(
@@ -132,7 +132,11 @@ withVersion(program.command('simulate'))
   .option('--password <password>', 'accepted password', '0penBmc')
   .option('--fault <name>', 'inject a fault (repeatable); see --list-faults', parse.collect, [])
   .option('--objects <n>', 'add N generated objects', parse.wholeNumber, 0)
-  .option('--dialect <name>', 'behave as spec (the specification), phosphor-rest or bmcweb (the field servers)', 'spec')
+  .option(
+    '--dialect <name>',
+    'behave as spec (the specification), phosphor-rest, bmcweb (bmcweb@current) or bmcweb@2023 (the field servers)',
+    'spec',
+  )
   .option('--event-latency <ms>', "events wait for the server's next poll every MS (default: the dialect's, phosphor-rest 2000)", DELAY_MS)
   .option(
     '--upload-fail-delay <ms>',

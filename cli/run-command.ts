@@ -11,7 +11,7 @@ import { renderHtml } from './report-command.js';
 import type { Command } from 'commander';
 import { loadExpectations } from '../runner/expectations.js';
 import { loadTargetProfile } from '../runner/target-profile.js';
-import { isDialect, type DialectName } from '../simulator/index.js';
+import { parseDialect } from '../simulator/index.js';
 import { dialectError } from './simulate-command.js';
 import { fleetCommand, fleetRequested, type FleetFlags } from './fleet-command.js';
 
@@ -53,7 +53,8 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
   const profile = flags.targetProfile ? await loadTargetProfile(flags.targetProfile) : undefined;
   // A namespace given on the command line (or in BMC_NAMESPACE) wins over the profile's.
   const namespace = cmd?.getOptionValueSource('namespace') === 'default' && profile?.namespace ? profile.namespace : flags.namespace;
-  if (flags.dialect !== undefined && !isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
+  const dialect = flags.dialect === undefined ? undefined : parseDialect(flags.dialect);
+  if (flags.dialect !== undefined && !dialect) throw new UsageError(dialectError(flags.dialect));
   if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined)) {
     throw new UsageError('--event-latency and --upload-fail-delay apply to the embedded simulator only; drop --target or them.');
   }
@@ -86,7 +87,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     maxResponseBytes: flags.maxResponseBytes,
     rebootWaitMs: flags.rebootWait === undefined ? undefined : flags.rebootWait * 1000,
     faults: flags.fault,
-    dialect: flags.dialect as DialectName | undefined,
+    dialect,
     pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay },
     expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
     targetProfile: profile,

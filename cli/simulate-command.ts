@@ -1,6 +1,6 @@
 /** `simulate`: the reference simulator in the foreground until SIGTERM or SIGINT. */
 import { readFile } from 'node:fs/promises';
-import { DIALECTS, isDialect, isFaultName, listFaultsText, runSimulatorCli } from '../simulator/index.js';
+import { DIALECTS, parseDialect, isFaultName, listFaultsText, runSimulatorCli } from '../simulator/index.js';
 import { UsageError } from '../runner/usage-error.js';
 
 export interface SimulateFlags {
@@ -26,7 +26,8 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
   }
   const unknown = flags.fault.filter((f) => !isFaultName(f));
   if (unknown.length > 0) throw new UsageError(`Unknown fault ${unknown.join(', ')}; see simulate --list-faults.`);
-  if (!isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
+  const dialect = parseDialect(flags.dialect);
+  if (!dialect) throw new UsageError(dialectError(flags.dialect));
   if (Boolean(flags.cert) !== Boolean(flags.key)) throw new UsageError('--cert and --key go together.');
   const [cert, key] = await Promise.all([readPem(flags.cert), readPem(flags.key)]);
   process.exitCode = await runSimulatorCli({
@@ -37,7 +38,7 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
     password: flags.password,
     faults: flags.fault,
     objects: flags.objects,
-    dialect: flags.dialect,
+    dialect,
     eventLatencyMs: flags.eventLatency,
     uploadFailDelayMs: flags.uploadFailDelay,
     cert,
@@ -47,7 +48,7 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
 
 /** One sentence naming the dialects (also used by `run --dialect`). */
 export function dialectError(name: string): string {
-  return `Unknown dialect ${name}; the dialects are ${DIALECTS.slice(0, -1).join(', ')} and ${DIALECTS[DIALECTS.length - 1]}.`;
+  return `Unknown dialect ${name}; the dialects are ${DIALECTS.slice(0, -1).join(', ')} and ${DIALECTS[DIALECTS.length - 1]} (bmcweb is bmcweb@current).`;
 }
 
 async function readPem(file: string | undefined): Promise<string | undefined> {

@@ -22,7 +22,7 @@ import { handleRequest, type Context } from './routes.js';
 import { Sessions } from './sessions.js';
 import { SoftwareRegistry } from './software.js';
 import { Writer } from './writes.js';
-import { dialectDefaults, isDialect, type DialectContext, type DialectName, DIALECTS } from './dialects/common.js';
+import { dialectDefaults, dialectFamily, isDialect, type DialectContext, type DialectName, DIALECTS } from './dialects/common.js';
 import { BMCWEB_WIRE, PHOSPHOR_WIRE, SPEC_WIRE } from './dialects/wire.js';
 import { PhosphorHub } from './dialects/phosphor/events.js';
 import { answerFidelityFault } from './faults-fidelity.js';
@@ -105,17 +105,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const dialect = options.dialect ?? 'spec';
   if (!isDialect(dialect)) throw new Error(`unknown dialect ${String(dialect)}; dialects: ${DIALECTS.join(', ')}`);
   const defaults = dialectDefaults(dialect);
+  const family = dialectFamily(dialect);
+  const bmcwebVersion = dialect === 'bmcweb@2023' ? '2023' : 'current';
   const latencyMs = checkDelay('eventLatencyMs', options.eventLatencyMs ?? defaults.eventLatencyMs);
   const failDelayMs = checkDelay('uploadFailDelayMs', options.uploadFailDelayMs ?? defaults.uploadFailDelayMs);
   const pingIntervalMs = options.pingIntervalMs ?? defaults.pingIntervalMs;
 
   const hub =
-    dialect === 'phosphor-rest'
+    family === 'phosphor-rest'
       ? new PhosphorHub(faults, pingIntervalMs, { latencyMs, terminateOnMissedPong: false, pingPayload: 'ping' })
-      : dialect === 'bmcweb'
+      : family === 'bmcweb'
         ? new BmcwebHub(faults, pingIntervalMs, { latencyMs })
         : new EventHub(faults, pingIntervalMs, latencyMs > 0 ? { latencyMs } : {});
-  const wire = dialect === 'phosphor-rest' ? PHOSPHOR_WIRE : dialect === 'bmcweb' ? BMCWEB_WIRE : SPEC_WIRE;
+  const wire = family === 'phosphor-rest' ? PHOSPHOR_WIRE : family === 'bmcweb' ? BMCWEB_WIRE : SPEC_WIRE;
   const bus = new Bus(
     hub,
     faults,
@@ -160,7 +162,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     log,
   };
   const runtime: DialectServer | undefined =
-    dialect === 'phosphor-rest' ? new PhosphorRestServer(dialectCtx) : dialect === 'bmcweb' ? new BmcwebServer(dialectCtx) : undefined;
+    family === 'phosphor-rest'
+      ? new PhosphorRestServer(dialectCtx)
+      : family === 'bmcweb'
+        ? new BmcwebServer(dialectCtx, bmcwebVersion)
+        : undefined;
 
   let server: Server;
   if (plain) {

@@ -12,11 +12,25 @@ import type { Listings } from '../listings.js';
 import type { SoftwareRegistry } from '../software.js';
 import type { Writer } from '../writes.js';
 
-export const DIALECTS = ['spec', 'phosphor-rest', 'bmcweb'] as const;
+/** bmcweb by version: `bmcweb` is current upstream, `bmcweb@2023` a build of December 2023. */
+export const DIALECTS = ['spec', 'phosphor-rest', 'bmcweb', 'bmcweb@2023'] as const;
 export type DialectName = (typeof DIALECTS)[number];
+/** The server a dialect is a version of. */
+export type DialectFamily = 'spec' | 'phosphor-rest' | 'bmcweb';
+/** Other spellings a user may write: the version named outright. */
+const ALIASES: Readonly<Record<string, DialectName>> = { 'bmcweb@current': 'bmcweb' };
 
 export function isDialect(name: string): name is DialectName {
   return (DIALECTS as readonly string[]).includes(name);
+}
+
+/** A dialect name as written on the command line (`bmcweb@current` is `bmcweb`), or undefined. */
+export function parseDialect(name: string): DialectName | undefined {
+  return isDialect(name) ? name : ALIASES[name];
+}
+
+export function dialectFamily(dialect: DialectName): DialectFamily {
+  return dialect === 'bmcweb@2023' ? 'bmcweb' : dialect;
 }
 
 export interface DialectDefaults {
@@ -33,7 +47,7 @@ export interface DialectDefaults {
  * bmcweb: image_upload.hpp gives up after a 15 s timer.
  */
 export function dialectDefaults(dialect: DialectName): DialectDefaults {
-  switch (dialect) {
+  switch (dialectFamily(dialect)) {
     case 'phosphor-rest':
       return { eventLatencyMs: 2_000, uploadFailDelayMs: 10_000, pingIntervalMs: 45_000 };
     case 'bmcweb':

@@ -48,7 +48,7 @@ describe('target profiles', () => {
   }
 
   test('the shipped profiles load', async () => {
-    for (const name of ['simulator', 'phosphor-rest-server', 'bmcweb']) {
+    for (const name of ['simulator', 'phosphor-rest-server', 'bmcweb', 'bmcweb-2023']) {
       const p = await loadTargetProfile(join(process.cwd(), 'profiles', `${name}.json`));
       expect(p.writable.length).toBeGreaterThan(0);
     }

@@ -52,7 +52,7 @@ describe('authentication comes before routing', () => {
       expect(r.headers['www-authenticate']).toBe('Basic');
     }
     const browser = await call(sim.url, 'GET', SYSTEM, { headers: { accept: 'text/html' } });
-    expect(browser.text).toBe('Unauthorized');
+    expect(browser.text).toBe('No authentication provided, and no login UI present to forward to.');
   });
 
   it('the spec form of /login is refused with 400; {"username", "password"} answers a token and two cookies', async () => {
@@ -122,9 +122,9 @@ describe('objects and values', () => {
     expect([node.status, node.text]).toEqual([200, '']);
   });
 
-  it('enumerate of a managed object includes the object itself', async () => {
+  it('enumerate names the objects below the path, never the path itself', async () => {
     const data = (await as('GET', `${SYSTEM}/enumerate`)).body.data;
-    expect(Object.keys(data)).toContain(SYSTEM);
+    expect(Object.keys(data)).not.toContain(SYSTEM);
     expect(Object.keys(data)).toContain(`${SYSTEM}/chassis`);
   });
 });
@@ -295,5 +295,70 @@ describe('events', () => {
     expect(await tokenOnly()).toBe(101);
     await call(sim.url, 'GET', SYSTEM, { cookie: l.cookie });
     expect(await tokenOnly()).toBe(401);
+  });
+});
+
+describe('bmcweb@2023: a build of June 2023 (commit 8d69c668d9be)', () => {
+  let old: RunningSimulator;
+  beforeAll(async () => {
+    old = await startSimulator({ dialect: 'bmcweb@2023', uploadFailDelayMs: 800 });
+  });
+  afterAll(() => old.close());
+
+  it('takes the spec login, answers it with an envelope and sets SESSION and XSRF-TOKEN (no Path)', async () => {
+    const r = await call(old.url, 'POST', '/login', { json: { data: ['root', '0penBmc'] } });
+    expect([r.status, r.body]).toEqual([200, { data: "User 'root' logged in", message: '200 OK', status: 'ok' }]);
+    const cookies = r.headers['set-cookie'] as string[];
+    expect(cookies.map((c) => c.replace(/=.*/s, ''))).toEqual(['XSRF-TOKEN', 'SESSION']);
+    expect(cookies.join('\n')).not.toMatch(/Path=/);
+    const session = cookies.map((c) => c.replace(/;.*/s, '')).join('; ');
+    const got = await call(old.url, 'GET', SYSTEM, { cookie: session });
+    expect(got.status).toBe(200);
+    // The cookie of the current version names no session here.
+    expect((await call(old.url, 'GET', SYSTEM, { cookie: session.replace('SESSION=', 'BMCWEB-SESSION=X') })).status).toBe(401);
+  });
+
+  it('answers {"username", "password"} with the token and no cookie; a wrong password 401 "Unauthorized"', async () => {
+    const r = await call(old.url, 'POST', '/login', { json: { username: 'root', password: '0penBmc' } });
+    expect(r.status).toBe(200);
+    expect(r.body.token).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(r.headers['set-cookie']).toBeUndefined();
+    const nested = await call(old.url, 'POST', '/login', { json: { data: { username: 'root', password: '0penBmc' } } });
+    expect(nested.body.token).toMatch(/^[A-Za-z0-9]{20}$/);
+    const wrong = await call(old.url, 'POST', '/login', { json: { data: ['root', 'nope'] } });
+    expect([wrong.status, wrong.text, wrong.headers['content-type']]).toEqual([401, 'Unauthorized', undefined]);
+    const three = await call(old.url, 'POST', '/login', { json: { data: ['root', '0penBmc', 'x'] } });
+    expect([three.status, three.text]).toEqual([400, 'Bad Request']);
+  });
+
+  it('gives every refusal without a body its reason phrase as plain text, without a Content-Type', async () => {
+    const anon = await call(old.url, 'GET', SYSTEM);
+    expect([anon.status, anon.text, anon.headers['content-type']]).toEqual([401, 'Unauthorized', undefined]);
+    const token = (await call(old.url, 'POST', '/login', { json: { username: 'root', password: '0penBmc' } })).body.token as string;
+    const root = await call(old.url, 'GET', '/', { headers: { 'x-auth-token': token } });
+    expect([root.status, root.text, root.headers['content-type']]).toEqual([404, 'Not Found', undefined]);
+    // The slash forms of the fixed routes came only in 2026.
+    const slash = await call(old.url, 'POST', '/logout/', { headers: { 'x-auth-token': token } });
+    expect([slash.status, slash.text]).toEqual([404, 'Not Found']);
+    // A D-Bus REST error is still its JSON envelope.
+    const missing = await call(old.url, 'GET', `${ROOT}/nothere`, { headers: { 'x-auth-token': token } });
+    expect([missing.status, missing.body.status]).toEqual([404, 'error']);
+  });
+
+  it('answers GET of a path node without interfaces with an empty data map; enumerate leaves out the path itself', async () => {
+    const token = (await call(old.url, 'POST', '/login', { json: { username: 'root', password: '0penBmc' } })).body.token as string;
+    const node = await call(old.url, 'GET', `${ROOT}/state`, { headers: { 'x-auth-token': token } });
+    expect([node.status, node.body]).toEqual([200, { data: {}, message: '200 OK', status: 'ok' }]);
+    const data = (await call(old.url, 'GET', `${SYSTEM}/enumerate`, { headers: { 'x-auth-token': token } })).body.data;
+    expect(Object.keys(data)).not.toContain(SYSTEM);
+    expect(Object.keys(data)).toContain(`${SYSTEM}/chassis`);
+  });
+});
+
+describe('bmcweb (current): the slash forms of the fixed routes', () => {
+  it('answer as without the slash', async () => {
+    const r = await call(sim.url, 'POST', '/login/', { json: { username: 'root', password: '0penBmc' } });
+    expect(r.status).toBe(200);
+    expect(r.body.token).toMatch(/^[A-Za-z0-9]{20}$/);
   });
 });

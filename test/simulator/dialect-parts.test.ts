@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { simulateCommand, type SimulateFlags } from '../../cli/simulate-command.js';
 import { UsageError } from '../../runner/usage-error.js';
 import { Bus } from '../../simulator/bus.js';
-import { dialectDefaults } from '../../simulator/dialects/common.js';
+import { dialectDefaults, dialectFamily, parseDialect } from '../../simulator/dialects/common.js';
 import { dumpJson, NLOHMANN_PRETTY, PY_COMPACT, PY_PRETTY } from '../../simulator/dialects/json-out.js';
 import { BmcwebHub } from '../../simulator/dialects/bmcweb/events.js';
 import { PhosphorHub } from '../../simulator/dialects/phosphor/events.js';
@@ -175,7 +175,18 @@ describe('options', () => {
     const flags = { dialect: 'redfish', fault: [], listFaults: false } as unknown as SimulateFlags;
     const err = await simulateCommand(flags).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toBe('Unknown dialect redfish; the dialects are spec, phosphor-rest and bmcweb.');
+    expect((err as Error).message).toBe(
+      'Unknown dialect redfish; the dialects are spec, phosphor-rest, bmcweb and bmcweb@2023 (bmcweb is bmcweb@current).',
+    );
+  });
+
+  it('a dialect is named with its version, or without it for the current one', () => {
+    expect(parseDialect('bmcweb@2023')).toBe('bmcweb@2023');
+    expect(parseDialect('bmcweb@current')).toBe('bmcweb');
+    expect(parseDialect('bmcweb')).toBe('bmcweb');
+    expect(parseDialect('bmcweb@2019')).toBeUndefined();
+    expect(dialectFamily('bmcweb@2023')).toBe('bmcweb');
+    expect(dialectDefaults('bmcweb@2023')).toEqual(dialectDefaults('bmcweb'));
   });
 });
 

@@ -22,7 +22,8 @@ import { contentTypeFor, credentialsValid, envelopeWithFaults, send, sendAndClos
 import { dumpJson, NLOHMANN_PRETTY } from '../json-out.js';
 import { decodeUtf8, JsonFloat, JsonObject, parseTypedJson, type TypedJson } from '../typed-json.js';
 import { convertJsonToDbus } from './convert.js';
-import { authenticate, BmcwebSessions, clearedSessionCookie, sessionCookies, type BmcwebSession } from './sessions.js';
+import { bmcwebBehaviour, reasonPhrase, type BmcwebBehaviour, type BmcwebVersion } from './versions.js';
+import { authenticate, BmcwebSessions, type BmcwebSession } from './sessions.js';
 
 /** BMCWEB_HTTP_REQ_BODY_LIMIT_MB (default 30). */
 export const BODY_LIMIT = 30 * 1024 * 1024;
@@ -69,7 +70,7 @@ const bare = (status: number, headers?: Record<string, string>): Reply => ({ sta
 type Body = { kind: 'ok'; value: JsonObject | TypedJson } | { kind: 'type' } | { kind: 'json' };
 
 export class BmcwebServer {
-  readonly sessions = new BmcwebSessions();
+  readonly sessions: BmcwebSessions;
   private uploading = false;
   private readonly wss = new WebSocketServer({
     noServer: true,
@@ -77,7 +78,15 @@ export class BmcwebServer {
     handleProtocols: (protocols) => protocols.values().next().value ?? false,
   });
 
-  constructor(private readonly ctx: DialectContext) {}
+  private readonly behaviour: BmcwebBehaviour;
+
+  constructor(
+    private readonly ctx: DialectContext,
+    version: BmcwebVersion = 'current',
+  ) {
+    this.behaviour = bmcwebBehaviour(version);
+    this.sessions = new BmcwebSessions({ name: this.behaviour.sessionCookie, path: this.behaviour.cookiePath });
+  }
 
   close(): void {
     this.wss.close();
@@ -98,11 +107,9 @@ export class BmcwebServer {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const refuse = (status: number, headers: Record<string, string> = {}): void => {
-      const lines = [
-        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}`,
-        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-      ];
-      socket.end(`${lines.join('\r\n')}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      const body = this.behaviour.reasonPhraseBodies ? reasonPhrase(status) : '';
+      const lines = [`HTTP/1.1 ${status} ${reasonPhrase(status)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      socket.end(`${lines.join('\r\n')}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       setTimeout(() => socket.destroy(), 1000).unref();
     };
     const session = authenticate(this.sessions, req, this.check);
@@ -110,7 +117,7 @@ export class BmcwebServer {
       refuse(401, this.unauthorizedHeaders(req));
       return;
     }
-    if (targetPath(req.url) !== '/subscribe') {
+    if (this.routePath(targetPath(req.url)) !== '/subscribe') {
       refuse(404);
       return;
     }
@@ -133,7 +140,16 @@ export class BmcwebServer {
       send(res, r.status, dumpJson(body, NLOHMANN_PRETTY), { ...headers, 'Content-Type': contentTypeFor(this.ctx.faults) });
       return;
     }
-    send(res, r.status, r.text ?? '', headers);
+    // 2023: completeRequest gave a refusal without a body its reason phrase, as plain text.
+    const text =
+      r.text === undefined || r.text === '' ? (this.behaviour.reasonPhraseBodies && r.status >= 400 ? reasonPhrase(r.status) : '') : r.text;
+    send(res, r.status, text, headers);
+  }
+
+  /** 2026 routes: /login/, /logout/, /subscribe/ and /upload/image/ answer as without the slash. */
+  private routePath(path: string): string {
+    if (this.behaviour.slashRoutes && /^\/(login|logout|subscribe|upload\/image)\/$/.test(path)) return path.slice(0, -1);
+    return path;
   }
 
   private unauthorizedHeaders(req: IncomingMessage): Record<string, string> {
@@ -144,7 +160,11 @@ export class BmcwebServer {
   /** forward_unauthorized.hpp sendUnauthorized. */
   private unauthorized(req: IncomingMessage): Reply {
     const browser = /text\/html/i.test(String(req.headers.accept ?? ''));
-    const reply: Reply = { status: 401, headers: this.unauthorizedHeaders(req), text: browser ? 'Unauthorized' : '' };
+    const reply: Reply = {
+      status: 401,
+      headers: this.unauthorizedHeaders(req),
+      text: browser ? this.behaviour.browserUnauthorizedText : '',
+    };
     if (this.ctx.faults.has('refusal-leaks-data')) {
       reply.json = { paths: this.ctx.bus.tree.childrenOf(`/xyz/${this.ctx.namespace}`) };
     }
@@ -163,7 +183,7 @@ export class BmcwebServer {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<Reply | undefined> {
     const { faults } = this.ctx;
-    const path = targetPath(req.url);
+    const path = this.routePath(targetPath(req.url));
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     if (faults.has('crash-on-unicode-path') && (/[^\x00-\x7f]/.test(path) || /%[89a-f][0-9a-f]/i.test(path))) return bare(500);
     if (faults.has('crash-on-long-segment') && path.split('/').some((s) => s.length > 1000)) return bare(500);
@@ -172,7 +192,8 @@ export class BmcwebServer {
     const declared = Number(req.headers['content-length']);
     const limit = session ? BODY_LIMIT : LOGGED_OUT_BODY_LIMIT;
     if (Number.isFinite(declared) && declared > limit) {
-      sendAndClose(req, res, declared > LOGGED_OUT_BODY_LIMIT && declared < BODY_LIMIT ? 401 : 413);
+      const status = declared > LOGGED_OUT_BODY_LIMIT && declared < BODY_LIMIT ? 401 : 413;
+      sendAndClose(req, res, status, this.behaviour.reasonPhraseBodies ? reasonPhrase(status) : '');
       return undefined;
     }
     let body: Buffer;
@@ -181,7 +202,8 @@ export class BmcwebServer {
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
       // A chunked body past the limit: "should never happen" in bmcweb, which answers 500.
-      sendAndClose(req, res, e.status === 413 ? 500 : 400);
+      const status = e.status === 413 ? 500 : 400;
+      sendAndClose(req, res, status, this.behaviour.reasonPhraseBodies ? reasonPhrase(status) : '');
       return undefined;
     }
 
@@ -204,18 +226,64 @@ export class BmcwebServer {
     return bare(404);
   }
 
-  /** login_routes.hpp handleLogin: {"username", "password"} only. */
+  /** login_routes.hpp handleLogin. */
   private login(req: IncomingMessage, body: Buffer): Reply {
-    const parsed = this.parseJson(req, body);
-    if (parsed.kind !== 'ok' || !(parsed.value instanceof JsonObject)) return bare(400);
-    const user = parsed.value.get('username');
-    const password = parsed.value.get('password');
-    if (typeof user !== 'string' || typeof password !== 'string') return bare(400);
+    const credentials = this.behaviour.phosphorLogin ? this.credentials2023(req, body) : this.credentials(req, body);
+    if (!credentials) return bare(400);
+    const { user, password, phosphorRest } = credentials;
     if (!this.check(user, password)) return bare(401);
     const session = this.sessions.create(user, 'session', req.socket.remoteAddress ?? '');
     const headers: Record<string, string[]> = {};
-    if (!this.ctx.faults.has('login-no-cookie')) headers['Set-Cookie'] = sessionCookies(session, !this.ctx.plain);
+    const cookies = phosphorRest || this.behaviour.tokenLoginSetsCookies;
+    if (cookies && !this.ctx.faults.has('login-no-cookie')) headers['Set-Cookie'] = this.sessions.cookiesFor(session, !this.ctx.plain);
+    // "Phosphor-Rest requires a very specific login structure" (2023): its envelope, not the token.
+    if (phosphorRest) return { status: 200, json: { data: `User '${user}' logged in`, message: '200 OK', status: 'ok' }, headers };
     return { status: 200, json: { token: session.token }, headers };
+  }
+
+  /** Since 2026: {"username", "password"} only, parsed as every JSON body is. */
+  private credentials(req: IncomingMessage, body: Buffer): Credentials | undefined {
+    const parsed = this.parseJson(req, body);
+    if (parsed.kind !== 'ok' || !(parsed.value instanceof JsonObject)) return undefined;
+    return namedCredentials(parsed.value);
+  }
+
+  /**
+   * 2023: a Content-Type starting (case-sensitively) with application/json takes
+   * {"username", "password"}, else {"data": [user, password]} ("looksLikePhosphorRest"), else
+   * {"data": {"username", "password"}}; any other Content-Type, the username and password headers.
+   * Empty strings count as missing.
+   */
+  private credentials2023(req: IncomingMessage, body: Buffer): Credentials | undefined {
+    const type = String(req.headers['content-type'] ?? '');
+    let found: Credentials | undefined;
+    if (type.startsWith('application/json')) {
+      let j: TypedJson;
+      try {
+        j = parseTypedJson(decodeUtf8(body) ?? '', 'strict');
+      } catch {
+        return undefined;
+      }
+      if (!(j instanceof JsonObject)) return undefined;
+      if (j.has('username') && j.has('password')) {
+        found = namedCredentials(j);
+      } else {
+        const data = j.get('data');
+        if (Array.isArray(data) && data.length === 2) {
+          const [user, password] = data;
+          found = {
+            user: typeof user === 'string' ? user : '',
+            password: typeof password === 'string' ? password : '',
+            phosphorRest: true,
+          };
+        } else if (data instanceof JsonObject && data.has('username') && data.has('password')) {
+          found = namedCredentials(data);
+        }
+      }
+    } else {
+      found = { user: String(req.headers.username ?? ''), password: String(req.headers.password ?? ''), phosphorRest: false };
+    }
+    return found && found.user !== '' && found.password !== '' ? found : undefined;
   }
 
   private logout(session: BmcwebSession | undefined): Reply {
@@ -225,7 +293,7 @@ export class BmcwebServer {
       status: 200,
       json: { data: `User '${session.user}' logged out`, message: '200 OK', status: 'ok' },
       envelope: true,
-      headers: { 'Set-Cookie': clearedSessionCookie(!this.ctx.plain) },
+      headers: { 'Set-Cookie': this.sessions.clearedCookie(!this.ctx.plain) },
     };
   }
 
@@ -323,28 +391,23 @@ export class BmcwebServer {
   }
 
   /**
-   * handleEnumerate: objects below the path that carry a non-org.freedesktop.DBus interface, plus
-   * what GetManagedObjects adds: every managed object whose path merely starts with the requested
-   * string, the requested object itself included.
+   * handleEnumerate: the objects below the path that carry a non-org.freedesktop.DBus interface.
+   * GetManagedObjects is asked only of ObjectManagers at or below the path (getObjectAndEnumerate),
+   * whose objects lie below them, and findRemainingObjectsForEnumerate skips the path itself ("An
+   * enumerate does not return the target path's properties"): the same in 2023 and now.
    */
   private enumeratePaths(target: string): string[] {
     const { bus } = this.ctx;
     const carries = (p: string): boolean =>
       [...(bus.tree.get(p)?.interfaces.keys() ?? [])].some((i) => !i.startsWith('org.freedesktop.DBus'));
-    const out = new Set<string>(bus.tree.descendantsOf(target).filter(carries));
-    for (const p of bus.tree.objectPaths()) {
-      if (p.startsWith(target) && carries(p) && bus.objectManagerOf(p) !== '/') out.add(p);
-    }
-    return [...out].sort();
+    return bus.tree.descendantsOf(target).filter(carries).sort();
   }
 
   private get(path: string, property: string): Reply {
     const { bus, faults } = this.ctx;
     if (!bus.tree.hasNode(path)) return error(404, NOT_FOUND_DESC, '404 Not Found');
-    // The mapper names a path node without interfaces with its services and no interface: handleGet
-    // skips each ("mapper allows empty interfaces"), no GetAll answers, nothing writes the
-    // response, and the default 200 goes out with an empty body.
-    if (!bus.tree.get(path)) return bare(200);
+    // A path node without interfaces: see BmcwebBehaviour.emptyNodeBody.
+    if (!bus.tree.get(path)) return this.behaviour.emptyNodeBody === 'envelope' ? ok({}) : bare(200);
     if (property === '') return ok(bus.objectView(path));
     const obj = bus.tree.get(path);
     const ref = obj && bus.findAttribute(obj, property);
@@ -431,6 +494,20 @@ export class BmcwebServer {
       return error(400, 'org.freedesktop.DBus.Error.Failed', e.description);
     }
   }
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+  /** The phosphor-rest form, answered with its envelope (2023). */
+  phosphorRest: boolean;
+}
+
+function namedCredentials(j: JsonObject): Credentials | undefined {
+  const user = j.get('username');
+  const password = j.get('password');
+  if (typeof user !== 'string' || typeof password !== 'string') return undefined;
+  return { user, password, phosphorRest: false };
 }
 
 function isReply(v: TypedJson | Reply): v is Reply {

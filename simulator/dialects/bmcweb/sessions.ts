@@ -4,7 +4,8 @@
  *
  * - a session has a 20-character alphanumeric token and a separate 20-character CSRF token; it
  *   expires after an hour without use; there is no cap on the number of sessions;
- * - a request authenticates by, in order: `X-Auth-Token: <token>`; the `BMCWEB-SESSION` cookie,
+ * - a request authenticates by, in order: `X-Auth-Token: <token>`; the session cookie
+ *   (`BMCWEB-SESSION`, before 2025 `SESSION`),
  *   which for every method but GET also needs `X-XSRF-TOKEN` equal to the CSRF token (the
  *   `XSRF-TOKEN` cookie); `Authorization: Token <token>`; `Authorization: Basic` (one session per
  *   user and client address).
@@ -34,10 +35,31 @@ function randomToken(n: number): string {
   return out;
 }
 
+/** The session cookie as a version names it, and whether its cookies carry `Path=/`. */
+export interface SessionCookieStyle {
+  name: string;
+  path: boolean;
+}
+
 export class BmcwebSessions {
   private readonly byToken = new Map<string, BmcwebSession>();
 
-  constructor(private readonly idleTimeoutMs = 3_600_000) {}
+  constructor(
+    readonly cookie: SessionCookieStyle = { name: 'BMCWEB-SESSION', path: true },
+    private readonly idleTimeoutMs = 3_600_000,
+  ) {}
+
+  /** login_routes.hpp / cookies.hpp setSessionCookies. */
+  cookiesFor(session: BmcwebSession, secure: boolean): string[] {
+    const attrs = `${this.cookie.path ? '; Path=/' : ''}; SameSite=Strict${secure ? '; Secure' : ''}`;
+    return [`XSRF-TOKEN=${session.csrf}${attrs}`, `${this.cookie.name}=${session.token}${attrs}; HttpOnly`];
+  }
+
+  /** handleLogout / cookies.hpp clearSessionCookies. */
+  clearedCookie(secure: boolean): string {
+    const attrs = `${this.cookie.path ? '; Path=/' : ''}; SameSite=Strict${secure ? '; Secure' : ''}`;
+    return `${this.cookie.name}=${attrs}; HttpOnly; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  }
 
   create(user: string, kind: 'session' | 'basic', clientIp: string): BmcwebSession {
     const session: BmcwebSession = {
@@ -109,12 +131,13 @@ export function authenticate(
   return undefined;
 }
 
-/** performCookieAuth: the first BMCWEB-SESSION= decides; non-GET requests need the CSRF header. */
+/** performCookieAuth: the first `<name>=` decides (a substring find); non-GET requests need the CSRF header. */
 function cookieSession(sessions: BmcwebSessions, req: IncomingMessage): BmcwebSession | undefined {
   const cookies = header(req, 'cookie');
-  const at = cookies.indexOf('BMCWEB-SESSION=');
+  const key = `${sessions.cookie.name}=`;
+  const at = cookies.indexOf(key);
   if (at < 0) return undefined;
-  const start = at + 'BMCWEB-SESSION='.length;
+  const start = at + key.length;
   const end = cookies.indexOf(';', start);
   const session = sessions.byTokenValue(cookies.slice(start, end < 0 ? undefined : end));
   if (!session) return undefined;
@@ -124,17 +147,4 @@ function cookieSession(sessions: BmcwebSessions, req: IncomingMessage): BmcwebSe
     if (csrf.length !== TOKEN_SIZE || csrf !== session.csrf) return undefined;
   }
   return session;
-}
-
-/** include/cookies.hpp setSessionCookies / clearSessionCookies. */
-export function sessionCookies(session: BmcwebSession, secure: boolean): string[] {
-  const s = secure ? '; Secure' : '';
-  return [
-    `XSRF-TOKEN=${session.csrf}; Path=/; SameSite=Strict${s}`,
-    `BMCWEB-SESSION=${session.token}; Path=/; SameSite=Strict${s}; HttpOnly`,
-  ];
-}
-
-export function clearedSessionCookie(secure: boolean): string {
-  return `BMCWEB-SESSION=; Path=/; SameSite=Strict${secure ? '; Secure' : ''}; HttpOnly; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
