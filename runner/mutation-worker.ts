@@ -15,6 +15,8 @@ export interface WorkerJob {
   faults: string[];
   /** The areas to run; all when absent. */
   only?: Area[];
+  /** Only the tests naming these requirements; all tests of the areas when absent. */
+  requirements?: string[];
   seed: number;
   fuzzRuns: number;
   eventTimeoutMs: number;
@@ -48,6 +50,7 @@ async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
       writable: [],
       faults: job.faults,
       ...(job.only && { only: job.only }),
+      ...(job.requirements && { requirements: job.requirements }),
       seed: job.seed,
       fuzzRuns: job.fuzzRuns,
       statefulRuns: STATEFUL_RUNS,

@@ -1,11 +1,12 @@
 /**
  * The suites' self-test: every simulator fault must turn the requirement it breaks into a FAIL
  * (recall) and FAIL nothing else but its declared knock-ons (precision); the clean simulator must
- * pass with no FAIL and no WARN. In `npm test` each fault runs the areas judging its requirement and
+ * pass with no FAIL and no WARN. In `npm test` each fault runs the tests judging its requirement and
  * knock-ons; `npm run mutation` runs this alone with every area in every run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../simulator/faults.js';
 import { formatMutationReport, runMutation, type MutationReport } from '../../runner/mutation.js';
@@ -22,7 +23,8 @@ const scope = process.env.BMC_MUTATION_SCOPE === 'all' ? 'all' : 'judging';
 
 beforeAll(
   async () => {
-    report = await runMutation({ concurrency: 6, scope, ...(only && { faults: only }) });
+    // Two runs per core: a run waits on its simulator's event windows about half the time.
+    report = await runMutation({ concurrency: 2 * availableParallelism(), scope, ...(only && { faults: only }) });
     const dir = join(packageRoot(), 'reports', 'mutation');
     await mkdir(dir, { recursive: true });
     const text = formatMutationReport(report);
