@@ -9,10 +9,9 @@ beforeAll(async () => {
 afterAll(() => s.sim.close());
 
 describe('10,000 generated objects', () => {
-  it('enumerate of the whole namespace is complete and fast', async () => {
-    const started = performance.now();
+  // How fast is npm run bench's question (enumerate latency with 10,000 objects), not a test's.
+  it('enumerate of the whole namespace is complete', async () => {
     const r = await s.get(`${ROOT}/enumerate`);
-    const elapsed = performance.now() - started;
     expect(r.status).toBe(200);
     const paths = Object.keys(r.body.data);
     expect(paths.filter((p) => p.startsWith(`${ROOT}/inventory/generated/item`))).toHaveLength(10_000);
@@ -22,7 +21,6 @@ describe('10,000 generated objects', () => {
       SerialNumber: 'GEN00009999',
       Index: 9999,
     });
-    expect(elapsed).toBeLessThan(2000);
   });
 
   it('list and children listings are complete', async () => {
