@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import type { Bus } from './bus.js';
 import { HttpError } from './envelope.js';
+import type { FaultName } from './faults.js';
 import type { HostStateMachine } from './host-state.js';
 import { checkRemoteName, type SoftwareRegistry } from './software.js';
 import { fetchViaTftp, type TftpFetchLimits } from './tftp-download.js';
@@ -74,7 +75,7 @@ export class Actions {
   }
 
   /** Removes an object, and with `fault` the one listed after it under the same parent too. */
-  private removeWithNext(path: string, fault: string): void {
+  private removeWithNext(path: string, fault: FaultName): void {
     const next = this.bus.faults.has(fault) ? this.bus.nextSibling(path) : undefined;
     this.bus.removeObject(path);
     if (next !== undefined) this.bus.removeObject(next);

@@ -1,7 +1,7 @@
 /** Faults of authentication of every route, tried for real (positive twins). */
 import type { FaultInfo } from './faults.js';
 
-export const AUTH_FAULTS: readonly FaultInfo[] = [
+export const AUTH_FAULTS = [
   {
     name: 'tampered-cookie-subscribes',
     requirement: 'AUTH-3',
@@ -44,4 +44,4 @@ export const AUTH_FAULTS: readonly FaultInfo[] = [
     operator: 'partial',
     description: 'an upload without a session is answered 401, but its image was stored first and is registered as a version',
   },
-];
+] as const satisfies readonly FaultInfo[];

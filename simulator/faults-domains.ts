@@ -4,7 +4,7 @@ import type { FaultInfo } from './faults.js';
 const LED_STATE_KNOCK_ON =
   "led/physical/identify State, the simulator's declared enumerated writable, takes it too: an enumeration of no object the spec shows is WR-1's (its members are its type)";
 
-export const DOMAIN_FAULTS: readonly FaultInfo[] = [
+export const DOMAIN_FAULTS = [
   {
     name: 'enum-accepts-unknown-member',
     requirement: 'OBJ-5',
@@ -46,4 +46,4 @@ export const DOMAIN_FAULTS: readonly FaultInfo[] = [
     operator: 'extra',
     description: 'a POST to {path}/attr/{name} for an attribute the object lacks answers 200 and adds the attribute with the posted value',
   },
-];
+] as const satisfies readonly FaultInfo[];

@@ -1,7 +1,7 @@
 /** Faults of effects of writes, deletes, uploads and actions on the whole tree, value domains, POST refusals. */
 import type { FaultInfo } from './faults.js';
 
-export const EFFECT_FAULTS: readonly FaultInfo[] = [
+export const EFFECT_FAULTS = [
   {
     name: 'put-attr-writes-namesakes',
     requirement: 'EP-8',
@@ -76,4 +76,4 @@ export const EFFECT_FAULTS: readonly FaultInfo[] = [
     operator: 'collateral',
     description: 'POST {instance}/action/Delete also removes the instance listed after it under the same parent',
   },
-];
+] as const satisfies readonly FaultInfo[];

@@ -1,7 +1,7 @@
 /** Faults of event filters probed with near misses, premature and padded events. */
 import type { FaultInfo } from './faults.js';
 
-export const EVENT_FAULTS: readonly FaultInfo[] = [
+export const EVENT_FAULTS = [
   {
     name: 'paths-filter-string-prefix',
     requirement: 'EV-4',
@@ -50,4 +50,4 @@ export const EVENT_FAULTS: readonly FaultInfo[] = [
     description: 'changes of one object and interface within 40 ms go out as one PropertiesChanged with the last values',
     operator: 'coalesce',
   },
-];
+] as const satisfies readonly FaultInfo[];

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FaultInfo, FaultSet } from './faults.js';
 import { targetPath } from './route-parse.js';
 
-export const FIDELITY_FAULTS: readonly FaultInfo[] = [
+export const FIDELITY_FAULTS = [
   {
     name: 'doubled-slash-empty-200',
     requirement: 'ENV-4',
@@ -14,7 +14,7 @@ export const FIDELITY_FAULTS: readonly FaultInfo[] = [
     description:
       'a GET with a session whose path has an empty segment (a doubled slash) answers 200 with an empty body, as bmcweb was seen to',
   },
-];
+] as const satisfies readonly FaultInfo[];
 
 /**
  * Answers `req` as an active fidelity fault does, if one applies; true when it did. `hasSession`

@@ -6,7 +6,7 @@ export const LISTING_PAGE = 4;
 
 const UNREACHED = 'repeated listing from / cannot reach what a children listing leaves out';
 
-export const LISTING_FAULTS: readonly FaultInfo[] = [
+export const LISTING_FAULTS = [
   {
     name: 'listing-omits-last',
     operator: 'omit',
@@ -33,4 +33,4 @@ export const LISTING_FAULTS: readonly FaultInfo[] = [
     requirement: 'EP-3',
     description: 'GET {path} renders integers beyond 2^53 through a double, where attr/{name} and enumerate keep them',
   },
-];
+] as const satisfies readonly FaultInfo[];

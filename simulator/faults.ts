@@ -37,7 +37,7 @@ export interface FaultInfo {
   stateful?: true;
 }
 
-const CORE_FAULTS: readonly FaultInfo[] = [
+const CORE_FAULTS = [
   // Envelope
   { name: 'missing-message-member', operator: 'omit', requirement: 'ENV-1', description: 'responses omit the message member' },
   { name: 'message-wrong-code', operator: 'misreport', requirement: 'ENV-2', description: 'error responses say "200 OK" in message' },
@@ -653,7 +653,7 @@ const CORE_FAULTS: readonly FaultInfo[] = [
     verdict: 'PASS',
     description: 'a JSON body that is not valid UTF-8 is decoded with U+FFFD in place of bad bytes and taken',
   },
-];
+] as const satisfies readonly FaultInfo[];
 
 export const FAULTS: readonly FaultInfo[] = [
   ...CORE_FAULTS,
@@ -665,10 +665,25 @@ export const FAULTS: readonly FaultInfo[] = [
   ...FIDELITY_FAULTS,
 ];
 
+/**
+ * Every fault name the simulator knows, as a type: a hook `faults.has('…')` that names no fault of
+ * the catalogue does not compile.
+ */
+export type FaultName =
+  | (typeof CORE_FAULTS)[number]['name']
+  | (typeof AUTH_FAULTS)[number]['name']
+  | (typeof LISTING_FAULTS)[number]['name']
+  | (typeof EFFECT_FAULTS)[number]['name']
+  | (typeof EVENT_FAULTS)[number]['name']
+  | (typeof DOMAIN_FAULTS)[number]['name']
+  | (typeof FIDELITY_FAULTS)[number]['name']
+  | (typeof LATENCY_FAULTS)[number]['name']
+  | (typeof HARNESS_FAULTS)[number]['name'];
+
 const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES]);
 
 /** A fault the simulator knows: one of the catalogue, a slow-* latency fault, or a harness fault. */
-export function isFaultName(name: string): boolean {
+export function isFaultName(name: string): name is FaultName {
   return NAMES.has(name);
 }
 
@@ -689,7 +704,7 @@ export class FaultSet {
     this.latency = new LatencyFaults(names);
   }
 
-  has(name: string): boolean {
+  has(name: FaultName): boolean {
     return this.active.has(name);
   }
 

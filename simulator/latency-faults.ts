@@ -17,7 +17,7 @@ const STALL_PERIOD_MS = 3_000;
 const STALL_MS = 1_000;
 const LEAK_REQUESTS_PER_MS = 200;
 
-export const LATENCY_FAULTS: readonly LatencyFaultInfo[] = [
+export const LATENCY_FAULTS = [
   { name: 'slow-requests', description: `every request waits ${REQUEST_DELAY_MS} ms before it is handled` },
   {
     name: 'slow-serial',
@@ -31,7 +31,7 @@ export const LATENCY_FAULTS: readonly LatencyFaultInfo[] = [
     name: 'slow-leak',
     description: `each request waits 1 ms longer per ${LEAK_REQUESTS_PER_MS.toLocaleString('en')} requests served before it (a leak a soak run shows)`,
   },
-];
+] as const satisfies readonly LatencyFaultInfo[];
 
 export const LATENCY_FAULT_NAMES: ReadonlySet<string> = new Set(LATENCY_FAULTS.map((f) => f.name));
 
