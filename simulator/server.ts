@@ -29,6 +29,7 @@ import { answerFidelityFault } from './faults-fidelity.js';
 import { PhosphorRestServer } from './dialects/phosphor/server.js';
 import { BmcwebHub } from './dialects/bmcweb/events.js';
 import { BmcwebServer } from './dialects/bmcweb/server.js';
+import { ServiceQueue } from './dialects/service-time.js';
 
 export interface SimulatorOptions {
   host?: string;
@@ -60,6 +61,11 @@ export interface SimulatorOptions {
   eventLatencyMs?: number;
   /** A failed or duplicate upload answers only after this many ms (default: the dialect's; spec 0). */
   uploadFailDelayMs?: number;
+  /**
+   * The server's time per plain request, one request served at a time (default: the dialect's,
+   * phosphor-rest 10, which adds to it per kind; bmcweb and spec 0, answered at once and in parallel).
+   */
+  requestMs?: number;
 }
 
 interface DialectServer {
@@ -108,6 +114,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const latencyMs = checkDelay('eventLatencyMs', options.eventLatencyMs ?? defaults.eventLatencyMs);
   const failDelayMs = checkDelay('uploadFailDelayMs', options.uploadFailDelayMs ?? defaults.uploadFailDelayMs);
   const pingIntervalMs = options.pingIntervalMs ?? defaults.pingIntervalMs;
+  const requestMs = checkDelay('requestMs', options.requestMs ?? defaults.requestMs);
+  const service = new ServiceQueue();
 
   const hub =
     dialect === 'phosphor-rest'
@@ -157,6 +165,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     user: options.user ?? 'root',
     password: options.password ?? '0penBmc',
     plain,
+    requestMs,
+    service,
     log,
   };
   const runtime: DialectServer | undefined =
@@ -171,7 +181,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
   server.on('request', (req, res) => {
     if (!runtime && answerFidelityFault(faults, req, res, () => sessions.fromCookieHeader(req.headers.cookie) !== undefined)) return;
-    (runtime ? runtime.handle(req, res) : handleRequest(ctx, req, res)).catch((e) => {
+    // The phosphor-rest dialect queues each answer by its kind; elsewhere every request waits its turn first.
+    const answer = (): Promise<void> => (runtime ? runtime.handle(req, res) : handleRequest(ctx, req, res));
+    const queued = dialect === 'phosphor-rest' || requestMs === 0 ? answer() : service.serve(requestMs).then(answer);
+    queued.catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();
     });
@@ -244,6 +257,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         hub.close();
         wss.close();
         runtime?.close();
+        service.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });
