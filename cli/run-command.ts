@@ -39,6 +39,7 @@ export interface RunFlags extends TargetFlags {
   dialect?: string;
   eventLatency?: number;
   uploadFailDelay?: number;
+  requestTime?: number;
   html: boolean;
   expectations?: string;
   targetProfile?: string;
@@ -54,8 +55,10 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
   // A namespace given on the command line (or in BMC_NAMESPACE) wins over the profile's.
   const namespace = cmd?.getOptionValueSource('namespace') === 'default' && profile?.namespace ? profile.namespace : flags.namespace;
   if (flags.dialect !== undefined && !isDialect(flags.dialect)) throw new UsageError(dialectError(flags.dialect));
-  if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined)) {
-    throw new UsageError('--event-latency and --upload-fail-delay apply to the embedded simulator only; drop --target or them.');
+  if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined || flags.requestTime !== undefined)) {
+    throw new UsageError(
+      '--event-latency, --upload-fail-delay and --request-time apply to the embedded simulator only; drop --target or them.',
+    );
   }
   if (flags.allowFactoryReset && flags.profile && flags.profile !== 'destructive') {
     throw new UsageError('--allow-factory-reset needs --profile destructive.');
@@ -87,7 +90,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     rebootWaitMs: flags.rebootWait === undefined ? undefined : flags.rebootWait * 1000,
     faults: flags.fault,
     dialect: flags.dialect as DialectName | undefined,
-    pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay },
+    pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay, requestMs: flags.requestTime },
     expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
     targetProfile: profile,
     strictExpectations: flags.strictExpectations,
