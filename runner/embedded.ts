@@ -21,6 +21,8 @@ export interface EmbeddedTarget {
   writable: WritableAttribute[];
   /** How late its events come (a field dialect polls): the run paces itself by it, as on a target. */
   eventLatencyMs: number;
+  /** How long a typical request takes it (a dialect at its field pace); 0: answered at once. */
+  typicalRequestMs: number;
   /** Absent when started without TFTP (load runs need none). */
   tftp?: TftpSource;
   /** The simulator's log file and the lines in it so far (absent: it logs to stderr). */
@@ -64,6 +66,7 @@ export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<Embedd
     namespace: opts.namespace,
     writable: simulatorTargetProfile(opts.namespace).writable,
     eventLatencyMs: sim.eventLatencyMs,
+    typicalRequestMs: sim.typicalRequestMs,
     tftp: tftp?.source,
     ...(logFile && { log: logFile }),
     async stop() {

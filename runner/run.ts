@@ -330,6 +330,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
     connections: p?.concurrency,
     embedded: onSimulator,
+    embeddedRequestMs: embedded?.typicalRequestMs,
     requestSteps: !opts.lean,
     maxResponseBytes: opts.maxResponseBytes,
     // A BMC takes minutes to boot; the simulator restarts at once.

@@ -26,7 +26,7 @@ import { dialectDefaults, isDialect, type DialectContext, type DialectName, DIAL
 import { BMCWEB_WIRE, PHOSPHOR_WIRE, SPEC_WIRE } from './dialects/wire.js';
 import { PhosphorHub } from './dialects/phosphor/events.js';
 import { answerFidelityFault } from './faults-fidelity.js';
-import { PhosphorRestServer } from './dialects/phosphor/server.js';
+import { PhosphorRestServer, serviceMs } from './dialects/phosphor/server.js';
 import { BmcwebHub } from './dialects/bmcweb/events.js';
 import { BmcwebServer } from './dialects/bmcweb/server.js';
 import { ServiceQueue } from './dialects/service-time.js';
@@ -79,6 +79,8 @@ export interface RunningSimulator {
   port: number;
   /** How late events come: the dialect's poll interval, or what the options set (0: at once). */
   eventLatencyMs: number;
+  /** How long a typical request (a GET of an object) takes, queueing aside (0: answered at once). */
+  typicalRequestMs: number;
   close(): Promise<void>;
 }
 
@@ -251,6 +253,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     url: `${plain ? 'http' : 'https'}://${shownHost}:${port}`,
     port,
     eventLatencyMs: latencyMs,
+    typicalRequestMs: dialect === 'phosphor-rest' ? serviceMs(requestMs, { objects: 1 }) : requestMs,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         host0.cancel();
