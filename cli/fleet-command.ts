@@ -42,6 +42,7 @@ const PER_TARGET: Array<[keyof RunFlags, string]> = [
   ['dialect', '--dialect'],
   ['eventLatency', '--event-latency'],
   ['uploadFailDelay', '--upload-fail-delay'],
+  ['requestTime', '--request-time'],
 ];
 
 export function fleetOptions(cmd: Command): Command {

@@ -109,6 +109,11 @@ fleetOptions(
   .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", DELAY_MS)
   .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', DELAY_MS)
   .option(
+    '--request-time <ms>',
+    "embedded simulator only: the dialect's time per plain request, one request at a time (phosphor-rest: 10; 0 answers at once)",
+    DELAY_MS,
+  )
+  .option(
     '--target-profile <file>',
     "the platform's reviewed profile: namespace, writables, timeouts, rate cap, known deviations (flags win)",
   )
@@ -141,6 +146,11 @@ withVersion(program.command('simulate'))
   .option(
     '--upload-fail-delay <ms>',
     "a failed or duplicate upload answers after MS (default: the dialect's, phosphor-rest 10000, bmcweb 15000)",
+    DELAY_MS,
+  )
+  .option(
+    '--request-time <ms>',
+    "the server's time per plain request, one request served at a time; object reads, enumerate, writes and uploads take more (default: the dialect's, phosphor-rest 10, else 0)",
     DELAY_MS,
   )
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')

@@ -39,6 +39,7 @@ export interface RunFlags extends TargetFlags {
   dialect?: string;
   eventLatency?: number;
   uploadFailDelay?: number;
+  requestTime?: number;
   html: boolean;
   expectations?: string;
   targetProfile?: string;
@@ -55,8 +56,10 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
   const namespace = cmd?.getOptionValueSource('namespace') === 'default' && profile?.namespace ? profile.namespace : flags.namespace;
   const dialect = flags.dialect === undefined ? undefined : parseDialect(flags.dialect);
   if (flags.dialect !== undefined && !dialect) throw new UsageError(dialectError(flags.dialect));
-  if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined)) {
-    throw new UsageError('--event-latency and --upload-fail-delay apply to the embedded simulator only; drop --target or them.');
+  if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined || flags.requestTime !== undefined)) {
+    throw new UsageError(
+      '--event-latency, --upload-fail-delay and --request-time apply to the embedded simulator only; drop --target or them.',
+    );
   }
   if (flags.allowFactoryReset && flags.profile && flags.profile !== 'destructive') {
     throw new UsageError('--allow-factory-reset needs --profile destructive.');
@@ -88,7 +91,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     rebootWaitMs: flags.rebootWait === undefined ? undefined : flags.rebootWait * 1000,
     faults: flags.fault,
     dialect,
-    pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay },
+    pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay, requestMs: flags.requestTime },
     expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
     targetProfile: profile,
     strictExpectations: flags.strictExpectations,

@@ -14,6 +14,7 @@ export interface SimulateFlags {
   dialect: string;
   eventLatency?: number;
   uploadFailDelay?: number;
+  requestTime?: number;
   cert?: string;
   key?: string;
   listFaults: boolean;
@@ -41,6 +42,7 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
     dialect,
     eventLatencyMs: flags.eventLatency,
     uploadFailDelayMs: flags.uploadFailDelay,
+    requestMs: flags.requestTime,
     cert,
     key,
   });

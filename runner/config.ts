@@ -75,6 +75,8 @@ export interface RunConfig {
   connections?: number;
   /** The target is the embedded simulator. */
   embedded: boolean;
+  /** The embedded simulator's time for a typical request (a dialect at its field pace; 0: at once). */
+  embeddedRequestMs?: number;
   /** Answers longer than this are cut off and reported, never buffered whole. */
   maxResponseBytes?: number;
   /** How long a request waits for a target that went away (a reboot) to come back. */

@@ -21,6 +21,8 @@ export interface EmbeddedTarget {
   writable: WritableAttribute[];
   /** How late its events come (a field dialect polls): the run paces itself by it, as on a target. */
   eventLatencyMs: number;
+  /** How long a typical request takes it (a dialect at its field pace); 0: answered at once. */
+  typicalRequestMs: number;
   /** Absent when started without TFTP (load runs need none). */
   tftp?: TftpSource;
   /** The simulator's log file and the lines in it so far (absent: it logs to stderr). */
@@ -39,7 +41,7 @@ export interface EmbeddedOptions {
   /** Behave as this server (default spec). */
   dialect?: DialectName;
   /** How a dialect paces itself, shortened for tests (default: as the field server). */
-  pacing?: Pick<SimulatorOptions, 'eventLatencyMs' | 'uploadFailDelayMs'>;
+  pacing?: Pick<SimulatorOptions, 'eventLatencyMs' | 'uploadFailDelayMs' | 'requestMs'>;
   /** Write the simulator's own messages to this file, not to stderr (a run's console is its verdicts'). */
   logFile?: string;
 }
@@ -64,6 +66,7 @@ export async function startEmbeddedTarget(opts: EmbeddedOptions): Promise<Embedd
     namespace: opts.namespace,
     writable: simulatorTargetProfile(opts.namespace).writable,
     eventLatencyMs: sim.eventLatencyMs,
+    typicalRequestMs: sim.typicalRequestMs,
     tftp: tftp?.source,
     ...(logFile && { log: logFile }),
     async stop() {

@@ -75,7 +75,7 @@ export interface RunOptions {
   faults: string[];
   /** Embedded simulator only: behave as this server (spec, phosphor-rest, bmcweb). */
   dialect?: DialectName;
-  /** Embedded simulator only: a dialect's event latency and failed-upload delay, shortened for tests. */
+  /** Embedded simulator only: a dialect's event latency, failed-upload delay and time per request, shortened for tests. */
   pacing?: EmbeddedOptions['pacing'];
   print?: (line: string) => void;
   /** results.json only: no JUnit, no Allure results (the mutation self-test). */
@@ -330,6 +330,7 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
     connections: p?.concurrency,
     embedded: onSimulator,
+    embeddedRequestMs: embedded?.typicalRequestMs,
     requestSteps: !opts.lean,
     maxResponseBytes: opts.maxResponseBytes,
     // A BMC takes minutes to boot; the simulator restarts at once.

@@ -26,9 +26,10 @@ import { dialectDefaults, dialectFamily, isDialect, type DialectContext, type Di
 import { BMCWEB_WIRE, PHOSPHOR_WIRE, SPEC_WIRE } from './dialects/wire.js';
 import { PhosphorHub } from './dialects/phosphor/events.js';
 import { answerFidelityFault } from './faults-fidelity.js';
-import { PhosphorRestServer } from './dialects/phosphor/server.js';
+import { PhosphorRestServer, serviceMs } from './dialects/phosphor/server.js';
 import { BmcwebHub } from './dialects/bmcweb/events.js';
 import { BmcwebServer } from './dialects/bmcweb/server.js';
+import { ServiceQueue } from './dialects/service-time.js';
 
 export interface SimulatorOptions {
   host?: string;
@@ -60,6 +61,11 @@ export interface SimulatorOptions {
   eventLatencyMs?: number;
   /** A failed or duplicate upload answers only after this many ms (default: the dialect's; spec 0). */
   uploadFailDelayMs?: number;
+  /**
+   * The server's time per plain request, one request served at a time (default: the dialect's,
+   * phosphor-rest 10, which adds to it per kind; bmcweb and spec 0, answered at once and in parallel).
+   */
+  requestMs?: number;
 }
 
 interface DialectServer {
@@ -73,6 +79,8 @@ export interface RunningSimulator {
   port: number;
   /** How late events come: the dialect's poll interval, or what the options set (0: at once). */
   eventLatencyMs: number;
+  /** How long a typical request (a GET of an object) takes, queueing aside (0: answered at once). */
+  typicalRequestMs: number;
   close(): Promise<void>;
 }
 
@@ -110,6 +118,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const latencyMs = checkDelay('eventLatencyMs', options.eventLatencyMs ?? defaults.eventLatencyMs);
   const failDelayMs = checkDelay('uploadFailDelayMs', options.uploadFailDelayMs ?? defaults.uploadFailDelayMs);
   const pingIntervalMs = options.pingIntervalMs ?? defaults.pingIntervalMs;
+  const requestMs = checkDelay('requestMs', options.requestMs ?? defaults.requestMs);
+  const service = new ServiceQueue();
 
   const hub =
     family === 'phosphor-rest'
@@ -159,6 +169,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     user: options.user ?? 'root',
     password: options.password ?? '0penBmc',
     plain,
+    requestMs,
+    service,
     log,
   };
   const runtime: DialectServer | undefined =
@@ -177,7 +189,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   }
   server.on('request', (req, res) => {
     if (!runtime && answerFidelityFault(faults, req, res, () => sessions.fromCookieHeader(req.headers.cookie) !== undefined)) return;
-    (runtime ? runtime.handle(req, res) : handleRequest(ctx, req, res)).catch((e) => {
+    // The phosphor-rest dialect queues each answer by its kind; elsewhere every request waits its turn first.
+    const answer = (): Promise<void> => (runtime ? runtime.handle(req, res) : handleRequest(ctx, req, res));
+    const queued = dialect === 'phosphor-rest' || requestMs === 0 ? answer() : service.serve(requestMs).then(answer);
+    queued.catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();
     });
@@ -244,12 +259,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     url: `${plain ? 'http' : 'https'}://${shownHost}:${port}`,
     port,
     eventLatencyMs: latencyMs,
+    typicalRequestMs: dialect === 'phosphor-rest' ? serviceMs(requestMs, { objects: 1 }) : requestMs,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         host0.cancel();
         hub.close();
         wss.close();
         runtime?.close();
+        service.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

@@ -11,6 +11,7 @@ import type { FaultSet } from '../faults.js';
 import type { Listings } from '../listings.js';
 import type { SoftwareRegistry } from '../software.js';
 import type { Writer } from '../writes.js';
+import type { ServiceQueue } from './service-time.js';
 
 /** bmcweb by version: `bmcweb` is current upstream, `bmcweb@2023` a build of December 2023. */
 export const DIALECTS = ['spec', 'phosphor-rest', 'bmcweb', 'bmcweb@2023'] as const;
@@ -39,21 +40,28 @@ export interface DialectDefaults {
   /** A failed or duplicate upload answers only after the server gave up waiting for the version. */
   uploadFailDelayMs: number;
   pingIntervalMs: number;
+  /**
+   * The server's own time for a plain request, one request served at a time (0: at once, in
+   * parallel). The dialect adds to it per kind of request (an enumerate per object it returns).
+   */
+  requestMs: number;
 }
 
 /**
  * phosphor-rest: EventNotifier sleeps 5 s between loop polls, events were measured 0-2 s late;
  * ImageUploadUtils.do_upload polls 10 times a second apart; send_ws_ping every 45 s.
- * bmcweb: image_upload.hpp gives up after a 15 s timer.
+ * One thread serves its requests, one at a time: 10 ms a plain request (a 404, a listing), ~30 ms
+ * a GET of an object, more for enumerate, writes and uploads (phosphor/server.ts serviceMs).
+ * bmcweb: image_upload.hpp gives up after a 15 s timer; C++, its time per request is not modelled.
  */
 export function dialectDefaults(dialect: DialectName): DialectDefaults {
   switch (dialectFamily(dialect)) {
     case 'phosphor-rest':
-      return { eventLatencyMs: 2_000, uploadFailDelayMs: 10_000, pingIntervalMs: 45_000 };
+      return { eventLatencyMs: 2_000, uploadFailDelayMs: 10_000, pingIntervalMs: 45_000, requestMs: 10 };
     case 'bmcweb':
-      return { eventLatencyMs: 0, uploadFailDelayMs: 15_000, pingIntervalMs: 20_000 };
+      return { eventLatencyMs: 0, uploadFailDelayMs: 15_000, pingIntervalMs: 20_000, requestMs: 0 };
     default:
-      return { eventLatencyMs: 0, uploadFailDelayMs: 0, pingIntervalMs: 20_000 };
+      return { eventLatencyMs: 0, uploadFailDelayMs: 0, pingIntervalMs: 20_000, requestMs: 0 };
   }
 }
 
@@ -70,6 +78,9 @@ export interface DialectContext {
   password: string;
   /** Plain HTTP (the http-plain fault): cookies lose their Secure flag. */
   plain: boolean;
+  /** The server's time per request (dialectDefaults' requestMs, or the option's), and its queue. */
+  requestMs: number;
+  service: ServiceQueue;
   log: (message: string) => void;
 }
 

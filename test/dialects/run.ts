@@ -15,8 +15,9 @@ export async function dialectRun(dialect: DialectName, opts: { expectations?: st
         allowFactoryReset: true,
         dialect,
         // The field servers' seconds of event latency and failed-upload delay, shortened: the
-        // behaviour (polled, ordered delivery; a late 400) stays.
-        pacing: { eventLatencyMs: 100, uploadFailDelayMs: 300 },
+        // behaviour (polled, ordered delivery; a late 400) stays. No time per request: at the
+        // field server's pace, one request at a time, a run takes minutes and no verdict depends on the server's pace.
+        pacing: { eventLatencyMs: 100, uploadFailDelayMs: 300, requestMs: 0 },
         seed: opts.seed ?? 20261123,
         fuzzRuns: 60,
         expectations: opts.expectations ? await loadExpectations(opts.expectations) : undefined,

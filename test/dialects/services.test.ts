@@ -35,7 +35,7 @@ describe('an upload through each dialect', () => {
   let phosphor: RunningSimulator;
   let bmcweb: RunningSimulator;
   beforeAll(async () => {
-    phosphor = await startSimulator({ dialect: 'phosphor-rest', eventLatencyMs: 20, uploadFailDelayMs: 20 });
+    phosphor = await startSimulator({ dialect: 'phosphor-rest', eventLatencyMs: 20, uploadFailDelayMs: 20, requestMs: 0 });
     bmcweb = await startSimulator({ dialect: 'bmcweb', uploadFailDelayMs: 20 });
   });
   afterAll(async () => {

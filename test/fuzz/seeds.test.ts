@@ -47,7 +47,11 @@ const fails = (table: Readonly<Record<string, Expected>>) => Object.keys(table).
 describe.each<[string, SimulatorOptions, string[]]>([
   ['the clean simulator', {}, []],
   ['a simulator that decodes invalid UTF-8 leniently', { faults: ['lenient-utf8'] }, []],
-  ['the phosphor-rest dialect', { dialect: 'phosphor-rest', eventLatencyMs: 50, uploadFailDelayMs: 100 }, fails(PHOSPHOR_REST)],
+  [
+    'the phosphor-rest dialect',
+    { dialect: 'phosphor-rest', eventLatencyMs: 50, uploadFailDelayMs: 100, requestMs: 0 },
+    fails(PHOSPHOR_REST),
+  ],
   ['the bmcweb dialect', { dialect: 'bmcweb', uploadFailDelayMs: 100 }, fails(BMCWEB)],
   ['the bmcweb@2023 dialect', { dialect: 'bmcweb@2023', uploadFailDelayMs: 100 }, fails(BMCWEB_2023)],
 ])('on %s', (_what, options, deviations) => {

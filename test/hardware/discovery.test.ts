@@ -9,7 +9,7 @@ import { hangAfter } from '../support/hang.js';
 
 describe.each([
   ['the simulator', {}],
-  ['the phosphor-rest dialect', { dialect: 'phosphor-rest' as const, eventLatencyMs: 100, uploadFailDelayMs: 300 }],
+  ['the phosphor-rest dialect', { dialect: 'phosphor-rest' as const, eventLatencyMs: 100, uploadFailDelayMs: 300, requestMs: 0 }],
   ['the bmcweb dialect', { dialect: 'bmcweb' as const, uploadFailDelayMs: 300 }],
 ])('a destructive run without --writable against %s', (_what, sim) => {
   test(

@@ -9,6 +9,7 @@ import { dialectDefaults, dialectFamily, parseDialect } from '../../simulator/di
 import { dumpJson, NLOHMANN_PRETTY, PY_COMPACT, PY_PRETTY } from '../../simulator/dialects/json-out.js';
 import { BmcwebHub } from '../../simulator/dialects/bmcweb/events.js';
 import { PhosphorHub } from '../../simulator/dialects/phosphor/events.js';
+import { serviceMs } from '../../simulator/dialects/phosphor/server.js';
 import { floatText, pyRepr } from '../../simulator/dialects/py.js';
 import { decodeUtf8Python, JsonFloat, parseTypedJson, type TypedJson } from '../../simulator/dialects/typed-json.js';
 import { EventHub } from '../../simulator/events.js';
@@ -150,10 +151,20 @@ describe('event delivery', () => {
 });
 
 describe('options', () => {
-  it('defaults: phosphor-rest polls events every 2 s and gives up on an upload after 10 s; bmcweb after 15 s; spec never waits', () => {
-    expect(dialectDefaults('phosphor-rest')).toMatchObject({ eventLatencyMs: 2_000, uploadFailDelayMs: 10_000 });
-    expect(dialectDefaults('bmcweb')).toMatchObject({ eventLatencyMs: 0, uploadFailDelayMs: 15_000 });
-    expect(dialectDefaults('spec')).toMatchObject({ eventLatencyMs: 0, uploadFailDelayMs: 0 });
+  it('defaults: phosphor-rest polls events every 2 s, gives up on an upload after 10 s and takes 10 ms a plain request; bmcweb gives up after 15 s; spec never waits', () => {
+    expect(dialectDefaults('phosphor-rest')).toMatchObject({ eventLatencyMs: 2_000, uploadFailDelayMs: 10_000, requestMs: 10 });
+    expect(dialectDefaults('bmcweb')).toMatchObject({ eventLatencyMs: 0, uploadFailDelayMs: 15_000, requestMs: 0 });
+    expect(dialectDefaults('spec')).toMatchObject({ eventLatencyMs: 0, uploadFailDelayMs: 0, requestMs: 0 });
+  });
+
+  it("phosphor-rest's time per request: 10 ms, 20 more per object read, 40 more for a Set or call, 100 more for an upload", async () => {
+    expect(serviceMs(10, undefined)).toBe(10);
+    expect(serviceMs(10, { objects: 1 })).toBe(30);
+    expect(serviceMs(10, { objects: 38 })).toBe(770);
+    expect(serviceMs(10, { call: true })).toBe(50);
+    expect(serviceMs(10, { upload: true })).toBe(110);
+    expect(serviceMs(0, { objects: 50 })).toBe(0);
+    await expect(startSimulator({ dialect: 'phosphor-rest', requestMs: -1 })).rejects.toThrow(/requestMs must be a whole number of ms/);
   });
 
   it('a failed registration answers only after the fail delay', async () => {

@@ -17,7 +17,7 @@ let sim: RunningSimulator;
 let s: Session;
 
 beforeAll(async () => {
-  sim = await startSimulator({ dialect: 'phosphor-rest', eventLatencyMs: 20, uploadFailDelayMs: 20, transitionDelayMs: 20 });
+  sim = await startSimulator({ dialect: 'phosphor-rest', eventLatencyMs: 20, uploadFailDelayMs: 20, transitionDelayMs: 20, requestMs: 0 });
   s = sessionFor(sim, await login(sim.url));
 });
 afterAll(() => sim.close());

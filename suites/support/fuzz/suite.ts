@@ -16,10 +16,13 @@ import { FuzzStats } from './send.js';
 /** Failed logins naming the real user a hardware run may make (accounts may lock); env override. */
 export const LOGIN_FAILURES_VARIABLE = 'BMC_FUZZ_LOGIN_FAILURES';
 
-/** Time one request may be expected to take, for budgets: the simulator is fast, BMCs are not. */
+/**
+ * Time one request may be expected to take, for budgets: the simulator is fast (unless a dialect
+ * takes its field server's time per request), BMCs are not.
+ */
 function perRequestMs(cfg: RunConfig): number {
   const paced = cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0;
-  return Math.max(paced, cfg.embedded ? 4 : 1500);
+  return Math.max(paced, cfg.embedded ? Math.max(4, cfg.embeddedRequestMs ?? 0) : 1500);
 }
 
 /** The safety net of one property: generation, requests and shrinking together. */
