@@ -85,7 +85,11 @@ fleetOptions(
   .option('--event-timeout <ms>', 'how long to wait for an expected event', TIMEOUT_MS)
   .option('--quiet-window <ms>', 'how long to watch that no unexpected event arrives', TIMEOUT_MS)
   .option('--event-writes <n>', 'writes per measured event sequence (default 4; 10 on the simulator)', parse.positiveInt)
-  .option('--fuzz-runs <n>', 'generated cases per fuzzing property', parse.positiveInt)
+  .option(
+    '--fuzz-runs <n>',
+    'generated cases per fuzzing property (default 100; 300 on the embedded simulator in the spec dialect)',
+    parse.positiveInt,
+  )
   .option(
     '--stateful-runs <n>',
     'command sequences per stateful check (values, versions, credentials; default 4); a finding replays with --seed S and BMC_FUZZ_PATH=KEY',
@@ -93,7 +97,7 @@ fleetOptions(
   )
   .option(
     '--stateful-time <s>',
-    'time budget of each stateful check, its discovery included, on a target other than the embedded simulator (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
+    'time budget of each stateful check, its discovery included, on a target other than the embedded simulator in the spec dialect (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
     WAIT_S,
   )
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.wholeNumber)

@@ -321,11 +321,13 @@ function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): Ru
     tftp: opts.tftp ?? p?.tftp ?? embedded?.tftp,
     writable: declared.length > 0 ? declared : (embedded?.writable ?? []),
     deletable: p?.deletable ?? [],
-    fuzzRuns: opts.fuzzRuns ?? (onSimulator ? 300 : 100),
+    // An embedded field dialect is paced as its server (time per request, event latency): it is run
+    // as a target is, so that its areas take what the server's would.
+    fuzzRuns: opts.fuzzRuns ?? (onSimulator && !dialect ? 300 : 100),
     statefulRuns: opts.statefulRuns ?? 4,
     // On a target each sequence waits out its event latency: a fast one runs them all, a slow one
     // as many as the budget holds (at least one).
-    statefulTimeMs: opts.statefulTimeMs ?? (onSimulator ? undefined : DEFAULT_STATEFUL_TIME_MS),
+    statefulTimeMs: opts.statefulTimeMs ?? (onSimulator && !dialect ? undefined : DEFAULT_STATEFUL_TIME_MS),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
     connections: p?.concurrency,
