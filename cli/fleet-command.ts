@@ -7,7 +7,7 @@
 import { resolve, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import * as parse from './parse.js';
-import type { RunFlags } from './run-command.js';
+import type { RunFlags } from './run-flags.js';
 import { runChildren, type ChildJob } from '../runner/fleet.js';
 import { notRun, targetOutcome } from '../runner/fleet-outcome.js';
 import { loadTargets, type FleetEntry } from '../runner/targets-file.js';

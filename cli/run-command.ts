@@ -1,9 +1,6 @@
 /** `run`: options from commander → a conformance run; exit 0 (no FAIL), 1 (a FAIL), 2 (usage). */
-import type { TargetFlags } from './target-flags.js';
+import type { RunFlags } from './run-flags.js';
 import { withUrlCredentials } from '../client/target-url.js';
-import type { Area } from '../catalogue/requirements.js';
-import type { Profile, WritableAttribute } from '../runner/config.js';
-import type { MinJudged } from '../runner/results.js';
 import { runConformance } from '../runner/run.js';
 import { UsageError } from '../runner/usage-error.js';
 import { dirname } from 'node:path';
@@ -14,38 +11,6 @@ import { loadTargetProfile } from '../runner/target-profile.js';
 import { parseDialect } from '../simulator/index.js';
 import { dialectError } from './simulate-command.js';
 import { fleetCommand, fleetRequested, type FleetFlags } from './fleet-command.js';
-
-export interface RunFlags extends TargetFlags {
-  profile?: Profile;
-  only?: Area[];
-  requirements?: string[];
-  minJudged?: MinJudged;
-  out: string;
-  writable: WritableAttribute[];
-  allowFactoryReset: boolean;
-  tftpServer?: string;
-  tftpFile: string;
-  eventTimeout?: number;
-  quietWindow?: number;
-  eventWrites?: number;
-  fuzzRuns?: number;
-  statefulRuns?: number;
-  statefulTime?: number;
-  seed?: number;
-  rps?: number;
-  maxResponseBytes?: number;
-  rebootWait?: number;
-  fault: string[];
-  dialect?: string;
-  eventLatency?: number;
-  uploadFailDelay?: number;
-  requestTime?: number;
-  html: boolean;
-  expectations?: string;
-  targetProfile?: string;
-  strictExpectations: boolean;
-  updateExpectations?: string;
-}
 
 export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): Promise<void> {
   if (fleetRequested(flags)) return fleetCommand(flags, cmd);

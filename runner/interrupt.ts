@@ -5,19 +5,13 @@
  * ends the process at once.
  */
 import type { Reporter, TestCase, Vitest } from 'vitest/node';
-import type { RunLedger } from './run-channel.js';
+import { RESTORE_GRACE_MS, type RunLedger } from './run-channel.js';
 import { releaseEarlySignals } from './early-signals.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 const EXIT_CODES: Record<StopSignal, 130 | 143> = { SIGINT: 130, SIGTERM: 143 };
 const SIGNALS: StopSignal[] = ['SIGINT', 'SIGTERM'];
-
-/**
- * The test running when the signal came gets this long to finish and restore what it wrote; after
- * half of it, its requests in flight are abandoned to hurry it.
- */
-export const RESTORE_GRACE_MS = 10_000;
 
 export class Interruption {
   signal?: StopSignal;

@@ -16,7 +16,6 @@ import {
   type ClientEvent,
 } from '../client/run-context.js';
 import type { RunConfig } from './config.js';
-import { RESTORE_GRACE_MS } from './interrupt.js';
 import { sessionClosed } from '../client/session-ledger.js';
 
 declare module 'vitest' {
@@ -32,6 +31,12 @@ type RunMessage =
   /** The test whose requests in flight were abandoned: it was cut short. */
   | { type: 'cut-short'; test: string }
   | ClientEvent;
+
+/**
+ * The test running when the signal came gets this long to finish and restore what it wrote; after
+ * half of it, its requests in flight are abandoned to hurry it.
+ */
+export const RESTORE_GRACE_MS = 10_000;
 
 /** Logging out a session left open gets this long, so a target that is gone cannot hold the run. */
 const LOGOUT_TIMEOUT_MS = 5_000;

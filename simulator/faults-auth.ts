@@ -1,5 +1,5 @@
 /** Faults of authentication of every route, tried for real (positive twins). */
-import type { FaultInfo } from './faults.js';
+import type { FaultInfo } from './fault-info.js';
 
 export const AUTH_FAULTS = [
   {

@@ -1,5 +1,5 @@
 /** Faults of value domains (enumerations, the longest string) and of POSTs that must be refused (rule 4). */
-import type { FaultInfo } from './faults.js';
+import type { FaultInfo } from './fault-info.js';
 
 const LED_STATE_KNOCK_ON =
   "led/physical/identify State, the simulator's declared enumerated writable, takes it too: an enumeration of no object the spec shows is WR-1's (its members are its type)";

@@ -1,5 +1,5 @@
 /** Faults of effects of writes, deletes, uploads and actions on the whole tree, value domains, POST refusals. */
-import type { FaultInfo } from './faults.js';
+import type { FaultInfo } from './fault-info.js';
 
 export const EFFECT_FAULTS = [
   {

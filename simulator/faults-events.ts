@@ -1,5 +1,5 @@
 /** Faults of event filters probed with near misses, premature and padded events. */
-import type { FaultInfo } from './faults.js';
+import type { FaultInfo } from './fault-info.js';
 
 export const EVENT_FAULTS = [
   {

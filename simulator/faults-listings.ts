@@ -1,5 +1,5 @@
 /** Faults of well-formed listings and object reads. */
-import type { FaultInfo } from './faults.js';
+import type { FaultInfo } from './fault-info.js';
 
 /** listing-first-page-only: the children one GET {path}/ answers. */
 export const LISTING_PAGE = 4;

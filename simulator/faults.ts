@@ -6,7 +6,7 @@
  */
 import { LATENCY_FAULTS, LATENCY_FAULT_NAMES, LatencyFaults } from './latency-faults.js';
 import { HARNESS_FAULTS, HARNESS_FAULT_NAMES } from './harness-faults.js';
-import type { Operator } from '../catalogue/operators.js';
+import type { FaultInfo } from './fault-info.js';
 import { AUTH_FAULTS } from './faults-auth.js';
 import { LISTING_FAULTS } from './faults-listings.js';
 import { EFFECT_FAULTS } from './faults-effects.js';
@@ -14,28 +14,7 @@ import { EVENT_FAULTS } from './faults-events.js';
 import { DOMAIN_FAULTS } from './faults-domains.js';
 import { FIDELITY_FAULTS } from './faults-fidelity.js';
 
-export interface FaultInfo {
-  name: string;
-  requirement: string;
-  description: string;
-  /** How the fault breaks its requirement (catalogue/operators.ts); the fault model pairs them. */
-  operator: Operator;
-  /**
-   * Other requirements whose statement the fault breaks too, each with the reason: the mutation
-   * self-test holds every other FAIL against the suites' precision.
-   */
-  knockOn?: Readonly<Record<string, string>>;
-  /**
-   * What the fault must produce for its requirement: FAIL; WARN for a deviation from what the spec
-   * only shows; PASS for field behaviour the spec leaves open (no requirement may FAIL at all).
-   */
-  verdict?: 'FAIL' | 'WARN' | 'PASS';
-  /**
-   * The stateful area catches it: the mutation self-test runs that area (the costliest per run) for
-   * these faults and the clean simulator only.
-   */
-  stateful?: true;
-}
+export type { FaultInfo } from './fault-info.js';
 
 const CORE_FAULTS = [
   // Envelope

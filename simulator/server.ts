@@ -25,7 +25,7 @@ import { Writer } from './writes.js';
 import { dialectDefaults, dialectFamily, isDialect, type DialectContext, type DialectName, DIALECTS } from './dialects/common.js';
 import { BMCWEB_WIRE, PHOSPHOR_WIRE, SPEC_WIRE } from './dialects/wire.js';
 import { PhosphorHub } from './dialects/phosphor/events.js';
-import { answerFidelityFault } from './faults-fidelity.js';
+import { answerFidelityFault } from './fidelity-answers.js';
 import { PhosphorRestServer, serviceMs } from './dialects/phosphor/server.js';
 import { BmcwebHub } from './dialects/bmcweb/events.js';
 import { BmcwebServer } from './dialects/bmcweb/server.js';

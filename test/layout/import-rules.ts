@@ -88,3 +88,44 @@ export function repositoryRoot(here: string): string {
   const up = join(dirname(here), '..', '..');
   return up.endsWith(`${sep}dist`) ? dirname(up) : up;
 }
+
+/**
+ * The import circles among `files` (static, re-exported and dynamic imports alike), each as the
+ * files around it, smallest first: a circle means two modules cannot be read, tested or moved apart.
+ */
+export function importCircles(files: readonly SourceFile[]): string[][] {
+  const known = new Set(files.map((f) => f.path));
+  const edges = new Map(files.map((f) => [f.path, relativeImports(f).filter((p) => known.has(p))]));
+  // Tarjan's strongly connected components: every component of more than one file holds a circle.
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string): void => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, order.get(w)!));
+      }
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (edges.get(v) ?? []).includes(v)) circles.push(component.sort());
+  };
+  for (const f of [...known].sort()) if (!order.has(f)) visit(f);
+  return circles.sort((a, b) => a.length - b.length || a[0]!.localeCompare(b[0]!));
+}

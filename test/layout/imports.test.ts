@@ -1,7 +1,7 @@
 /** The import graph runs downward only (see the README's "Layout"): a test walks every import. */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { importViolations, relativeImports, repositoryRoot, sourceFiles } from './import-rules.js';
+import { importCircles, importViolations, relativeImports, repositoryRoot, sourceFiles } from './import-rules.js';
 
 describe('layout: imports', () => {
   test('no file imports from a folder above its own', () => {
@@ -12,6 +12,34 @@ describe('layout: imports', () => {
     expect(files.some((f) => f.path.endsWith('.test.ts'))).toBe(false);
     const violations = importViolations(files).map((v) => v.message);
     expect(violations, `upward imports:\n${violations.join('\n')}`).toEqual([]);
+  });
+
+  test('no import circle: every module can be read and tested without the ones that import it', () => {
+    const files = sourceFiles(repositoryRoot(fileURLToPath(import.meta.url)));
+    const circles = importCircles(files).map((c) => c.join(' ↔ '));
+    expect(circles, `import circles:\n${circles.join('\n')}`).toEqual([]);
+  });
+
+  test('the circle finder finds a two-file and a three-file circle, and not a diamond', () => {
+    const file = (path: string, ...imports: string[]) => ({
+      path,
+      text: imports.map((i) => `import { x } from './${i}.js';`).join('\n'),
+    });
+    const files = [
+      file('runner/a.ts', 'b'),
+      file('runner/b.ts', 'a'),
+      file('runner/c.ts', 'd'),
+      file('runner/d.ts', 'e'),
+      file('runner/e.ts', 'c'),
+      file('runner/top.ts', 'left', 'right'),
+      file('runner/left.ts', 'bottom'),
+      file('runner/right.ts', 'bottom'),
+      file('runner/bottom.ts'),
+    ];
+    expect(importCircles(files)).toEqual([
+      ['runner/a.ts', 'runner/b.ts'],
+      ['runner/c.ts', 'runner/d.ts', 'runner/e.ts'],
+    ]);
   });
 
   test('the checker finds static, re-exported and dynamic imports, and ignores comments and strings', () => {
