@@ -191,7 +191,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     if (!runtime && answerFidelityFault(faults, req, res, () => sessions.fromCookieHeader(req.headers.cookie) !== undefined)) return;
     // The phosphor-rest dialect queues each answer by its kind; elsewhere every request waits its turn first.
     const answer = (): Promise<void> => (runtime ? runtime.handle(req, res) : handleRequest(ctx, req, res));
-    const queued = dialect === 'phosphor-rest' || requestMs === 0 ? answer() : service.serve(requestMs).then(answer);
+    const queued = family === 'phosphor-rest' || requestMs === 0 ? answer() : service.serve(requestMs).then(answer);
     queued.catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();
@@ -259,7 +259,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     url: `${plain ? 'http' : 'https'}://${shownHost}:${port}`,
     port,
     eventLatencyMs: latencyMs,
-    typicalRequestMs: dialect === 'phosphor-rest' ? serviceMs(requestMs, { objects: 1 }) : requestMs,
+    typicalRequestMs: family === 'phosphor-rest' ? serviceMs(requestMs, { objects: 1 }) : requestMs,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         host0.cancel();

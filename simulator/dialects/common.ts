@@ -13,7 +13,7 @@ import type { SoftwareRegistry } from '../software.js';
 import type { Writer } from '../writes.js';
 import type { ServiceQueue } from './service-time.js';
 
-/** bmcweb by version: `bmcweb` is current upstream, `bmcweb@2023` a build of December 2023. */
+/** bmcweb by version: `bmcweb` is current upstream, `bmcweb@2023` a build of June 2023 (bmcweb/versions.ts). */
 export const DIALECTS = ['spec', 'phosphor-rest', 'bmcweb', 'bmcweb@2023'] as const;
 export type DialectName = (typeof DIALECTS)[number];
 /** The server a dialect is a version of. */

@@ -107,7 +107,7 @@ export class BmcwebServer {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const refuse = (status: number, headers: Record<string, string> = {}): void => {
-      const body = this.behaviour.reasonPhraseBodies ? reasonPhrase(status) : '';
+      const body = this.bareBody(status);
       const lines = [`HTTP/1.1 ${status} ${reasonPhrase(status)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
       socket.end(`${lines.join('\r\n')}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       setTimeout(() => socket.destroy(), 1000).unref();
@@ -140,10 +140,12 @@ export class BmcwebServer {
       send(res, r.status, dumpJson(body, NLOHMANN_PRETTY), { ...headers, 'Content-Type': contentTypeFor(this.ctx.faults) });
       return;
     }
-    // 2023: completeRequest gave a refusal without a body its reason phrase, as plain text.
-    const text =
-      r.text === undefined || r.text === '' ? (this.behaviour.reasonPhraseBodies && r.status >= 400 ? reasonPhrase(r.status) : '') : r.text;
-    send(res, r.status, text, headers);
+    send(res, r.status, r.text || this.bareBody(r.status), headers);
+  }
+
+  /** The body of an answer that has none: 2023's completeRequest gave a refusal its reason phrase, as plain text. */
+  private bareBody(status: number): string {
+    return this.behaviour.reasonPhraseBodies && status >= 400 ? reasonPhrase(status) : '';
   }
 
   /** 2026 routes: /login/, /logout/, /subscribe/ and /upload/image/ answer as without the slash. */
@@ -193,7 +195,7 @@ export class BmcwebServer {
     const limit = session ? BODY_LIMIT : LOGGED_OUT_BODY_LIMIT;
     if (Number.isFinite(declared) && declared > limit) {
       const status = declared > LOGGED_OUT_BODY_LIMIT && declared < BODY_LIMIT ? 401 : 413;
-      sendAndClose(req, res, status, this.behaviour.reasonPhraseBodies ? reasonPhrase(status) : '');
+      sendAndClose(req, res, status, this.bareBody(status));
       return undefined;
     }
     let body: Buffer;
@@ -203,7 +205,7 @@ export class BmcwebServer {
       if (!(e instanceof HttpError)) throw e;
       // A chunked body past the limit: "should never happen" in bmcweb, which answers 500.
       const status = e.status === 413 ? 500 : 400;
-      sendAndClose(req, res, status, this.behaviour.reasonPhraseBodies ? reasonPhrase(status) : '');
+      sendAndClose(req, res, status, this.bareBody(status));
       return undefined;
     }
 
@@ -400,7 +402,7 @@ export class BmcwebServer {
     const { bus } = this.ctx;
     const carries = (p: string): boolean =>
       [...(bus.tree.get(p)?.interfaces.keys() ?? [])].some((i) => !i.startsWith('org.freedesktop.DBus'));
-    return bus.tree.descendantsOf(target).filter(carries).sort();
+    return bus.tree.descendantsOf(target).filter(carries);
   }
 
   private get(path: string, property: string): Reply {

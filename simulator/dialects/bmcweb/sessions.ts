@@ -51,14 +51,17 @@ export class BmcwebSessions {
 
   /** login_routes.hpp / cookies.hpp setSessionCookies. */
   cookiesFor(session: BmcwebSession, secure: boolean): string[] {
-    const attrs = `${this.cookie.path ? '; Path=/' : ''}; SameSite=Strict${secure ? '; Secure' : ''}`;
+    const attrs = this.cookieAttributes(secure);
     return [`XSRF-TOKEN=${session.csrf}${attrs}`, `${this.cookie.name}=${session.token}${attrs}; HttpOnly`];
   }
 
   /** handleLogout / cookies.hpp clearSessionCookies. */
   clearedCookie(secure: boolean): string {
-    const attrs = `${this.cookie.path ? '; Path=/' : ''}; SameSite=Strict${secure ? '; Secure' : ''}`;
-    return `${this.cookie.name}=${attrs}; HttpOnly; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    return `${this.cookie.name}=${this.cookieAttributes(secure)}; HttpOnly; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  }
+
+  private cookieAttributes(secure: boolean): string {
+    return `${this.cookie.path ? '; Path=/' : ''}; SameSite=Strict${secure ? '; Secure' : ''}`;
   }
 
   create(user: string, kind: 'session' | 'basic', clientIp: string): BmcwebSession {
