@@ -2,6 +2,7 @@
  * One-line curl reproductions of requests, for failure reports. Credentials are never inlined:
  * the command refers to shell variables the reader sets from their own login.
  */
+import { withoutTrailingSlashes } from './trim-end.js';
 import { isUtf8 } from 'node:buffer';
 
 export interface CurlOptions {
@@ -43,7 +44,7 @@ export function toCurl(method: string, baseUrl: string, path: string, opts: Curl
   if (opts.contentType !== undefined) parts.push('-H', shellQuote(`Content-Type: ${opts.contentType}`));
   for (const [name, value] of Object.entries(opts.headers ?? {})) parts.push('-H', shellQuote(`${name}: ${value}`));
   if (opts.body !== undefined) parts.push(...bodyArgs(opts.body));
-  parts.push(shellQuote(baseUrl.replace(/\/+$/, '') + path));
+  parts.push(shellQuote(withoutTrailingSlashes(baseUrl) + path));
   return parts.join(' ');
 }
 

@@ -3,6 +3,7 @@
  * load tool all go through it, so session handling, XSRF echo, retries, rate caps, timeouts and
  * evidence work the same everywhere.
  */
+import { withoutTrailingSlashes } from './trim-end.js';
 import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -172,7 +173,7 @@ export class BmcClient {
     const url = parseBaseUrl(opts.baseUrl);
     this.options = { ...opts };
     this.origin = url.origin;
-    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.prefix = withoutTrailingSlashes(url.pathname);
     this.baseUrl = this.origin + this.prefix;
     this.cookies = new SessionCookies(this.baseUrl, opts.cookies);
     this.evidence = opts.evidence;

@@ -2,6 +2,7 @@
  * WebSocket event subscriber for `/subscribe`. Every wait is bounded, and a failed wait says what
  * did arrive, so an event test failure explains itself.
  */
+import { withoutTrailingSlashes } from './trim-end.js';
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import WebSocket from 'ws';
@@ -50,7 +51,7 @@ const LISTED_CHARS = 200;
 export function subscribeUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
   url.protocol = url.protocol === 'http:' ? 'ws:' : 'wss:';
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/subscribe`;
+  url.pathname = `${withoutTrailingSlashes(url.pathname)}/subscribe`;
   return url.href;
 }
 

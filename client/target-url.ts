@@ -2,6 +2,8 @@
  * Credentials written into a target URL (https://user:secret@bmc): taken out of it, like curl does,
  * so that the URL printed, recorded in results and sent on the wire never carries them.
  */
+import { withoutTrailingSlashes } from './trim-end.js';
+
 export interface SplitTarget {
   url: string;
   user?: string;
@@ -20,7 +22,7 @@ export function splitCredentials(target: string): SplitTarget {
   const password = u.password ? decodeURIComponent(u.password) : undefined;
   u.username = '';
   u.password = '';
-  return { url: u.href.replace(/\/+$/, ''), ...(user !== undefined && { user }), ...(password !== undefined && { password }) };
+  return { url: withoutTrailingSlashes(u.href), ...(user !== undefined && { user }), ...(password !== undefined && { password }) };
 }
 
 /** The flags of a command that talks to one target, with URL credentials moved into user and password. */

@@ -3,6 +3,7 @@
  * messages they received, and the shell lines that repeat them (curl for HTTP, websocat for the
  * event channel). Secrets stay shell variables: $COOKIE, $XSRF, $PASSWORD.
  */
+import { withoutTrailingSlashes } from './trim-end.js';
 import { shellQuote, toCurl } from './curl.js';
 import type { Exchange } from './evidence.js';
 
@@ -89,7 +90,7 @@ function loginBody(body: string): string | undefined {
 
 /** One shell line that repeats the exchange against `baseUrl`. */
 export function replayLine(x: Exchange, baseUrl: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(baseUrl);
   const authed = header(x, 'cookie') !== undefined;
   if (isSubscription(x)) {
     const wss = `${base.replace(/^http/, 'ws')}${x.url}`;

@@ -3,6 +3,7 @@
  * synchronously, in the order it happens, to each subscriber whose filter admits it, so no
  * subscriber can see a reordered, dropped or duplicated event.
  */
+import { withoutTrailingSlashes } from '../client/trim-end.js';
 import type { RawData, WebSocket } from 'ws';
 import type { FaultSet } from './faults.js';
 import { stringifyJson } from './json.js';
@@ -276,7 +277,7 @@ export class EventHub {
   private pathAdmits(listed: string, path: string): boolean {
     if (listed === path) return true;
     if (this.faults.has('paths-filter-string-prefix') && path.startsWith(listed)) return true;
-    if (this.faults.has('paths-filter-subtree') && path.startsWith(`${listed.replace(/\/+$/, '')}/`)) return true;
+    if (this.faults.has('paths-filter-subtree') && path.startsWith(`${withoutTrailingSlashes(listed)}/`)) return true;
     return this.faults.has('paths-filter-case-insensitive') && listed.toLowerCase() === path.toLowerCase();
   }
 

@@ -9,6 +9,7 @@
  *
  * The namespace root and its ancestors are in the spec, not data of the target.
  */
+import { trimEnd, withoutTrailingSlashes } from '../../client/trim-end.js';
 import type { BmcClient, BmcResponse } from '../../client/http.js';
 import { requestTarget } from '../../client/transport.js';
 import { cached, enumerate, list } from './tree.js';
@@ -115,7 +116,7 @@ export function spellingsOf(path: string): Set<string> {
     for (const decoded of [s, decodeAll(s)]) {
       const collapsed = decoded.replace(/\/{2,}/g, '/');
       for (const form of [decoded, collapsed, resolveDots(decoded), resolveDots(collapsed)]) {
-        out.add(form.replace(/\/+$/, '').toLowerCase());
+        out.add(withoutTrailingSlashes(form).toLowerCase());
       }
     }
   }
@@ -163,10 +164,7 @@ const PATH_TOKEN = /\/[^\s"'<>,;()[\]{}\\|`^]*/g;
 
 /** The longest tree path that is `token` or an ancestor of it, lower-cased. */
 function treePathIn(token: string, k: TreeKnowledge): string | undefined {
-  let p = token
-    .replace(/[.:!?']+$/, '')
-    .replace(/\/+$/, '')
-    .toLowerCase();
+  let p = withoutTrailingSlashes(trimEnd(token, ".:!?'")).toLowerCase();
   while (p.length > 1) {
     if (k.paths.has(p)) return p;
     const cut = p.lastIndexOf('/');

@@ -2,6 +2,7 @@
  * What a failure report says: the broken rule in a few words, the shrunk request as one line of
  * curl, and how to replay the exact fast-check case.
  */
+import { withoutTrailingSlashes } from '../../../client/trim-end.js';
 import { toCurl } from '../../../client/curl.js';
 import { requestTarget } from '../../../client/transport.js';
 import { isUtf8 } from 'node:buffer';
@@ -43,7 +44,7 @@ export function curlLine(baseUrl: string, s: Sent): string {
   const body = s.template ? shellWord(s.template.text, s.template.expansions) : textual ? shellWord(bytes.toString('utf8')) : '';
   return line
     .replace(` --data-raw ${BODY_PLACEHOLDER}`, () => ` --data-raw ${body}`)
-    .replace(new RegExp(`${URL_PLACEHOLDER}$`), () => shellWord(baseUrl.replace(/\/+$/, '') + target));
+    .replace(new RegExp(`${URL_PLACEHOLDER}$`), () => shellWord(withoutTrailingSlashes(baseUrl) + target));
 }
 
 /** Shortens a text for the one-line reason, keeping both ends. */

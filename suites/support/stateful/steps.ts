@@ -3,6 +3,7 @@
  * few words, and the requests it made as curl lines (session cookies as shell variables, image
  * bodies as files), so that the shrunk sequence can be replayed by hand as well as by seed.
  */
+import { withoutTrailingSlashes } from '../../../client/trim-end.js';
 import { shellQuote } from '../../../client/curl.js';
 
 export interface SentRequest {
@@ -63,7 +64,7 @@ export function curlOf(baseUrl: string, r: SentRequest): string {
   if (r.body !== undefined) parts.push('--data-raw', shellQuote(r.body));
   if (r.shellBody !== undefined) parts.push('--data-raw', r.shellBody);
   if (r.file !== undefined) parts.push('--data-binary', `@${shellQuote(r.file)}`);
-  parts.push(shellQuote(baseUrl.replace(/\/+$/, '') + r.path));
+  parts.push(shellQuote(withoutTrailingSlashes(baseUrl) + r.path));
   return parts.join(' ');
 }
 
