@@ -5,17 +5,17 @@
 import { BmcClient } from '../client/http.js';
 import type { Profile } from '../runner/config.js';
 import { simulatorTargetProfile } from '../simulator/index.js';
-import { enumerate, list } from '../suites/support/tree.js';
-import { buildModel } from '../suites/support/fuzz/model.js';
-import { anonymousProperty } from '../suites/support/fuzz/properties/anonymous.js';
-import type { FuzzEnv } from '../suites/support/fuzz/properties/common.js';
-import { envelopeProperty } from '../suites/support/fuzz/properties/envelope.js';
-import { loginProperty } from '../suites/support/fuzz/properties/login.js';
-import { serverErrorProperty } from '../suites/support/fuzz/properties/server-error.js';
-import { stabilityProperty } from '../suites/support/fuzz/properties/stability.js';
-import { writeProperty, writeTargets } from '../suites/support/fuzz/properties/write.js';
-import { runProperty, type FuzzProperty } from '../suites/support/fuzz/runner.js';
-import { FuzzStats } from '../suites/support/fuzz/send.js';
+import { enumerate, list } from '../suites/harness/tree.js';
+import { buildModel } from '../suites/fuzz/model.js';
+import { anonymousProperty } from '../suites/fuzz/properties/anonymous.js';
+import type { FuzzEnv } from '../suites/fuzz/properties/common.js';
+import { envelopeProperty } from '../suites/fuzz/properties/envelope.js';
+import { loginProperty } from '../suites/fuzz/properties/login.js';
+import { serverErrorProperty } from '../suites/fuzz/properties/server-error.js';
+import { stabilityProperty } from '../suites/fuzz/properties/stability.js';
+import { writeProperty, writeTargets } from '../suites/fuzz/properties/write.js';
+import { runProperty, type FuzzProperty } from '../suites/fuzz/runner.js';
+import { FuzzStats } from '../suites/fuzz/send.js';
 
 export interface FuzzThroughputOptions {
   namespace?: string;

@@ -535,7 +535,7 @@ export function failableRequirements(): Requirement[] {
 /** What the stateful checks judge on every subscriber's stream, whichever change they make. */
 const WATCHED_EVENTS = ['EV-1', 'EV-2', 'EV-3', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8', 'EV-9'] as const;
 
-/** The stateful values check (suites/stateful.suite.ts); each finding names one. */
+/** The stateful values check (suites/stateful/stateful.suite.ts); each finding names one. */
 export const VALUE_REQUIREMENTS = ['EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7', 'EP-8', 'EP-9', ...WATCHED_EVENTS] as const;
 
 /** The stateful versions check; each finding names one. */

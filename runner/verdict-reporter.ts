@@ -125,7 +125,7 @@ function judged(ids: string[], meta: CheckMeta | undefined, failures: Finding[],
   return out;
 }
 
-/** `suites/events.suite.ts` → `events`. */
+/** `suites/events/events.suite.ts` → `events`. */
 function areaOf(file: string): string {
   return /([a-z-]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? file;
 }

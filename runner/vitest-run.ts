@@ -33,7 +33,7 @@ const SUITES = compiled ? 'dist/suites' : 'suites';
 const EXT = compiled ? 'js' : 'ts';
 
 export function suiteFile(area: Area): string {
-  return `${SUITES}/${area}.suite.${EXT}`;
+  return `${SUITES}/${area}/${area}.suite.${EXT}`;
 }
 
 export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
@@ -71,7 +71,7 @@ function vitestOptions(run: SuiteRun, root: string, reporter: VerdictReporter): 
     config: false,
     watch: false,
     run: true,
-    include: [`${SUITES}/*.suite.${EXT}`],
+    include: [`${SUITES}/*/*.suite.${EXT}`],
     // Suites share one target: one file at a time, so a write in one never shows in another's events.
     fileParallelism: false,
     maxWorkers: 1,
@@ -79,7 +79,7 @@ function vitestOptions(run: SuiteRun, root: string, reporter: VerdictReporter): 
     pool: 'threads',
     passWithNoTests: true,
     // Compiled modules under the suites load as plain Node modules: no transform on each run.
-    ...(compiled && { server: { deps: { external: [/[\\/]dist[\\/](?!suites[\\/][a-z-]+\.suite\.js$)/] } } }),
+    ...(compiled && { server: { deps: { external: [/[\\/]dist[\\/](?!suites[\\/][a-z-]+[\\/][a-z-]+\.suite\.js$)/] } } }),
     sequence: { sequencer: AreaSequencer },
     // The run's client settings, its interruption and the suites' reports pass through it.
     setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/suite-setup.${EXT}`],

@@ -1,7 +1,7 @@
-/** Every answer of the run judged as an answer (suites/support/answers.ts): what counts, and as which requirement. */
+/** Every answer of the run judged as an answer (suites/harness/answers.ts): what counts, and as which requirement. */
 import { describe, expect, test } from 'vitest';
 import { EvidenceLog, type Exchange } from '../../client/evidence.js';
-import { answerProblem, isJsonRequest, noteAnswer, takeAnswerProblems } from '../../suites/support/answers.js';
+import { answerProblem, isJsonRequest, noteAnswer, takeAnswerProblems } from '../../suites/harness/answers.js';
 
 const exchange = (over: Partial<Exchange>): Exchange => ({
   at: '2026-01-01T00:00:00.000Z',

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { BmcResponse } from '../../client/http.js';
-import { leakIn, spellingsOf, treeKnowledge } from '../../suites/support/leak.js';
+import { leakIn, spellingsOf, treeKnowledge } from '../../suites/harness/leak.js';
 
 const ROOT = '/xyz/mgmt_project';
 const SYSTEM = `${ROOT}/inventory/system`;

@@ -1,7 +1,7 @@
 /** The values a domain check writes outside an enumeration, and which requirement owns each attribute. */
 import { describe, expect, test } from 'vitest';
-import { domainOwner, isEnumerated, outsideValues } from '../../suites/support/value-domains.js';
-import type { WritePlan } from '../../suites/support/writable.js';
+import { domainOwner, isEnumerated, outsideValues } from '../../suites/writes/value-domains.js';
+import type { WritePlan } from '../../suites/harness/writable.js';
 
 const ROOT = '/xyz/mgmt_project';
 const X = 'xyz.mgmt_project';

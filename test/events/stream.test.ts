@@ -1,10 +1,10 @@
 /** The events suite's own logic: judging a received stream against its writes, and choosing values to write. */
 import { describe, expect, test } from 'vitest';
 import type { ReceivedEvent } from '../../client/subscriber.js';
-import type { CheckContext } from '../../suites/support/check.js';
-import { AttrWriter, analyseStream, onDistinctObjects, percentile } from '../../suites/support/events.js';
+import type { CheckContext } from '../../suites/harness/check.js';
+import { AttrWriter, analyseStream, onDistinctObjects, percentile } from '../../suites/events/events.js';
 import { sameValue } from '../../client/values.js';
-import type { WritePlan } from '../../suites/support/writable.js';
+import type { WritePlan } from '../../suites/harness/writable.js';
 
 const P = '/xyz/ns/inventory/system';
 

@@ -2,19 +2,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { MODEL, NS, ROOT, WHO } from './fixture.js';
-import {
-  INERT_CHARS,
-  mutationArb,
-  nearMiss,
-  readPathArb,
-  renderPath,
-  sentinelPathArb,
-  type PathCase,
-} from '../../suites/support/fuzz/paths.js';
-import { bodyArb, isWellFormed, renderBody } from '../../suites/support/fuzz/bodies.js';
-import { derivePassword, isNeverValid, loginCaseArb, renderLogin, PASSWORD_OPS } from '../../suites/support/fuzz/login.js';
-import { anonymousRequestArb, anyRequestArb, plausibleArgs, type FuzzRequest } from '../../suites/support/fuzz/requests.js';
-import { clientWouldRefuse, needsSideClient } from '../../suites/support/fuzz/send.js';
+import { INERT_CHARS, mutationArb, nearMiss, readPathArb, renderPath, sentinelPathArb, type PathCase } from '../../suites/fuzz/paths.js';
+import { bodyArb, isWellFormed, renderBody } from '../../suites/fuzz/bodies.js';
+import { derivePassword, isNeverValid, loginCaseArb, renderLogin, PASSWORD_OPS } from '../../suites/fuzz/login.js';
+import { anonymousRequestArb, anyRequestArb, plausibleArgs, type FuzzRequest } from '../../suites/fuzz/requests.js';
+import { clientWouldRefuse, needsSideClient } from '../../suites/fuzz/send.js';
 import { parseJson } from '../../client/json.js';
 
 const WRITABLE = [{ path: `${ROOT}/inventory/system`, name: 'AssetTag' }];

@@ -2,9 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { MODEL, WHO } from './fixture.js';
-import { boundaryRequests, RESERVED_CHARACTERS } from '../../suites/support/fuzz/boundaries.js';
-import { runProperty, type FuzzProperty } from '../../suites/support/fuzz/runner.js';
-import type { FuzzRequest } from '../../suites/support/fuzz/requests.js';
+import { boundaryRequests, RESERVED_CHARACTERS } from '../../suites/fuzz/boundaries.js';
+import { runProperty, type FuzzProperty } from '../../suites/fuzz/runner.js';
+import type { FuzzRequest } from '../../suites/fuzz/requests.js';
 
 const opts = { model: MODEL, who: WHO, writable: [] } as const;
 

@@ -1,7 +1,7 @@
 /** A fuzzing property's time limit follows the target's pace, the embedded dialects' included. */
 import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../runner/config.js';
-import { fuzzTimeLimitMs } from '../../suites/support/fuzz/suite.js';
+import { fuzzTimeLimitMs } from '../../suites/fuzz/fuzz-check.js';
 
 const cfg = (over: Partial<RunConfig>): RunConfig => ({ fuzzRuns: 300, embedded: true, ...over }) as RunConfig;
 

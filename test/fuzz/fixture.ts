@@ -1,5 +1,5 @@
 /** A small synthetic tree for the fuzzer's unit tests. */
-import { buildModel } from '../../suites/support/fuzz/model.js';
+import { buildModel } from '../../suites/fuzz/model.js';
 
 export const NS = 'mgmt_project';
 export const ROOT = `/xyz/${NS}`;

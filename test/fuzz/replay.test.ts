@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { requestTarget } from '../../client/transport.js';
-import { shellTemplate, loginCaseArb, renderLogin } from '../../suites/support/fuzz/login.js';
-import { anyRequestArb, loginRequest, type FuzzRequest } from '../../suites/support/fuzz/requests.js';
-import { FuzzViolation, curlLine, replayCaseFor } from '../../suites/support/fuzz/repro.js';
-import { clientWouldRefuse } from '../../suites/support/fuzz/send.js';
-import { failureMessage, propertySeed, runProperty, type FuzzProperty } from '../../suites/support/fuzz/runner.js';
+import { shellTemplate, loginCaseArb, renderLogin } from '../../suites/fuzz/login.js';
+import { anyRequestArb, loginRequest, type FuzzRequest } from '../../suites/fuzz/requests.js';
+import { FuzzViolation, curlLine, replayCaseFor } from '../../suites/fuzz/repro.js';
+import { clientWouldRefuse } from '../../suites/fuzz/send.js';
+import { failureMessage, propertySeed, runProperty, type FuzzProperty } from '../../suites/fuzz/runner.js';
 import fc from 'fast-check';
 import { MODEL, WHO } from './fixture.js';
 

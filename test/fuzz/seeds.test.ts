@@ -5,14 +5,14 @@
  * `npm test` tries six seeds; `npm run seed-matrix` (BMC_FUZZ_SEEDS=20) twenty.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { FuzzProperty } from '../../suites/support/fuzz/runner.js';
-import { searchProperty } from '../../suites/support/fuzz/runner.js';
-import { anonymousProperty } from '../../suites/support/fuzz/properties/anonymous.js';
-import { envelopeProperty } from '../../suites/support/fuzz/properties/envelope.js';
-import { loginProperty } from '../../suites/support/fuzz/properties/login.js';
-import { serverErrorProperty } from '../../suites/support/fuzz/properties/server-error.js';
-import { stabilityProperty } from '../../suites/support/fuzz/properties/stability.js';
-import { writeProperty, writeTargets } from '../../suites/support/fuzz/properties/write.js';
+import type { FuzzProperty } from '../../suites/fuzz/runner.js';
+import { searchProperty } from '../../suites/fuzz/runner.js';
+import { anonymousProperty } from '../../suites/fuzz/properties/anonymous.js';
+import { envelopeProperty } from '../../suites/fuzz/properties/envelope.js';
+import { loginProperty } from '../../suites/fuzz/properties/login.js';
+import { serverErrorProperty } from '../../suites/fuzz/properties/server-error.js';
+import { stabilityProperty } from '../../suites/fuzz/properties/stability.js';
+import { writeProperty, writeTargets } from '../../suites/fuzz/properties/write.js';
 import type { SimulatorOptions } from '../../simulator/index.js';
 import { BMCWEB, BMCWEB_2023, PHOSPHOR_REST, type Expected } from '../dialects/tables.js';
 import { fuzzTarget, type FuzzTarget } from './target.js';

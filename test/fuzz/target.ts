@@ -1,10 +1,10 @@
 /** A simulator with a logged-in fuzzing environment around it, for the fuzzer's own tests. */
 import { BmcClient } from '../../client/http.js';
 import { simulatorTargetProfile, startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/index.js';
-import { buildModel } from '../../suites/support/fuzz/model.js';
-import type { FuzzEnv } from '../../suites/support/fuzz/properties/common.js';
-import { FuzzStats } from '../../suites/support/fuzz/send.js';
-import { enumerate, list } from '../../suites/support/tree.js';
+import { buildModel } from '../../suites/fuzz/model.js';
+import type { FuzzEnv } from '../../suites/fuzz/properties/common.js';
+import { FuzzStats } from '../../suites/fuzz/send.js';
+import { enumerate, list } from '../../suites/harness/tree.js';
 import { NS, ROOT, WHO } from './fixture.js';
 
 export interface FuzzTarget {

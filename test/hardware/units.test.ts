@@ -7,7 +7,7 @@ import type { BmcClient } from '../../client/http.js';
 import { loadTargetProfile } from '../../runner/target-profile.js';
 import { compareSnapshots } from '../../runner/trace.js';
 // One module per test file: the pace starts with no event seen, as a run does.
-import * as pace from '../../suites/support/pace.js';
+import * as pace from '../../suites/harness/pace.js';
 
 describe('the quiet window learned from the run', () => {
   test("starts at the configured window or the profile's estimate, follows the slowest event, stays within bounds", () => {

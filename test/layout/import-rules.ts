@@ -27,7 +27,7 @@ export interface SourceFile {
 export interface Violation {
   from: string;
   to: string;
-  /** Human-readable: `runner/results.ts → suites/support/check.ts (runner/ may not import suites/)`. */
+  /** Human-readable: `runner/results.ts → suites/harness/check.ts (runner/ may not import suites/)`. */
   message: string;
 }
 

@@ -44,28 +44,28 @@ describe('layout: imports', () => {
 
   test('the checker finds static, re-exported and dynamic imports, and ignores comments and strings', () => {
     const text = [
-      "import type { CheckMeta } from '../suites/support/check.js';",
+      "import type { CheckMeta } from '../suites/harness/check.js';",
       "export { run } from './run.js';",
       "const cli = await import('../cli/main.js');",
       "import 'node:fs';",
       "// import { nope } from '../suites/nope.js';",
       'const s = "from \'../suites/string.js\'";',
     ].join('\n');
-    expect(relativeImports({ path: 'runner/example.ts', text })).toEqual(['suites/support/check.ts', 'runner/run.ts', 'cli/main.ts']);
+    expect(relativeImports({ path: 'runner/example.ts', text })).toEqual(['suites/harness/check.ts', 'runner/run.ts', 'cli/main.ts']);
   });
 
   test('the checker reports an upward import as file → imported file', () => {
     const files = [
       {
         path: 'runner/verdict.ts',
-        text: "import type { CheckMeta } from '../suites/support/check.js';\nimport { x } from '../client/http.js';",
+        text: "import type { CheckMeta } from '../suites/harness/check.js';\nimport { x } from '../client/http.js';",
       },
       { path: 'client/http.ts', text: "const r = await import('../runner/config.js');" },
       { path: 'suites/a.suite.ts', text: "import { runConfig } from '../runner/config.js';" },
       { path: 'simulator/index.ts', text: "export * from './server.js';" },
     ];
     expect(importViolations(files).map((v) => v.message)).toEqual([
-      'runner/verdict.ts → suites/support/check.ts (runner/ may not import suites/)',
+      'runner/verdict.ts → suites/harness/check.ts (runner/ may not import suites/)',
       'client/http.ts → runner/config.ts (client/ may not import runner/)',
     ]);
   });

@@ -4,7 +4,7 @@ import { coverageShortfall, rollUp, summarize, type RequirementResult, type Test
 
 const outcome = (verdict: TestOutcome['verdict'], requirements = ['EP-5'], reason?: string): TestOutcome => ({
   name: `[${requirements.join(' ')}] t`,
-  file: 'suites/listings.suite.ts',
+  file: 'suites/listings/listings.suite.ts',
   requirements,
   verdict,
   reason,

@@ -17,7 +17,18 @@ import { FAULTS } from '../../simulator/faults.js';
 import { packageRoot } from '../../runner/package-root.js';
 
 const suitesDir = join(packageRoot(), 'suites');
-const suiteFiles = readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts'));
+/** The shared harness; every other folder of suites/ is an area. */
+const HARNESS = 'harness';
+const areaFolders = readdirSync(suitesDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && e.name !== HARNESS)
+  .map((e) => e.name);
+/** `events/events.suite.ts`: each area's suite file, in its folder. */
+const suiteFiles = areaFolders.flatMap((area) =>
+  readdirSync(join(suitesDir, area))
+    .filter((f) => f.endsWith('.suite.ts'))
+    .map((f) => `${area}/${f}`),
+);
+const areaOfFile = (file: string): string => file.slice(0, file.indexOf('/'));
 
 /** The ID lists suites name by constant. */
 const NAMED_LISTS: Record<string, readonly string[]> = {
@@ -52,8 +63,10 @@ describe('requirement catalogue', () => {
     }
   });
 
-  test('each area has its suite file, and every suite file is an area', () => {
-    expect(suiteFiles.map((f) => f.replace('.suite.ts', '')).sort()).toEqual([...AREAS].sort());
+  test('each area has a folder with its suite file, and every folder but the harness is an area', () => {
+    expect(suiteFiles.sort()).toEqual(AREAS.map((a) => `${a}/${a}.suite.ts`).sort());
+    expect(areaFolders.sort()).toEqual([...AREAS].sort());
+    expect(readdirSync(suitesDir).filter((f) => f.endsWith('.ts'))).toEqual([]);
   });
 
   test('every test names catalogue IDs only', () => {
@@ -67,7 +80,7 @@ describe('requirement catalogue', () => {
   test('the catalogue knows every area that judges a requirement besides its own (no XPASS from a run without it)', () => {
     const elsewhere: Record<string, string[]> = {};
     for (const c of checks) {
-      const area = c.file.replace('.suite.ts', '');
+      const area = areaOfFile(c.file);
       for (const id of c.ids) if (requirement(id).area !== area) (elsewhere[area] ??= []).push(id);
     }
     const sorted = (m: Partial<Record<string, readonly string[]>>): Record<string, string[]> =>

@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { replayCaseFor } from '../../suites/support/fuzz/repro.js';
-import { runProperty, searchProperty, type Judge } from '../../suites/support/fuzz/runner.js';
-import { statefulProperty, StepCommand } from '../../suites/support/stateful/property.js';
-import { findingMessage } from '../../suites/support/stateful/suite.js';
-import { Notes, StatefulViolation, World, type StatefulEnv } from '../../suites/support/stateful/world.js';
+import { replayCaseFor } from '../../suites/fuzz/repro.js';
+import { runProperty, searchProperty, type Judge } from '../../suites/fuzz/runner.js';
+import { statefulProperty, StepCommand } from '../../suites/stateful/property.js';
+import { findingMessage } from '../../suites/stateful/stateful-check.js';
+import { Notes, StatefulViolation, World, type StatefulEnv } from '../../suites/stateful/world.js';
 
 /** A counter that loses its value when it is read after passing 3 (the "bug"). */
 class CounterWorld extends World {

@@ -1,10 +1,10 @@
 /** The pure parts of the stateful area: filter predictions, stream judgement, cookie variants, curl lines. */
 import { describe, expect, test } from 'vitest';
 import type { ReceivedEvent } from '../../client/subscriber.js';
-import { Credential, chosenValue, otherCharacter, tamperValue } from '../../suites/support/stateful/credentials.js';
-import { admission, distinctPaths, filterRequirement, type Change } from '../../suites/support/stateful/filters.js';
-import { curlOf } from '../../suites/support/stateful/steps.js';
-import { addedContentProblem, judgeStream, type Expected } from '../../suites/support/stateful/streams.js';
+import { Credential, chosenValue, otherCharacter, tamperValue } from '../../suites/stateful/credentials.js';
+import { admission, distinctPaths, filterRequirement, type Change } from '../../suites/stateful/filters.js';
+import { curlOf } from '../../suites/stateful/steps.js';
+import { addedContentProblem, judgeStream, type Expected } from '../../suites/stateful/streams.js';
 
 const ROOT = '/xyz/mgmt_project';
 const SYS = `${ROOT}/inventory/system`;

@@ -1,0 +1,70 @@
+/**
+ * The events suite's wording and judging of single events and streams: the shape of one
+ * PropertiesChanged (EV-2), which interfaces an event involves, how a measured stream falls short
+ * of its writes, and why a subscription never went live.
+ */
+import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
+import { ensure, show } from '../harness/assert.js';
+import type { CheckContext } from '../harness/check.js';
+import { expectSchema } from '../harness/schema.js';
+import { brief, isInterfacesAdded, isPropertiesChanged, recent, type AttrWriter, type StreamAnalysis, type Tap } from './events.js';
+
+/** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
+const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+export function interfaceProblem(iface: unknown): string | undefined {
+  if (typeof iface !== 'string' || iface === '') return `interface is ${show(iface)}, not a D-Bus interface name`;
+  if (iface === 'org.freedesktop.DBus.Properties') {
+    return 'interface is org.freedesktop.DBus.Properties, the interface of the signal itself, not the interface the changed property belongs to';
+  }
+  if (!DBUS_INTERFACE.test(iface) || iface.length > 255) return `interface ${show(iface)} is not a D-Bus interface name`;
+  return undefined;
+}
+
+/** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
+export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, writer: AttrWriter): void {
+  const what = `PropertiesChanged #${event.seq} ${brief(event.raw, 160)}`;
+  expectSchema(t, 'propertiesChanged', event.data, what);
+  ensure(isPropertiesChanged(event.data) && event.data.path === writer.path, `${what}: path is not ${writer.path}`);
+  const problem = interfaceProblem(event.data.interface);
+  ensure(!problem, `${what}: ${problem}`);
+  ensure(Object.hasOwn(event.data.properties, writer.name), `${what}: properties lack ${writer.name}`);
+  const value = writer.valueIn(event.data);
+  ensure(
+    writer.wrote(value),
+    `${what}: ${writer.name} is ${show(value)}, which was never written (written: ${show(writer.writes.map((w) => w.value))})`,
+  );
+}
+
+/** Which interfaces an event involves: that of a PropertiesChanged, the keys of an InterfacesAdded. */
+export function involves(data: unknown, iface: string): boolean {
+  if (isPropertiesChanged(data)) return data.interface === iface;
+  if (isInterfacesAdded(data))
+    return typeof data.interfaces === 'object' && data.interfaces !== null && Object.hasOwn(data.interfaces, iface);
+  return false;
+}
+
+export function streamProblems(a: StreamAnalysis, label: string): { missing?: string; extra?: string; order?: string } {
+  const out: { missing?: string; extra?: string; order?: string } = {};
+  const seen = `written ${show(a.expected, 400)}, received ${show(a.received, 400)}`;
+  if (a.missing.length > 0)
+    out.missing = `${label}: ${a.missing.length} of ${a.expected.length} write(s) never produced an event (${show(a.missing)}); ${seen}`;
+  if (a.extra.length > 0)
+    out.extra = `${label}: ${a.extra.length} event(s) more than writes, duplicated or never written (${show(a.extra)}); ${seen}`;
+  if (a.orderProblem) out.order = `${label}: ${a.orderProblem}; ${seen}`;
+  return out;
+}
+
+/** A tap that never delivered the change it was primed with: why, as a sentence. */
+export function neverLive(tap: Tap): string {
+  const close = tap.sub.closeInfo;
+  if (close)
+    return `the target closed ${tap.what} (filter ${show(tap.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
+  return `${tap.what} (filter ${show(tap.filter)}) never delivered the change it admits; ${recent(tap.sub)}`;
+}
+
+/** How a socket's connection attempt ended, as a phrase. */
+export function describeOutcome(outcome: ConnectOutcome): string {
+  if (outcome.kind === 'refused') return `handshake refused (${outcome.status ?? 'no status'})`;
+  if (outcome.kind === 'closed') return `closed with code ${outcome.code}${outcome.reason ? ` "${outcome.reason}"` : ' and no reason'}`;
+  return 'no answer: the socket stayed open and silent';
+}

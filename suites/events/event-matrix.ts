@@ -1,0 +1,383 @@
+/**
+ * The events suite's shared measurement. Every subscription the filter checks need is opened at
+ * once, primed together, and watched through one interleaved write sequence of two objects and
+ * one quiet window; EP-14, EV-1, EV-2, EV-4 … EV-10 then each judge their part of what arrived.
+ * On a target whose events come seconds late, that is one wait where there were a dozen.
+ *
+ *   only      {paths: [A]}                         A's stream alone
+ *   all       {}                                   everything
+ *   onlyB     {paths: [B]}                         B's stream alone
+ *   both      {paths: [A, B]}                      both streams
+ *   byIface   {interfaces: [iA]}                   A's interface only
+ *   either    {paths: [A], interfaces: [iB]}       A by path, B by interface (ORed)
+ *   neither   {paths: [A], interfaces: [iA]}       A, never B
+ *   nearPaths {paths: [B, near misses of A]}       B, never A (A's parent, A cut short, A in another case)
+ *   nearSlash {paths: [B, A + '/']}                B, never A
+ *   nearIface {interfaces: [iB, near misses of iA]} B, never A (iA cut short, extended, its namespace, another case)
+ *   early     {paths: [B]}, sent after the writes  never A, not even before its filter arrived
+ *
+ * The near-miss subscriptions list B exactly: B's change shows each is live (the positive twin
+ * of the exact entry), and A's changes must never reach them.
+ * The interfaces are learned from the priming events (the REST side never shows them).
+ */
+import type { ReceivedEvent } from '../../client/subscriber.js';
+import { show } from '../harness/assert.js';
+import { evidenceMark, type CheckContext } from '../harness/check.js';
+import { quietSince } from '../harness/pace.js';
+import { noWritableReason, writePlans } from '../harness/writable.js';
+import {
+  AttrWriter,
+  analyseStream,
+  collectTogether,
+  fewerObjectsReason,
+  onDistinctObjects,
+  subscribe,
+  tryGoLive,
+  type NotLive,
+  type StreamAnalysis,
+  type Tap,
+  type WriteRecord,
+} from './events.js';
+
+export interface Matrix {
+  a: AttrWriter;
+  /** A writer on another object, when the profile names one. */
+  b?: AttrWriter;
+  /** The interfaces of A's and B's properties, when both are valid D-Bus names and differ. */
+  interfaces?: { a: string; b: string };
+  /** Interface names as the priming events gave them (for messages when no pair was found). */
+  seenInterfaces: { a?: unknown; b?: unknown };
+  only: Tap;
+  all: Tap;
+  onlyB?: Tap;
+  both?: Tap;
+  byIface?: Tap;
+  either?: Tap;
+  neither?: Tap;
+  nearPaths?: Tap;
+  nearSlash?: Tap;
+  nearIface?: Tap;
+  /** Opened before the measured writes; its filter was sent once they were done. */
+  early?: Tap;
+  /** Set when `only` never went live: EP-14's failure, and nothing to judge for the rest. */
+  notLive?: NotLive;
+  /** The measured writes, per writer, in order. */
+  written: Map<AttrWriter, WriteRecord[]>;
+  /** Each tap's mark before the measured writes, and after their events were collected. */
+  from: Map<Tap, number>;
+  until: Map<Tap, number>;
+  /** Taps the target had closed when the measurement ended (the run closes them all later). */
+  closedByTarget: Set<Tap>;
+  /** Seconds each phase took, for the record (EV-11). */
+  phases: Record<string, number>;
+  /** performance.now() as the measurement opened its first subscription. */
+  openedAt: number;
+}
+
+const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
+function usableInterface(iface: unknown): iface is string {
+  return typeof iface === 'string' && DBUS_INTERFACE.test(iface) && iface !== 'org.freedesktop.DBus.Properties';
+}
+
+/** The interface named by the event a tap went live with. */
+function primingInterface(tap: Tap): unknown {
+  return tap.liveAt === undefined ? undefined : (tap.sub.events[tap.liveAt]?.data as { interface?: unknown } | undefined)?.interface;
+}
+
+/** The matrix's subscriptions outlive the check that opens them: later checks read and reuse them. */
+const SUITE = { forSuite: true };
+
+let built: Promise<Matrix> | undefined;
+
+/** The measurement, made by whichever check asks first (the others read it). */
+/** Where the shared measurement's requests and event messages begin in the run's evidence. */
+let builtFrom = 0;
+
+export function eventMatrix(t: CheckContext): Promise<Matrix> {
+  if (!built) {
+    builtFrom = evidenceMark();
+    built = measure(t);
+  }
+  // Every check judging the measurement shows it as its evidence.
+  t.evidenceFrom(builtFrom);
+  return built;
+}
+
+async function measure(t: CheckContext): Promise<Matrix> {
+  const plans = onDistinctObjects(await writePlans(t));
+  if (plans.length === 0) t.notTested(noWritableReason());
+  const a = new AttrWriter(t, plans[0]!);
+  const openedAt = performance.now();
+  const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`, SUITE);
+  const all = await subscribe(t, {}, 'the subscription with {}', SUITE);
+  const m: Matrix = {
+    a,
+    only,
+    all,
+    seenInterfaces: {},
+    written: new Map(),
+    from: new Map(),
+    until: new Map(),
+    closedByTarget: new Set(),
+    phases: {},
+    openedAt,
+  };
+  let lap = performance.now();
+  const phase = (name: string) => {
+    m.phases[name] = Math.round(performance.now() - lap) / 1000;
+    lap = performance.now();
+  };
+  // B: another object, preferably one whose property lives on another interface than A's, and
+  // that takes several values (the burst check can then use its subscription). The first
+  // candidate is primed together with A.
+  const candidates = plans.slice(1).map((p) => new AttrWriter(t, p));
+  candidates.sort((x, y) => Number(y.distinctValues(4).length === 4) - Number(x.distinctValues(4).length === 4));
+  const firstTap =
+    candidates[0] && (await subscribe(t, { paths: [candidates[0].path] }, `the subscription to ${candidates[0].path}`, SUITE));
+  const [primedA] = await Promise.all([tryGoLive(t, [only, all], a), firstTap && tryGoLive(t, [firstTap], candidates[0]!)]);
+  m.notLive = primedA;
+  phase('priming A');
+  if (only.liveAt === undefined) return m;
+  m.notLive = undefined;
+  m.seenInterfaces.a = primingInterface(only);
+
+  for (const [i, c] of candidates.slice(0, 3).entries()) {
+    const tap = i === 0 ? firstTap! : await subscribe(t, { paths: [c.path] }, `the subscription to ${c.path}`, SUITE);
+    if (i > 0) await tryGoLive(t, [tap], c);
+    if (tap.liveAt === undefined) continue;
+    const iface = primingInterface(tap);
+    const distinct = usableInterface(iface) && usableInterface(m.seenInterfaces.a) && iface !== m.seenInterfaces.a;
+    if (!m.b || distinct) {
+      m.b = c;
+      m.onlyB = tap;
+      m.seenInterfaces.b = iface;
+    }
+    if (distinct) break;
+  }
+  phase('choosing B');
+  const late: Tap[] = [];
+  if (m.b) late.push((m.both = await subscribe(t, { paths: [a.path, m.b.path] }, 'the subscription to both paths', SUITE)));
+  const iA = m.seenInterfaces.a;
+  const iB = m.seenInterfaces.b;
+  if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
+    m.interfaces = { a: iA, b: iB };
+    late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`, SUITE)));
+    late.push(
+      (m.either = await subscribe(
+        t,
+        { paths: [a.path], interfaces: [iB] },
+        `the subscription to path ${a.path} or interface ${iB}`,
+        SUITE,
+      )),
+    );
+    late.push(
+      (m.neither = await subscribe(
+        t,
+        { paths: [a.path], interfaces: [iA] },
+        `the subscription to path ${a.path} or interface ${iA}`,
+        SUITE,
+      )),
+    );
+  }
+  // The near misses, primed by B (which each lists exactly) while A primes the late ones.
+  const near: Tap[] = [];
+  if (m.b) {
+    const b = m.b;
+    const paths = nearPaths(a.path).filter((p) => p !== b.path);
+    if (paths.length > 0)
+      near.push(
+        (m.nearPaths = await subscribe(
+          t,
+          { paths: [b.path, ...paths] },
+          `the subscription to ${b.path} and near misses of ${a.path}`,
+          SUITE,
+        )),
+      );
+    near.push((m.nearSlash = await subscribe(t, { paths: [b.path, `${a.path}/`] }, `the subscription to ${b.path} and ${a.path}/`, SUITE)));
+    if (m.interfaces) {
+      const iB = m.interfaces.b;
+      const names = nearInterfaces(m.interfaces.a).filter((i) => i !== iB);
+      if (names.length > 0)
+        near.push(
+          (m.nearIface = await subscribe(
+            t,
+            { interfaces: [iB, ...names] },
+            `the subscription to ${iB} and near misses of ${m.interfaces.a}`,
+            SUITE,
+          )),
+        );
+    }
+  }
+  // One priming write of A reaches every late subscription (A matches each by path or interface).
+  await Promise.all([late.length > 0 && tryGoLive(t, late, a), near.length > 0 && m.b && tryGoLive(t, near, m.b)]);
+  phase('priming the filter subscriptions');
+  // Stragglers of the priming land before anything is measured: within the last priming write's window.
+  await quietSince(t.cfg, Math.max(...[a, ...candidates].map((w) => w.writes.at(-1)?.at ?? 0)));
+  phase('settling');
+
+  // A socket opened now sends its filter only once the writes are done: nothing may arrive before.
+  let opened: () => void = () => undefined;
+  let release: () => void = () => undefined;
+  const isOpen = new Promise<void>((resolve) => (opened = resolve));
+  const writesDone = new Promise<void>((resolve) => (release = resolve));
+  const early = m.b
+    ? subscribe(t, { paths: [m.b.path] }, `the subscription to ${m.b.path} whose filter followed the writes`, {
+        ...SUITE,
+        beforeFilter: () => {
+          opened();
+          return writesDone;
+        },
+      }).catch(() => undefined)
+    : undefined;
+  if (early) await Promise.race([isOpen, early]);
+  const taps = tapsOf(m);
+  for (const tap of taps) m.from.set(tap, tap.sub.mark());
+  const writers = m.b ? [a, m.b] : [a];
+  for (const w of writers) m.written.set(w, []);
+  for (let r = 0; r < t.cfg.eventWrites; r++) {
+    for (const w of writers) m.written.get(w)!.push(await w.write());
+  }
+  release();
+  m.early = await early;
+  if (m.early) {
+    m.from.set(m.early, 0);
+    taps.push(m.early);
+  }
+  phase('writing');
+  // Every tap waits for what its filter admits at the same time: one quiet window for all. A tap
+  // that never went live waits for nothing (its check says why).
+  await collectTogether(
+    t,
+    taps.map((tap) => ({
+      tap,
+      pred: (d: unknown) => admitted(m, tap).some((w) => w.changed(d)),
+      count: tap.liveAt === undefined ? 0 : expectedCount(m, tap),
+      from: m.from.get(tap)!,
+    })),
+  );
+  phase('collecting');
+  for (const tap of taps) {
+    m.until.set(tap, tap.sub.mark());
+    if (tap.sub.closed) m.closedByTarget.add(tap);
+  }
+  return m;
+}
+
+/** Every open tap of the matrix. */
+export function tapsOf(m: Matrix): Tap[] {
+  return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither, m.nearPaths, m.nearSlash, m.nearIface, m.early].filter(
+    (x): x is Tap => x !== undefined,
+  );
+}
+
+/** Paths a sloppy match takes for `path`: its parent, the path cut short, the path in another case. */
+export function nearPaths(path: string): string[] {
+  const parent = path.slice(0, path.lastIndexOf('/'));
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const cut = last.length > 1 ? path.slice(0, -Math.min(3, last.length - 1)) : undefined;
+  const swapped = swapCase(path);
+  return [parent, cut, swapped].filter((p): p is string => p !== undefined && p.length > 1 && p !== path);
+}
+
+/** Interfaces a sloppy match takes for `iface`: cut short, extended, its namespace, another case. */
+export function nearInterfaces(iface: string): string[] {
+  const ns = iface.slice(0, iface.lastIndexOf('.'));
+  const out = [iface.slice(0, -1), `${iface}.Extra`, ns.includes('.') ? ns : undefined, swapCase(iface)];
+  return [...new Set(out)].filter((i): i is string => i !== undefined && i !== iface);
+}
+
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
+/** The writers whose changes a tap's filter admits, as the spec reads the filter. */
+export function admitted(m: Matrix, tap: Tap): AttrWriter[] {
+  const withB = (list: AttrWriter[]) => (m.b ? [...list, m.b] : list);
+  if (tap === m.onlyB || tap === m.nearPaths || tap === m.nearSlash || tap === m.nearIface || tap === m.early) return m.b ? [m.b] : [];
+  if (tap === m.all || tap === m.both || tap === m.either) return withB([m.a]);
+  return [m.a];
+}
+
+function expectedCount(m: Matrix, tap: Tap): number {
+  return admitted(m, tap).reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0);
+}
+
+/** The measured events of `w` a tap received (the restores after the measurement are not). */
+export function measuredEvents(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent[] {
+  return tap.sub.events.slice(m.from.get(tap) ?? 0, m.until.get(tap)).filter((e) => {
+    try {
+      return w.changed(e.data);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The values written by `w` in the measured sequence. */
+export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
+  return (m.written.get(w) ?? []).map((r) => r.value);
+}
+
+/** Whether any event of `w` reached the tap up to the end of the measurement (priming included). */
+export function anyEventOf(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent | undefined {
+  return tap.sub.events.slice(0, m.until.get(tap)).find((e) => {
+    try {
+      return w.changed(e.data);
+    } catch {
+      return false;
+    }
+  });
+}
+
+// --- What the checks take from the measurement ---------------------------------------------
+
+/** The measurement, or NOT_TESTED when no subscription delivers events at all (EP-14 is that FAIL). */
+export async function liveMatrix(t: CheckContext): Promise<Matrix> {
+  const m = await eventMatrix(t);
+  if (m.notLive) t.notTested(m.notLive.notTested ?? `no event arrived, so there is nothing to judge (see EP-14): ${m.notLive.reason}`);
+  return m;
+}
+
+/**
+ * A writer of the first writable attribute, for a check that provokes its own events; NOT_TESTED
+ * without one, or at once when no events flow at all (the shared measurement found none).
+ */
+export async function eventWriter(t: CheckContext): Promise<AttrWriter> {
+  const plans = await writePlans(t, 1);
+  if (plans.length === 0) t.notTested(noWritableReason());
+  await liveMatrix(t);
+  return new AttrWriter(t, plans[0]!);
+}
+
+/** The measurement with a second object, or NOT_TESTED. */
+export async function withB(t: CheckContext): Promise<Matrix & { b: AttrWriter }> {
+  const m = await liveMatrix(t);
+  if (!m.b) t.notTested(fewerObjectsReason(1, 2));
+  return m as Matrix & { b: AttrWriter };
+}
+
+/** The measurement with two distinct interfaces, or NOT_TESTED. */
+export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: AttrWriter; interfaces: { a: string; b: string } }> {
+  const m = await withB(t);
+  if (!m.interfaces) {
+    t.notTested(
+      `the events of the writable attributes do not name two distinct interfaces (${show(m.seenInterfaces.a)} for ${m.a.label}, ${show(m.seenInterfaces.b)} for ${m.b.label}; see EV-2): an interfaces filter cannot separate them`,
+    );
+  }
+  t.observe('interfaces used', { [m.a.label]: m.interfaces!.a, [m.b.label]: m.interfaces!.b }, 'EV-11');
+  return m as Matrix & { b: AttrWriter; interfaces: { a: string; b: string } };
+}
+
+/**
+ * Whether a tap of the measurement lost some of the measured changes: one more event missing on
+ * it is that loss again (EV-8's), not proof that the target sent no such event.
+ */
+export function lostMeasured(m: Matrix, tap: Tap): boolean {
+  return [m.a, m.b].some((w) => w !== undefined && streamOf(m, tap, w).missing.length > 0);
+}
+
+/** How a writer's measured events on a tap compare with what it wrote. */
+export function streamOf(m: Matrix, tap: Tap, w: AttrWriter): StreamAnalysis {
+  return analyseStream(writtenValues(m, w), measuredEvents(m, tap, w), (d) => w.valueIn(d));
+}

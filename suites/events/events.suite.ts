@@ -1,0 +1,821 @@
+/** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll } from 'vitest';
+import { EventSubscriber, type ReceivedEvent } from '../../client/subscriber.js';
+import { sameValue } from '../../client/values.js';
+import { profileAllows } from '../../runner/config.js';
+import { check, evidenceMark, runConfig, type CheckContext } from '../harness/check.js';
+import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from '../harness/assert.js';
+import { admitsEverySignal } from '../stateful/streams.js';
+import type { EventFilter } from '../stateful/filters.js';
+import { expectSchema } from '../harness/schema.js';
+import {
+  anyEventOf,
+  eventMatrix,
+  eventWriter,
+  liveMatrix,
+  type Matrix,
+  lostMeasured,
+  measuredEvents,
+  streamOf,
+  withB,
+  withInterfaces,
+  writtenValues,
+} from './event-matrix.js';
+import { describeOutcome, expectPropertiesChanged, interfaceProblem, involves, neverLive, streamProblems } from './event-findings.js';
+import { quietSince, quietWindow } from '../harness/pace.js';
+import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
+import { interfaceKeys, invalidateTreeCache } from '../harness/tree.js';
+import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from '../harness/writable.js';
+import {
+  AttrWriter,
+  brief,
+  closeSuiteSubscriptions,
+  EVENT_KINDS,
+  collect,
+  everythingReceived,
+  goLive,
+  isEventLike,
+  isInterfacesAdded,
+  isPropertiesChanged,
+  openLive,
+  percentile,
+  pingsSeen,
+  provoke,
+  recent,
+  subscribe,
+  tryGoLive,
+  type Tap,
+} from './events.js';
+
+const cfg = runConfig();
+
+// The shared measurement's subscriptions are read by several checks: closed when the suite ends.
+afterAll(closeSuiteSubscriptions);
+/** Where the suite's requests and subscriptions begin in the run's evidence. */
+let suiteStart = 0;
+beforeAll(() => {
+  suiteStart = evidenceMark();
+});
+/** Every wait is bounded by eventTimeoutMs or quietWindowMs; a check makes a few dozen of them at most. */
+const WAITS = { timeoutMs: cfg.eventTimeoutMs * 24 + cfg.quietWindowMs * 8 + cfg.timeoutMs * 2 };
+/** Uploads answer slowly on hardware (the image manager is polled). */
+const UPLOADS = { timeoutMs: WAITS.timeoutMs + 4 * Math.max(cfg.eventTimeoutMs, 15_000) };
+
+check(
+  'EP-14',
+  'after login, /subscribe takes a filter and pushes the PropertiesChanged of each write',
+  async (t) => {
+    const m = await eventMatrix(t);
+    if (m.notLive?.notTested) t.notTested(m.notLive.notTested);
+    if (m.notLive) fail(`after login, ${m.notLive.reason}`);
+    const got = measuredEvents(m, m.only, m.a);
+    ensure(
+      got.length > 0,
+      `the subscription delivered the priming change of ${m.a.label} but none of the ${writtenValues(m, m.a).length} writes that followed; ${recent(m.only.sub)}`,
+    );
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-2',
+  "each PropertiesChanged carries event, the path, the property's interface and the written value",
+  async (t) => {
+    const m = await liveMatrix(t);
+    const priming = m.only.sub.events[m.only.liveAt!]!;
+    for (const event of [priming, ...measuredEvents(m, m.only, m.a)]) expectPropertiesChanged(t, event, m.a);
+    t.observe(`interface of ${m.a.label}`, (priming.data as { interface?: unknown }).interface);
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-8',
+  'K writes to one attribute yield K PropertiesChanged: none missing, none duplicated',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const p = streamProblems(streamOf(m, m.only, m.a), m.a.label);
+    ensure(!p.missing && !p.extra, [p.missing, p.extra].filter(Boolean).join('; '));
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-9',
+  'K writes to one attribute arrive in write order',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const analysis = streamOf(m, m.only, m.a);
+    if (analysis.received.length < 2) t.notTested(`fewer than two events of ${m.a.label} arrived: no order to judge (see EV-8)`);
+    const p = streamProblems(analysis, m.a.label);
+    ensure(!p.order, p.order ?? '');
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+/** Writes in one burst: enough that a server swapping events emitted close together shows it. */
+const BURST = 4;
+
+check(
+  'EV-9',
+  'a burst of concurrent writes to one attribute: the last event carries the value the target kept',
+  async (t) => {
+    const plans = await writePlans(t);
+    const capable = (p: WritePlan) => new AttrWriter(t, p, { restore: false }).distinctValues(BURST).length === BURST;
+    const plan = plans.find(capable);
+    if (!plan)
+      return t.notTested(
+        `needs a writable attribute with ${BURST} values besides its current one (a string or a number); the profile names ${plans.map((p) => `${p.attr.path} ${p.attr.name}`).join(', ') || 'none'}`,
+      );
+    const m = await liveMatrix(t);
+    const writer = new AttrWriter(t, plan);
+    // The shared measurement's live subscription to that path serves, when it has one.
+    const reuse = [m.only, m.onlyB].find(
+      (tap) => tap && tap.liveAt !== undefined && !tap.sub.closed && (tap.filter as { paths?: string[] }).paths?.[0] === writer.path,
+    );
+    const tap =
+      reuse ??
+      (await openLive(t, { paths: [writer.path] }, writer, {
+        settle: true,
+        notLive: 'notTested',
+        because: 'the subscription never went live (see EP-14)',
+      }));
+    {
+      const from = tap.sub.mark();
+      const values = writer.distinctValues(BURST);
+      // The target applies concurrent writes in an order of its own; whichever it applied last is
+      // the value it keeps, and its event must be the last to arrive.
+      const { final } = await writer.burst(values);
+      // The burst's own events: a late event of an earlier change (the restore after the shared
+      // measurement, on a slow target) carries a value the burst did not write.
+      const ofBurst = (d: unknown) => values.some((v) => writer.carrying(v)(d));
+      const events = await collect(t, tap, ofBurst, values.length, from, performance.now());
+      if (events.length !== values.length) {
+        notJudged(
+          `${events.length} PropertiesChanged of ${writer.label} carrying the ${values.length} values of the burst arrived: order cannot be judged (see EV-8); ${recent(tap.sub, from)}`,
+        );
+      }
+      const last = writer.valueIn(events.at(-1)!.data);
+      ensure(
+        sameValue(last, final),
+        `a burst of ${values.length} concurrent writes to ${writer.label}: the last PropertiesChanged carries ${show(last)}, but the target kept ${show(final)}; the events did not arrive in the order of the changes; ${recent(tap.sub, from)}`,
+      );
+    }
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-11',
+  'event latency (write to event) is recorded',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const writes = m.written.get(m.a) ?? [];
+    const latencies = streamOf(m, m.only, m.a)
+      .matched.map((x) => x.event.at - writes[x.write]!.at)
+      .sort((a, b) => a - b);
+    if (latencies.length === 0) t.notTested('no event of the measured writes arrived: no latency to record (see EP-14)');
+    const ms = (x: number) => Math.round(x * 10) / 10;
+    t.observe('event latency ms (PUT sent → event received)', {
+      events: latencies.length,
+      p50: ms(percentile(latencies, 50)),
+      max: ms(latencies.at(-1)!),
+    });
+    t.observe('quiet window used ms', quietWindow(t.cfg));
+    t.observe('shared measurement, seconds per phase', m.phases);
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-8',
+  'interleaved writes to two objects: every change arrives exactly once',
+  async (t) => {
+    const m = await withB(t);
+    if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
+    const problems = [m.a, m.b].flatMap((w) => {
+      const p = streamProblems(streamOf(m, m.both!, w), w.label);
+      return [p.missing, p.extra].filter((x): x is string => x !== undefined);
+    });
+    ensure(problems.length === 0, problems.join('; '));
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-9',
+  "interleaved writes to two objects: each object's events arrive in its write order",
+  async (t) => {
+    const m = await withB(t);
+    if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
+    const problems = [m.a, m.b].flatMap((w) => {
+      const order = streamProblems(streamOf(m, m.both!, w), w.label).order;
+      return order ? [order] : [];
+    });
+    ensure(problems.length === 0, problems.join('; '));
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+// --- Filters --------------------------------------------------------------------------------
+
+check(
+  'EV-1',
+  'the empty filter {} delivers events of every path and interface',
+  async (t) => {
+    const m = await liveMatrix(t);
+    ensure(m.all.liveAt !== undefined, neverLive(m.all));
+    for (const w of m.b ? [m.a, m.b] : [m.a]) {
+      ensure(
+        measuredEvents(m, m.all, w).length > 0,
+        `${m.all.what} received none of the ${writtenValues(m, w).length} changes of ${w.label}; ${recent(m.all.sub, m.from.get(m.all))}`,
+      );
+    }
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-4',
+  "a paths filter delivers the listed path's events and never another path's",
+  async (t) => {
+    const m = await withB(t);
+    ensure(
+      measuredEvents(m, m.only, m.a).length > 0,
+      `${m.only.what} received none of the measured changes of ${m.a.label}; ${recent(m.only.sub)}`,
+    );
+    for (const [tap, foreign] of [
+      [m.only, m.b],
+      [m.onlyB!, m.a],
+    ] as const) {
+      const hit = anyEventOf(m, tap, foreign);
+      ensure(
+        !hit,
+        `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${foreign.path}, a path it does not list: ${brief(hit?.raw ?? '')}`,
+      );
+    }
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-5',
+  "an interfaces filter delivers events of the listed interface and never another's",
+  async (t) => {
+    const m = await withInterfaces(t);
+    const tap = m.byIface!;
+    ensure(tap.liveAt !== undefined, neverLive(tap));
+    ensure(
+      measuredEvents(m, tap, m.a).length > 0,
+      `${tap.what} received none of the measured changes of ${m.a.label} (interface ${m.interfaces.a}); ${recent(tap.sub)}`,
+    );
+    const hit = tap.sub.events
+      .slice(0, m.until.get(tap))
+      .find((e) => (isPropertiesChanged(e.data) || isInterfacesAdded(e.data)) && !involves(e.data, m.interfaces.a));
+    ensure(!hit, `${tap.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-6',
+  'paths and interfaces together are ORed: an event matching either arrives, one matching neither never',
+  async (t) => {
+    const m = await withInterfaces(t);
+    // A matches \`either\` by its path only: if it never arrives, the keys were not ORed.
+    ensure(m.either!.liveAt !== undefined, `${neverLive(m.either!)}: a change of ${m.a.path} matches its path`);
+    // B matches \`either\` by its interface only, and \`neither\` by nothing.
+    ensure(
+      measuredEvents(m, m.either!, m.b).length > 0,
+      `${m.either!.what} received none of the ${writtenValues(m, m.b).length} changes of ${m.b.label}, which match its interface ${m.interfaces.b}; ${recent(m.either!.sub, m.from.get(m.either!))}`,
+    );
+    const hit = anyEventOf(m, m.neither!, m.b);
+    ensure(
+      !hit,
+      `${m.neither!.what} received a PropertiesChanged of ${m.b.path}, which matches neither its path nor its interface: ${brief(hit?.raw ?? '')}`,
+    );
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+/**
+ * Near misses: each subscription lists B exactly (B's change arriving is the exact entry's twin:
+ * the subscription is live) and entries a sloppy match would take for A; A's changes never arrive.
+ */
+function judgeNearMisses(t: CheckContext, m: Matrix & { b: AttrWriter }, taps: (Tap | undefined)[], needs: string): void {
+  const present = taps.filter((x): x is Tap => x !== undefined);
+  if (present.length === 0) t.notTested(needs);
+  for (const tap of present) {
+    const hit = anyEventOf(m, tap, m.a);
+    ensure(
+      !hit,
+      `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${m.a.path}, which it does not list: ${brief(hit?.raw ?? '')}`,
+    );
+  }
+  const unproven = present.filter((tap) => tap.liveAt === undefined);
+  for (const tap of unproven) t.observe(`near miss not judged: ${show(tap.filter)}`, neverLive(tap));
+  if (unproven.length === present.length)
+    t.notTested(`no near-miss subscription was shown live by the change of ${m.b.label} it lists: ${unproven.map(neverLive).join('; ')}`);
+}
+
+check(
+  'EV-4',
+  'a paths filter admits no near miss of a listed path: its parent, the path cut short, in another case, with a trailing slash',
+  async (t) => {
+    const m = await withB(t);
+    judgeNearMisses(t, m, [m.nearPaths, m.nearSlash], 'no near miss of the path could be listed');
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-5',
+  'an interfaces filter admits no near miss of a listed interface: cut short, extended, its namespace, in another case',
+  async (t) => {
+    const m = await withInterfaces(t);
+    judgeNearMisses(t, m, [m.nearIface], 'no near miss of the interface could be listed');
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-4',
+  'a socket admits nothing before its filter message: changes between its opening and its filter do not arrive',
+  async (t) => {
+    const m = await withB(t);
+    const tap = m.early;
+    if (!tap) return t.notTested(`the socket whose filter was to follow the writes could not be opened (see EP-14)`);
+    // Every event before the filter is premature; A's are also excluded by the filter it then sent.
+    const hit = anyEventOf(m, tap, m.a);
+    ensure(
+      !hit,
+      `a socket opened before the writes, whose filter ${show(tap.filter)} followed them, received a PropertiesChanged of ${m.a.path}: ${brief(hit?.raw ?? '')}`,
+    );
+    if (m.closedByTarget.has(tap)) t.notTested(`${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code}); see EV-10`);
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-2',
+  'a PropertiesChanged lists only the properties that changed',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const pairs: [Tap, AttrWriter][] = [[m.only, m.a]];
+    if (m.b && m.onlyB) pairs.push([m.onlyB, m.b]);
+    for (const [tap, w] of pairs) {
+      const events = measuredEvents(m, tap, w);
+      const others = new Set(events.flatMap((e) => Object.keys((e.data as { properties: object }).properties).filter((k) => k !== w.name)));
+      if (others.size === 0) continue;
+      // A property listed beside the written one is padding when it holds the value the object
+      // still shows in every event: it never changed.
+      const res = await t.client.get(w.path);
+      const now = res.status === 200 ? envelopeOf(res)?.data : undefined;
+      if (now === null || typeof now !== 'object' || Array.isArray(now)) continue;
+      const unchanged = [...others].filter(
+        (k) =>
+          Object.hasOwn(now, k) &&
+          events.every((e) =>
+            sameValue((e.data as { properties: Record<string, unknown> }).properties[k], (now as Record<string, unknown>)[k]),
+          ),
+      );
+      ensure(
+        unchanged.length === 0,
+        `the PropertiesChanged of writes to ${w.label} also list ${unchanged.join(', ')}, which kept the value ${w.path} shows (${unchanged.map((k) => show((now as Record<string, unknown>)[k])).join(', ')}) in every one: ${brief(events[0]!.raw)}`,
+      );
+    }
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+// --- InterfacesAdded ------------------------------------------------------------------------
+
+check(
+  'EV-3',
+  'an uploaded version is announced by InterfacesAdded with its path and interfaces in the ObjectManager shape',
+  async (t) => {
+    const writer = await eventWriter(t);
+    const softwareRoot = `${t.root}/software`;
+    // {} admits everything: the shared measurement's, when it went live. Where it delivers nothing
+    // (see EV-1): the version interface by name, then the software tree by path, which admits the new
+    // object only on prefix-matching servers (bmcweb).
+    const m = await eventMatrix(t);
+    const shared = m.all.liveAt !== undefined && !m.all.sub.closed;
+    let tap = shared ? m.all : await subscribe(t, {}, 'the subscription with {}');
+    let problem = shared ? undefined : await tryGoLive(t, [tap], writer, { settle: true });
+    if (problem?.notTested) t.notTested(problem.notTested);
+    let certain = true;
+    if (problem) {
+      const byPath = await openLive(t, { paths: [writer.path] }, writer, {
+        what: `the subscription to ${writer.path}`,
+        notLive: 'notTested',
+        because: 'no subscription went live (see EP-14)',
+      });
+      const iface = (byPath.sub.events[byPath.liveAt!]!.data as { interface?: unknown }).interface;
+      tap = await subscribe(t, { interfaces: [iface, `xyz.${t.ns}.Software.Version`] }, 'the subscription to the version interface');
+      problem = await tryGoLive(t, [tap], writer, { settle: true });
+      if (problem) {
+        certain = false;
+        tap = await openLive(t, { paths: [writer.path, softwareRoot] }, writer, {
+          what: 'the subscription to the software tree',
+          settle: true,
+          notLive: 'notTested',
+          because: 'no filter that admits InterfacesAdded went live (see EV-1, EV-5)',
+        });
+      }
+    }
+    t.observe('filter used to watch for InterfacesAdded', tap.filter, 'EV-11');
+    const from = tap.sub.mark();
+    const { res, added } = await uploadAndTrack(t, { tag: 'events' });
+    if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
+    if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
+    const created = added[0]!;
+    const announces = (d: unknown) =>
+      isInterfacesAdded(d) && (d.path === created || created.startsWith(`${d.path === '/' ? '' : d.path}/`));
+    const ev = await tap.sub.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    // The shared subscription lost some of the measured changes already: one more missing event is
+    // that loss again (EV-8's), not proof that no InterfacesAdded was sent.
+    const lossy = shared && lostMeasured(m, m.all);
+    if (!ev && lossy) notJudged(`no InterfacesAdded for ${created} arrived, but ${m.all.what} also lost measured changes (see EV-8)`);
+    if (!ev && !certain)
+      t.notTested(
+        `no InterfacesAdded for ${created} arrived through ${show(tap.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`,
+      );
+    ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(tap.sub, from)}`);
+    // On a BMC several services add interfaces to the new path, each in a signal of its own: every
+    // one must be well-formed and name the new object; together, within the window, they carry
+    // every property GET of the object shows.
+    const signals = await announcements(t, tap, announces, { from, start: ev.at, created });
+    for (const e of signals) {
+      const what = `InterfacesAdded #${e.seq} ${brief(e.raw, 160)}`;
+      expectSchema(t, 'interfacesAdded', e.data, what);
+      const { path, interfaces } = e.data as { path: string; interfaces: Record<string, unknown> };
+      ensure(Object.keys(interfaces).length > 0, `${what}: names no interface of the new object`);
+      // The spec: "path: the new D-Bus path that was created". An ancestor (the emitting ObjectManager,
+      // as one field server sends) is a deviation for the platform's expectations file, not leniency here.
+      ensure(path === created, `${what}: path names ${path}, an ancestor (the ObjectManager), not the new object ${created}`);
+    }
+    const first = signals[0]!.data as { path: string };
+    t.observe('InterfacesAdded path', first.path === created ? 'the new object' : `an ancestor of the new object (${first.path})`);
+    t.observe(
+      'InterfacesAdded interfaces',
+      signals.map((e) => Object.keys((e.data as { interfaces: Record<string, unknown> }).interfaces)),
+    );
+    if (!admitsEverySignal(tap.filter as EventFilter)) {
+      t.observe('InterfacesAdded coverage', `not judged: ${show(tap.filter)} admits only the signals that name its interfaces`);
+      return;
+    }
+    const lacking = await lackedProperties(t, created, signals);
+    ensure(
+      lacking.length === 0,
+      `GET ${created} shows ${lacking.join(', ')}, which none of the ${signals.length} InterfacesAdded of the path within ${t.cfg.eventTimeoutMs} ms of the first carried: ${signals.map((e) => brief(e.raw, 120)).join('; ')}`,
+    );
+  },
+  { profile: 'destructive', ...UPLOADS },
+);
+
+/** The properties every interface of the signals carries, together. */
+function carried(signals: readonly ReceivedEvent[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of signals) {
+    const interfaces = (e.data as { interfaces?: unknown }).interfaces;
+    if (interfaces === null || typeof interfaces !== 'object') continue;
+    for (const props of Object.values(interfaces as Record<string, unknown>))
+      if (props !== null && typeof props === 'object') for (const name of Object.keys(props)) out.add(name);
+  }
+  return out;
+}
+
+/**
+ * The InterfacesAdded signals announcing the new object from `from` on: once the first arrived,
+ * until together they carry every property GET of the object shows, or an event timeout after the
+ * first (a later service adds its interfaces a little later, in a signal of its own).
+ */
+async function announcements(
+  t: CheckContext,
+  tap: Tap,
+  announces: (d: unknown) => boolean,
+  opts: { from: number; start: number; created: string },
+): Promise<ReceivedEvent[]> {
+  const seen = () => tap.sub.events.slice(opts.from).filter((e) => announces(e.data));
+  const shown = await t.client.get(opts.created);
+  const map = envelopeOf(shown)?.data;
+  const names = map !== null && typeof map === 'object' && !Array.isArray(map) ? Object.keys(map) : [];
+  const until = opts.start + t.cfg.eventTimeoutMs;
+  while (performance.now() < until && !tap.sub.closed) {
+    const have = carried(seen());
+    if (names.every((n) => have.has(n))) break;
+    await tap.sub.waitFor(() => true, Math.max(1, until - performance.now()), { from: tap.sub.mark() }).catch(() => undefined);
+  }
+  return seen();
+}
+
+/** What GET of the object shows that none of the signals carried (GET read again: a service may have been slower than them). */
+async function lackedProperties(t: CheckContext, created: string, signals: readonly ReceivedEvent[]): Promise<string[]> {
+  const map = asObject(expectOk(await t.client.get(created), `GET ${created}`, 'EP-3'), `GET ${created}`, 'EP-3');
+  // A map keyed by interfaces has no properties to look for: EP-3's failure, judged there.
+  const interfaces = interfaceKeys(map);
+  ensure(interfaces.length === 0, `GET ${created} maps interface names, not attribute names: ${show(interfaces.slice(0, 3))}`, 'EP-3');
+  const have = carried(signals);
+  return Object.keys(map).filter((n) => !have.has(n));
+}
+
+// --- Several subscribers --------------------------------------------------------------------
+
+check(
+  ['EV-10', 'EV-8', 'EV-9', 'EV-4'],
+  'subscribers with different filters each receive exactly their own stream, in order',
+  async (t) => {
+    const m = await withB(t);
+    // Each problem is its own requirement's: a missing or extra event EV-8's, order EV-9's, another
+    // path's event EV-4's, a subscriber closed under another's feet EV-10's.
+    const judge = (tap: Tap, mine: AttrWriter[], foreign: AttrWriter[]): void => {
+      for (const w of mine) {
+        const p = streamProblems(streamOf(m, tap, w), `${tap.what}, ${w.label}`);
+        if (p.missing) t.judge('EV-8', false, p.missing);
+        if (p.extra) t.judge('EV-8', false, p.extra);
+        if (p.order) t.judge('EV-9', false, p.order);
+      }
+      for (const w of foreign) {
+        const hit = measuredEvents(m, tap, w)[0];
+        if (hit) t.judge('EV-4', false, `${tap.what} received an event of ${w.path}, which its filter excludes: ${brief(hit.raw, 160)}`);
+      }
+      if (m.closedByTarget.has(tap)) t.judge('EV-10', false, `${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code})`);
+    };
+    judge(m.only, [m.a], [m.b]);
+    judge(m.onlyB!, [m.b], [m.a]);
+    if (m.both!.liveAt !== undefined) judge(m.both!, [m.a, m.b], []);
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+check(
+  'EV-10',
+  'neither a malformed filter on another socket nor the closing of another subscriber to the same path disturbs a subscriber or the service',
+  async (t) => {
+    const m = await liveMatrix(t);
+    const usable = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
+    const a = new AttrWriter(t, m.a.plan);
+    const b = m.b && usable(m.onlyB) ? new AttrWriter(t, m.b.plan) : a;
+    // Two live subscribers that admit A (one closes, one stays) and one to B: the shared
+    // measurement's, when it has them.
+    let leaving = usable(m.only) ? m.only : undefined;
+    let staying = usable(m.both) ? m.both : usable(m.neither) ? m.neither : undefined;
+    let other = b !== a ? m.onlyB : undefined;
+    if (!leaving || !staying || !other) {
+      leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
+      staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
+      other = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
+      await goLive(t, a === b ? [leaving, staying, other] : [leaving, staying], a);
+      if (a !== b) await goLive(t, [other], b);
+    }
+    const answers: Record<string, string> = {};
+    const malformed = ['not json', '{"paths": "x"}'];
+    // Both malformed sockets at once: their own answers, then one window for the others to be
+    // (wrongly) closed too.
+    const outcomes = await Promise.all(
+      malformed.map((raw) => EventSubscriber.tryOpen(t.client, undefined, { raw, settleMs: quietWindow(t.cfg) })),
+    );
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.kind === 'open') t.cleanup(() => outcome.subscriber.close());
+      answers[malformed[i]!] = describeOutcome(outcome);
+    }
+    t.observe('answer to a malformed filter', answers, 'EV-11');
+    // Another socket closed because of them would be closed by now, give or take a moment.
+    await sleep(200);
+    for (const tap of [leaving, staying, other]) {
+      const close = tap.sub.closeInfo;
+      ensure(
+        !close,
+        `after sockets sent the malformed filters ${show(malformed)}, the target closed ${tap.what} too (code ${close?.code}${close?.reason ? ` "${close.reason}"` : ''})`,
+      );
+    }
+    await leaving.sub.close();
+    ensure(!staying.sub.closed, `closing ${leaving.what} also closed ${staying.what} (code ${staying.sub.closeInfo?.code})`);
+    // Both still receive: the one beside the closed subscriber, the other beside the malformed
+    // filters (two objects: their changes waited for together).
+    const context = `after the malformed filters and the closing of ${leaving.what}, which also admits ${a.label}`;
+    const provoked = (writer: AttrWriter, tap: Tap): Promise<unknown> =>
+      provoke(t, writer, tap).catch((err: unknown) => {
+        if (err instanceof CheckFailure) fail(`${context}: ${err.message}`);
+        throw err;
+      });
+    if (a === b) await provoked(a, staying).then(() => provoked(b, other));
+    else {
+      const results = await Promise.allSettled([provoked(a, staying), provoked(b, other)]);
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+    expectOk(await t.client.get(`${t.root}/`), `GET ${t.root}/ after the malformed filters and a subscriber closed`);
+  },
+  { profile: 'safe', ...WAITS },
+);
+
+// --- Host transitions -----------------------------------------------------------------------
+
+check(
+  'EV-9',
+  'the PropertiesChanged of RequestedHostTransition arrives before the CurrentHostState change it causes',
+  async (t) => {
+    const writer = await eventWriter(t);
+    const host = `${t.root}/state/host0`;
+    const requested = await readValue(t, host, 'RequestedHostTransition');
+    const current = await readValue(t, host, 'CurrentHostState');
+    const prefix = `xyz.${t.ns}.State.Host.Transition.`;
+    const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
+    // {} admits the host's changes: the shared measurement's, when it is live.
+    const m = await liveMatrix(t);
+    const tap =
+      m.all.liveAt !== undefined && !m.all.sub.closed
+        ? m.all
+        : await openLive(t, { paths: [host, writer.path] }, writer, {
+            settle: true,
+            notLive: 'notTested',
+            because: 'the subscription never went live (see EP-14)',
+          });
+    t.cleanup(async () => {
+      invalidateTreeCache();
+      if (!sameValue(await readValue(t, host, 'RequestedHostTransition'), requested)) {
+        await putAttr(t, host, 'RequestedHostTransition', requested);
+      }
+      // Let the host settle back, so the next check does not see its CurrentHostState change.
+      const deadline = Date.now() + t.cfg.eventTimeoutMs;
+      while (Date.now() < deadline && !sameValue(await readValue(t, host, 'CurrentHostState'), current)) {
+        await sleep(100);
+      }
+    });
+    const from = tap.sub.mark();
+    invalidateTreeCache();
+    const res = await t.client.put(`${host}/attr/RequestedHostTransition`, next);
+    if (res.status !== 200) t.notTested(`PUT RequestedHostTransition = ${next} answered ${describeResponse(res)} (see STATE-1)`);
+    // A request that was answered but not set causes no change to order (STATE-1's deviation).
+    const set = await readValue(t, host, 'RequestedHostTransition');
+    if (!sameValue(set, next))
+      notJudged(`PUT RequestedHostTransition = ${next} answered 200, but it still reads ${show(set)} (see STATE-1)`);
+    const hostChange = (name: string) => (d: unknown) => isPropertiesChanged(d) && d.path === host && Object.hasOwn(d.properties, name);
+    const isRequested = (d: unknown) =>
+      hostChange('RequestedHostTransition')(d) &&
+      (d as { properties: Record<string, unknown> }).properties.RequestedHostTransition === next;
+    const isCurrent = (d: unknown) =>
+      hostChange('CurrentHostState')(d) && !sameValue((d as { properties: Record<string, unknown> }).properties.CurrentHostState, current);
+    const req = await tap.sub.waitFor(isRequested, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    if (!req && tap === m.all && lostMeasured(m, m.all))
+      notJudged(
+        `no PropertiesChanged of RequestedHostTransition = ${next} arrived, but ${m.all.what} also lost measured changes (see EV-8)`,
+      );
+    ensure(
+      req,
+      `no PropertiesChanged of RequestedHostTransition = ${next} arrived within ${t.cfg.eventTimeoutMs} ms; ${recent(tap.sub, from)}`,
+    );
+    const cur = await tap.sub.waitFor(isCurrent, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    const after = await readValue(t, host, 'CurrentHostState');
+    t.observe(
+      'CurrentHostState after a requested transition',
+      { before: current, requested: next, after, eventArrived: cur !== undefined },
+      'STATE-2',
+    );
+    if (cur) {
+      ensure(
+        cur.seq > req.seq,
+        `CurrentHostState's PropertiesChanged (#${cur.seq} ${brief(cur.raw, 120)}) arrived before RequestedHostTransition's (#${req.seq}) that caused it`,
+      );
+    } else if (!sameValue(after, current)) {
+      t.warn(
+        `CurrentHostState changed to ${show(after)} (GET) but no PropertiesChanged of it arrived within ${t.cfg.eventTimeoutMs} ms: order not judged`,
+      );
+    }
+  },
+  { profile: 'destructive', ...WAITS },
+);
+
+// --- Refusal without a session --------------------------------------------------------------
+
+check(
+  'AUTH-3',
+  'a socket opened without credentials receives no event, even when a change happens',
+  async (t) => {
+    const outcome = await EventSubscriber.tryOpen(t.client, {}, { auth: false, settleMs: Math.min(quietWindow(t.cfg), 2000) });
+    if (outcome.kind !== 'open') return;
+    const anonymous = outcome.subscriber;
+    t.cleanup(() => anonymous.close());
+    if (!profileAllows(t.cfg.profile, 'safe'))
+      t.notTested('the socket without credentials stayed open; provoking a change needs the safe profile');
+    const writer = await eventWriter(t);
+    const witness = await openLive(t, { paths: [writer.path] }, writer, {
+      what: 'the logged-in subscription',
+      notLive: 'notTested',
+      because: 'no change could be observed (see EP-14)',
+    });
+    await provoke(t, writer, witness);
+    await anonymous.expectQuiet(isEventLike, quietWindow(t.cfg), { from: 0 }).catch(() => undefined);
+    const hit = anonymous.events.find((e) => isEventLike(e.data));
+    ensure(!hit, `the socket opened without credentials received an event: ${brief(hit?.raw ?? '', 160)}`);
+  },
+  WAITS,
+);
+
+// --- Everything received --------------------------------------------------------------------
+
+check(
+  'EV-7',
+  'only InterfacesAdded and PropertiesChanged messages are pushed',
+  async (t) => {
+    const plans = profileAllows(t.cfg.profile, 'safe') ? await writePlans(t, 1) : [];
+    // Own traffic when events can be provoked (the shared measurement made plenty); otherwise a
+    // passive {} subscription and what arrived so far.
+    let since = performance.now();
+    const m = plans.length > 0 ? await eventMatrix(t) : undefined;
+    if (m && !m.notLive) {
+      if (profileAllows(t.cfg.profile, 'destructive')) {
+        // An object that appears and disappears: InterfacesRemoved is a D-Bus signal the spec does
+        // not push. The version EV-3 uploaded was removed while the suite watched; else one of its own.
+        const removed = lastVersionRemoval();
+        if (removed !== undefined && removed > m.openedAt) since = removed;
+        else {
+          const { added } = await uploadAndTrack(t, { tag: 'kinds' });
+          for (const path of added) {
+            invalidateTreeCache();
+            await t.client.delete(path);
+          }
+          since = performance.now();
+        }
+      }
+    } else {
+      await subscribe(t, {}, 'the subscription with {}');
+    }
+    await quietSince(t.cfg, since);
+    const all = everythingReceived();
+    if (all.length === 0) {
+      const why = !profileAllows(t.cfg.profile, 'safe')
+        ? 'writes need the safe profile'
+        : plans.length === 0
+          ? noWritableReason()
+          : 'see EP-14';
+      t.notTested(`no message arrived in this run of the events suite, and none could be provoked (${why})`);
+    }
+    const odd = all.filter(
+      (e) => !(isEventLike(e.data) && (EVENT_KINDS as readonly unknown[]).includes((e.data as { event: unknown }).event)),
+    );
+    t.observe('messages received by the events suite', all.length, 'EV-11');
+    const pings = pingsSeen();
+    t.observe('server pings seen by the events suite', pings, 'EV-11');
+    ensure(
+      odd.length === 0,
+      `${odd.length} of ${all.length} message(s) are neither InterfacesAdded nor PropertiesChanged: ${odd
+        .slice(0, 3)
+        .map((e) => brief(e.raw, 120))
+        .join(' ; ')}`,
+    );
+  },
+  UPLOADS,
+);
+
+check('EV-2', "every PropertiesChanged received by the events suite has the spec's shape", async (t) => {
+  // What it judges came on the suite's subscriptions: they are its evidence.
+  t.evidenceFrom(suiteStart);
+  const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
+  if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
+  for (const e of all) {
+    const what = `PropertiesChanged #${e.seq} ${brief(e.raw, 160)}`;
+    expectSchema(t, 'propertiesChanged', e.data, what);
+    const problem = interfaceProblem((e.data as { interface?: unknown }).interface);
+    ensure(!problem, `${what}: ${problem}`);
+  }
+});
+
+/** The JSON kind of a value; a boolean and the integer 0 or 1 are one D-Bus boolean in two encodings. */
+function jsonKind(v: unknown): string {
+  if (typeof v === 'boolean' || v === 0 || v === 1) return 'boolean-or-bit';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'number';
+  return Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+}
+
+check('EV-2', 'the values a PropertiesChanged carries keep the JSON type GET shows for them', async (t) => {
+  t.evidenceFrom(suiteStart);
+  const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
+  if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
+  const paths = [...new Set(all.map((e) => (e.data as { path?: unknown }).path).filter((p): p is string => typeof p === 'string'))];
+  let compared = 0;
+  for (const path of paths.slice(0, 10)) {
+    const res = await t.client.get(path);
+    const now = res.status === 200 ? envelopeOf(res)?.data : undefined;
+    if (now === null || typeof now !== 'object' || Array.isArray(now)) continue;
+    for (const e of all.filter((x) => (x.data as { path?: unknown }).path === path)) {
+      const properties = (e.data as { properties?: unknown }).properties;
+      if (properties === null || typeof properties !== 'object') continue; // the shape is the check above's
+      for (const [k, v] of Object.entries(properties)) {
+        if (!Object.hasOwn(now, k)) continue;
+        const shown = (now as Record<string, unknown>)[k];
+        compared += 1;
+        // A number sent as its text (or the reverse) loses the D-Bus type the property has.
+        if (jsonKind(v) === 'string' || jsonKind(shown) === 'string')
+          ensure(
+            jsonKind(v) === jsonKind(shown),
+            `PropertiesChanged #${e.seq} carries ${k} = ${show(v)} (${jsonKind(v)}), GET ${path} shows ${show(shown)} (${jsonKind(shown)}): ${brief(e.raw, 160)}`,
+          );
+      }
+    }
+  }
+  if (compared === 0) t.notTested('no property a PropertiesChanged carried is shown by GET of its path');
+});

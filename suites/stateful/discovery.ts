@@ -1,0 +1,133 @@
+/**
+ * The model's starting point, read once per check: the declared writables with their objects and
+ * values, the versions under software/, and (from events, the REST side never shows it) the
+ * interface each writable property belongs to. Learning that writes each attribute once through
+ * its attribute PUT and puts it back: that endpoint's signal is the reference the others must match.
+ */
+import { EventSubscriber } from '../../client/subscriber.js';
+import { sameValue } from '../../client/values.js';
+import { profileAllows, type WritableAttribute } from '../../runner/config.js';
+import { envelopeOf, notJudged, show } from '../harness/assert.js';
+import { isPropertiesChanged } from '../events/events.js';
+import { interfaceKeys } from '../harness/tree.js';
+import { differentValue } from '../harness/writable.js';
+import { recordLatency } from '../harness/pace.js';
+import { distinctPaths, type EventFilter } from './filters.js';
+import type { StatefulEnv } from './world.js';
+
+export interface Writable {
+  attr: WritableAttribute;
+  key: string;
+  original: unknown;
+  /** The interface its PropertiesChanged names (as the attribute PUT signals it), once learned. */
+  iface?: string;
+}
+
+export interface ViewsDiscovery {
+  writables: Writable[];
+  softwareRoot: string;
+  /** Version paths the target had before the check. */
+  versionsBefore: ReadonlySet<string>;
+  /** Events flow: the learning subscription received the writes. */
+  events: boolean;
+  eventsWhyNot?: string;
+  /** The subscription every sequence watches all changes through: {} where it works. */
+  witness: EventFilter;
+  /** The version DownloadViaTFTP registers, once a sequence saw it appear. */
+  tftpVersion?: string;
+}
+
+const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
+/** An interface a filter can name: a D-Bus interface name, and not the signal's own. */
+export function usableInterface(name: unknown): name is string {
+  return typeof name === 'string' && DBUS_INTERFACE.test(name) && name !== 'org.freedesktop.DBus.Properties' && name.length <= 255;
+}
+
+export function writableKey(path: string, name: string): string {
+  return `${path}\u0000${name}`;
+}
+
+async function readData(env: StatefulEnv, path: string): Promise<unknown> {
+  const res = await env.client.get(path);
+  if (res.status !== 200) return undefined;
+  const envelope = envelopeOf(res);
+  return envelope && 'data' in envelope ? envelope.data : undefined;
+}
+
+/** The declared writables that answer, each with a value to change to. */
+export async function declaredWritables(env: StatefulEnv): Promise<Writable[]> {
+  const out: Writable[] = [];
+  for (const attr of env.writable) {
+    const key = writableKey(attr.path, attr.name);
+    if (out.some((w) => w.key === key)) continue;
+    const map = await readData(env, attr.path);
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
+    const interfaces = interfaceKeys(map as Record<string, unknown>);
+    if (interfaces.length > 0)
+      notJudged(`GET ${attr.path} maps interface names (${show(interfaces.slice(0, 2))}), not attributes (see EP-3)`);
+    const original = Object.hasOwn(map, attr.name)
+      ? (map as Record<string, unknown>)[attr.name]
+      : await readData(env, `${attr.path}/attr/${attr.name}`);
+    if (original === undefined || differentValue(attr, original) === undefined) continue;
+    out.push({ attr, key, original });
+  }
+  return out;
+}
+
+/**
+ * Writes each writable once and back, watching a subscription to their paths (every server takes
+ * one) and one with {} (the witness where it works). Everything written is restored.
+ */
+async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick<ViewsDiscovery, 'events' | 'eventsWhyNot' | 'witness'>> {
+  const byPath: EventFilter = { paths: distinctPaths(list.map((w) => w.attr.path)) };
+  const subs: EventSubscriber[] = [];
+  try {
+    const paths = await EventSubscriber.open(env.client, byPath);
+    subs.push(paths);
+    const all = await EventSubscriber.open(env.client, {}).catch(() => undefined);
+    if (all) subs.push(all);
+    // Every writable at once: on a target whose events come seconds late the waits overlap.
+    const seenByAll = await Promise.all(
+      list.map(async (w) => {
+        const value = differentValue(w.attr, w.original);
+        const sent = performance.now();
+        const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
+        if (res.status < 200 || res.status >= 300) return true;
+        const carries = (d: unknown) =>
+          isPropertiesChanged(d) &&
+          d.path === w.attr.path &&
+          Object.hasOwn(d.properties, w.attr.name) &&
+          sameValue(d.properties[w.attr.name], value);
+        const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from: 0 }).catch(() => undefined);
+        await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);
+        if (ev) {
+          recordLatency(ev.at - sent);
+          const iface = (ev.data as { interface?: unknown }).interface;
+          if (usableInterface(iface)) w.iface = iface;
+        }
+        if (!all) return false;
+        return (await all.waitFor(carries, ev ? env.eventTimeoutMs : 1, { from: 0 }).catch(() => undefined)) !== undefined;
+      }),
+    );
+    const everything = all !== undefined && seenByAll.every(Boolean);
+    const events = paths.events.length > 0;
+    return {
+      events,
+      eventsWhyNot: events ? undefined : `no change of the writable attributes arrived through ${show(byPath)} (see EP-14)`,
+      witness: everything ? {} : byPath,
+    };
+  } finally {
+    await Promise.all(subs.map((s) => s.close()));
+    for (const w of list) await env.restore(w.attr.path, w.attr.name, w.original);
+  }
+}
+
+export async function discoverViews(env: StatefulEnv): Promise<ViewsDiscovery | undefined> {
+  const list = await declaredWritables(env);
+  if (list.length === 0) return undefined;
+  const softwareRoot = `${env.root}/software`;
+  const kids = profileAllows(env.profile, 'destructive') ? await readData(env, `${softwareRoot}/`) : [];
+  const versionsBefore = new Set(Array.isArray(kids) ? kids.filter((k): k is string => typeof k === 'string') : []);
+  return { writables: list, softwareRoot, versionsBefore, ...(await learnInterfaces(env, list)) };
+}

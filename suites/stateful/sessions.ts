@@ -1,0 +1,380 @@
+/**
+ * The credentials check: sessions this check logs in and out itself, and every variant of their
+ * cookies tried on each channel. A cookie that must be refused and is taken breaks, by channel,
+ * AUTH-1 (HTTP), AUTH-2 (upload) or AUTH-3 (WebSocket); a logged-out one, on any channel, EP-2.
+ * Whether an event socket keeps receiving after its session's logout is recorded (the spec does not
+ * say). One finding per cookie: the first channel that takes it.
+ */
+import type { BmcClient } from '../../client/http.js';
+import { corruptImage } from '../../client/image.js';
+import { EventSubscriber, type EventPredicate } from '../../client/subscriber.js';
+import { sameValue } from '../../client/values.js';
+import { profileAllows } from '../../runner/config.js';
+import { describeResponse, notJudged, show } from '../harness/assert.js';
+import { isPropertiesChanged } from '../events/events.js';
+import type { Judge } from '../fuzz/runner.js';
+import { differentValue } from '../harness/writable.js';
+import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
+import { Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
+import type { Writable } from './discovery.js';
+import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
+
+export interface SessionsDiscovery {
+  /** The run's session: chosen cookies copy its cookie names and shapes. */
+  shared: Credential;
+  /** Why a channel cannot be judged (it refuses the run's own session), by channel. */
+  unjudgedChannels: Partial<Record<Channel, string>>;
+  /** Channels that take a request with no credentials at all (their requirement's finding). */
+  anonymous: Partial<Record<Channel, string>>;
+  /** A writable whose change shows whether an ended session's socket still receives (safe profile). */
+  writable?: Writable;
+  /** Why no socket can be watched going quiet, when a change of the writable reaches no socket. */
+  unwatchable?: string;
+  /** The filter of every socket this check opens. */
+  filter: { paths: string[] };
+}
+
+export type ChannelRequirements = Record<Channel, string>;
+
+export const TAMPERED: ChannelRequirements = { HTTP: 'AUTH-1', upload: 'AUTH-2', WebSocket: 'AUTH-3' };
+const LOGGED_OUT: ChannelRequirements = { HTTP: 'EP-2', upload: 'EP-2', WebSocket: 'EP-2' };
+
+const TAMPER_TEXT: Record<Tamper, string> = {
+  truncated: 'with the last character of each session cookie value cut',
+  extended: 'with one character added to each session cookie value',
+  altered: 'with the middle character of each session cookie value changed',
+};
+
+/** The run's own session as a credential (the shape chosen cookies copy). */
+export function sharedCredential(client: BmcClient): Credential {
+  const jar = client.exportCookies() as { cookies?: Array<{ key: string; value: string }> };
+  return new Credential(
+    (jar.cookies ?? []).map((c) => ({ name: c.key, value: c.value })),
+    '$COOKIE',
+  );
+}
+
+/** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
+export async function probe(
+  env: StatefulEnv,
+  world: World | undefined,
+  channel: Channel,
+  cred: Credential | undefined,
+  filter: unknown,
+): Promise<Probe> {
+  const send = (method: string, path: string, image?: Buffer) =>
+    world
+      ? world.request(method, path, {
+          cred,
+          anonymous: cred === undefined,
+          image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined,
+        })
+      : env.client.request(method, path, {
+          auth: false,
+          relogin: false,
+          headers: cred?.headers(method),
+          ...(image ? { body: image, contentType: 'application/octet-stream' } : {}),
+        });
+  if (channel === 'HTTP') {
+    const res = await send('GET', `${env.root}/`);
+    return { accepted: isSuccess(res), answer: describeResponse(res) };
+  }
+  if (channel === 'upload') {
+    world?.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
+    const res = await send('POST', '/upload/image', corruptImage());
+    return { accepted: uploadProcessed(res), answer: describeResponse(res) };
+  }
+  const client = cred ? cred.client(env.client) : env.client;
+  try {
+    const outcome = await EventSubscriber.tryOpen(client, filter, { auth: cred !== undefined, settleMs: env.quietWindowMs });
+    if (outcome.kind === 'open') await outcome.subscriber.close();
+    if (world) {
+      world.notes.requests++;
+      world.rec.note(
+        `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(filter)}: ${describeOutcome(outcome)}`,
+      );
+    }
+    return { accepted: outcome.kind === 'open', answer: describeOutcome(outcome) };
+  } finally {
+    if (cred) await client.close();
+  }
+}
+
+/** What the check learns before its sequences: which channels it can judge, and how. */
+export async function discoverSessions(env: StatefulEnv, writable: Writable | undefined): Promise<SessionsDiscovery> {
+  const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
+  const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
+  if (!profileAllows(env.profile, 'safe')) out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
+  // The channels at once, and the socket check beside them: a failed upload may take a field
+  // server 10-15 s to answer, and each socket watches a quiet window.
+  const channelProbes = (['upload', 'WebSocket'] as const).map(async (channel) => {
+    if (out.unjudgedChannels[channel]) return;
+    const anonymous = await probe(env, undefined, channel, undefined, filter);
+    if (anonymous.accepted) {
+      out.anonymous[channel] =
+        `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
+      out.unjudgedChannels[channel] = `it takes requests without credentials (see ${TAMPERED[channel]})`;
+      return;
+    }
+    // An upload of the run's session this run already saw processed is the same proof, without
+    // another failed upload (which a field server answers only after 10-15 s).
+    if (channel === 'upload' && ownUploadSeen()) return;
+    const own = await probe(env, undefined, channel, out.shared, filter);
+    if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
+  });
+  const socketQuiet = writable
+    ? unwatchable(env, writable, filter).catch(
+        (err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`,
+      )
+    : Promise.resolve(undefined);
+  const [, quiet] = await Promise.all([Promise.all(channelProbes), socketQuiet]);
+  out.unwatchable = !writable
+    ? 'no declared writable attribute to change (safe profile)'
+    : out.unjudgedChannels.WebSocket
+      ? `the WebSocket channel is not judged: ${out.unjudgedChannels.WebSocket}`
+      : quiet;
+  return out;
+}
+
+/** Why a socket of the run's session does not show a change of the writable, if it does not. */
+async function unwatchable(env: StatefulEnv, w: Writable, filter: { paths: string[] }): Promise<string | undefined> {
+  const socket = await EventSubscriber.open(env.client, filter);
+  try {
+    const value = differentValue(w.attr, w.original);
+    const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
+    if (!isSuccess(res)) return `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
+    const seen = await socket
+      .waitFor((d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value), env.eventTimeoutMs)
+      .catch(() => undefined);
+    return seen ? undefined : `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
+  } finally {
+    await socket.close();
+    await env.restore(w.attr.path, w.attr.name, w.original);
+  }
+}
+
+interface Session {
+  label: string;
+  cred: Credential;
+  state: 'live' | 'logged-out' | 'ended';
+  socket?: EventSubscriber;
+}
+
+export class SessionsWorld extends World {
+  readonly sessions: Session[] = [];
+  private witness?: EventSubscriber;
+  private readonly clients: BmcClient[] = [];
+  private current: unknown;
+
+  constructor(
+    env: StatefulEnv,
+    judge: Judge,
+    notes: Notes,
+    readonly d: SessionsDiscovery,
+  ) {
+    super(env, judge, notes);
+    this.current = d.writable?.original;
+  }
+
+  get live(): Session[] {
+    return this.sessions.filter((s) => s.state === 'live');
+  }
+
+  /**
+   * Logs in a new session, sending a cookie the client made up with `chosen`, and always for the
+   * first login of a sequence (so that every sequence tries a cookie chosen before login once).
+   */
+  async login(chosen: boolean): Promise<Session> {
+    const label = String.fromCharCode(65 + this.sessions.length);
+    const made = chosen || this.sessions.length === 0 ? this.d.shared.chosen(`$CHOSEN_${label}`) : undefined;
+    this.rec.begin(made ? `log in as ${label}, sending session cookies the client made up (${made.shown})` : `log in as ${label}`);
+    if (made) this.rec.note(`${made.shown.slice(1)}='${made.header}' (made up by the client)`);
+    const { user, password } = this.env;
+    const shown = `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`;
+    let res = await this.request('POST', '/login', { data: [user, password], shownBody: shown, cred: made, anonymous: !made });
+    if (!isSuccess(res) && [400, 415, 422].includes(res.status)) {
+      // The field form of newer servers, as the run's own login takes it.
+      const field = `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`;
+      res = await this.request('POST', '/login', { json: { username: user, password }, shownBody: field, cred: made, anonymous: !made });
+    }
+    if (!isSuccess(res)) notJudged(`the login of ${label} answered ${describeResponse(res)} (see EP-1)`);
+    const cred = Credential.fromLogin(res, this.env.client.baseUrl, `$COOKIE_${label}`);
+    for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
+    if (cred.session.length === 0) notJudged(`the login of ${label} set no session cookie (see EP-1)`);
+    this.rec.note(
+      `COOKIE_${label}: the cookies ${label}'s login set, as one Cookie header${cred.xsrf ? `; XSRF_${label}: its XSRF-TOKEN` : ''}`,
+    );
+    const session: Session = { label, cred, state: 'live' };
+    this.sessions.push(session);
+    const works = await probe(this.env, this, 'HTTP', cred, this.d.filter);
+    if (!works.accepted) notJudged(`${label}'s cookie is refused right after its login: ${works.answer} (see EP-1)`);
+    // An id issued again: whoever kept the cookie of the session that had it is let back in.
+    const same = (o: Session) => o.cred.session.some((c) => cred.session.some((n) => n.name === c.name && n.value === c.value));
+    const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && same(o));
+    if (revived) {
+      const how = revived.state === 'logged-out' ? 'logged out' : 'ended by the target';
+      this.find(
+        revived.state === 'logged-out' ? 'EP-2' : 'AUTH-1',
+        `the login of ${label} was issued the session cookie of ${revived.label}, ${how} before: ${revived.label}'s cookie works again`,
+      );
+    }
+    if (made) {
+      const adopted = cred.session.some((c) => made.session.some((m) => m.name === c.name && m.value === c.value));
+      if (adopted)
+        this.find(
+          'AUTH-1',
+          `the login of ${label} adopted the session cookie the client sent with it: a cookie chosen before login is now a working session`,
+        );
+      else await this.refusedEverywhere(made, `the cookie ${label}'s client made up before logging in`, TAMPERED);
+    }
+    return session;
+  }
+
+  /** A cookie that must be refused, tried on HTTP, then upload, then WebSocket: the first that takes it is the finding. */
+  async refusedEverywhere(cred: Credential, what: string, requirements: ChannelRequirements): Promise<void> {
+    for (const channel of ['HTTP', 'upload', 'WebSocket'] as const) {
+      if (this.d.unjudgedChannels[channel]) continue;
+      const p = await probe(this.env, this, channel, cred, this.d.filter);
+      if (p.accepted)
+        return this.find(
+          requirements[channel],
+          `${what} is taken on ${channel === 'HTTP' ? `HTTP (GET ${this.env.root}/)` : channel === 'upload' ? 'the upload channel (POST /upload/image)' : 'the WebSocket channel (/subscribe)'}: ${p.answer}`,
+        );
+    }
+  }
+
+  async tamper(session: Session, how: Tamper): Promise<void> {
+    const variant = session.cred.tampered(how);
+    this.rec.begin(`try ${session.label}'s cookies ${how} (${variant.shown}) on HTTP, upload and WebSocket`);
+    this.rec.note(`${variant.shown.slice(1)}: ${session.cred.shown} ${TAMPER_TEXT[how]}`);
+    await this.refusedEverywhere(variant, `${session.label}'s session cookie ${how}`, TAMPERED);
+  }
+
+  /**
+   * Logs `s` out while another session is live: its cookie must be refused on every channel, the
+   * other session must keep working, and its event socket must receive nothing more.
+   */
+  async logout(s: Session, of: string): Promise<void> {
+    await this.watch(s);
+    this.rec.begin(`log out ${s.label} (${of})`);
+    const res = await this.request('POST', '/logout', { data: [], cred: s.cred });
+    if (!isSuccess(res)) return this.find('EP-2', `POST /logout with ${s.label}'s cookie answered ${describeResponse(res)}`);
+    s.state = 'logged-out';
+    await this.refusedEverywhere(s.cred, `${s.label}'s cookie after its logout`, LOGGED_OUT);
+    for (const other of this.live) {
+      const p = await probe(this.env, this, 'HTTP', other.cred, this.d.filter);
+      if (p.accepted) continue;
+      // The target ended another session (expired, evicted, or with this logout): ended, it must
+      // be so on every channel.
+      other.state = 'ended';
+      this.rec.note(`${other.label}'s session has ended too: ${p.answer}`);
+      await this.refusedEverywhere(other.cred, `${other.label}'s cookie, which the target ended`, TAMPERED);
+    }
+    if (s.socket) await this.silentAfterLogout(s);
+  }
+
+  /**
+   * The cookie of a session that ended earlier (logged out, or ended by the target), tried again
+   * once a later session has logged in: a server that reissues or revives ids takes it again.
+   */
+  async replay(i: number): Promise<void> {
+    if (this.sessions.every((s) => s.state === 'live')) {
+      while (this.live.length < 2) await this.login(false);
+      await this.logout(this.live[0]!, `the oldest of ${this.live.length} live sessions`);
+    }
+    const gone = this.sessions.filter((s) => s.state !== 'live');
+    if (gone.length === 0) return;
+    const s = gone[i % gone.length]!;
+    await this.login(false);
+    this.rec.begin(`try ${s.label}'s cookie (${s.cred.shown}) again on HTTP, upload and WebSocket, now that a later session logged in`);
+    const how = s.state === 'logged-out' ? 'logged out' : 'ended by the target';
+    await this.refusedEverywhere(
+      s.cred,
+      `${s.label}'s cookie (${how} before a later login)`,
+      s.state === 'logged-out' ? LOGGED_OUT : TAMPERED,
+    );
+  }
+
+  /**
+   * An event socket for `s` and the witness on the run's session, both proved live by one write.
+   * For the first logout of a sequence only: what the socket then receives is an observation (the
+   * spec is silent), and each watch costs event waits a slow target makes seconds long.
+   */
+  private async watch(s: Session): Promise<void> {
+    const w = this.d.writable;
+    if (!w || this.d.unwatchable || !profileAllows(this.env.profile, 'safe')) return;
+    if (this.sessions.some((o) => o.socket)) return;
+    this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
+    const client = s.cred.client(this.env.client);
+    this.clients.push(client);
+    const sockets: EventSubscriber[] = [];
+    try {
+      s.socket = await EventSubscriber.open(client, this.d.filter);
+      sockets.push(s.socket);
+      this.witness ??= await EventSubscriber.open(this.env.client, this.d.filter);
+      sockets.push(this.witness);
+    } catch (err) {
+      s.socket = undefined;
+      return this.rec.note(`no socket to watch: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const marks = sockets.map((x) => x.mark());
+    const carried = await this.change();
+    const live = await Promise.all(
+      sockets.map((x, i) =>
+        x.waitFor(carried, this.env.eventTimeoutMs, { from: marks[i] }).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    if (!live.every(Boolean)) {
+      s.socket = undefined;
+      this.rec.note('the change did not reach both sockets: whether the socket goes quiet is not judged (see EP-14)');
+    }
+  }
+
+  /** After the logout, a change the witness receives must not reach the socket of `s`. */
+  private async silentAfterLogout(s: Session): Promise<void> {
+    const socket = s.socket!;
+    this.rec.begin(`change ${this.d.writable!.attr.path} ${this.d.writable!.attr.name}: ${s.label}'s socket must receive nothing`);
+    const mark = socket.mark();
+    const witnessMark = this.witness!.mark();
+    const carried = await this.change();
+    const seen = await this.witness!.waitFor(carried, this.env.eventTimeoutMs, { from: witnessMark }).catch(() => undefined);
+    if (!seen) return this.rec.note('the witness did not receive the change: not judged');
+    // A socket the target closed receives nothing; an open one gets a quiet window to show it does.
+    if (!socket.closed) await this.quietAfterLastChange();
+    const after = socket.events.slice(mark).find((e) => carried(e.data));
+    // The spec ends the session at logout but says nothing of sockets already open (both field
+    // servers keep them): recorded, not failed.
+    this.notes.observed.set(
+      "a logged-out session's event socket",
+      after
+        ? `still receives after the logout (${socket.closed ? 'it closed later' : 'it stays open'}): ${after.raw.slice(0, 160)}`
+        : 'receives nothing after the logout',
+    );
+  }
+
+  /** PUT of the writable through the run's session; returns what its event carries. */
+  private async change(): Promise<EventPredicate> {
+    const w = this.d.writable!;
+    const value = differentValue(w.attr, this.current);
+    this.noteWrite(w.attr.path, w.attr.name, w.original);
+    const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { data: value });
+    if (!isSuccess(res)) notJudged(`PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`);
+    this.current = value;
+    return (d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value);
+  }
+
+  /** Closes every socket, logs out every session still live, and puts the writable back. */
+  async close(): Promise<void> {
+    this.rec.begin('put the target back');
+    const sockets = [this.witness, ...this.sessions.map((s) => s.socket)].filter((x): x is EventSubscriber => x !== undefined);
+    await Promise.all(sockets.map((x) => x.close()));
+    await Promise.all(this.clients.map((c) => c.close()));
+    for (const s of this.sessions.filter((x) => x.state !== 'logged-out')) {
+      await this.request('POST', '/logout', { data: [], cred: s.cred }).catch(() => undefined);
+    }
+    await this.restoreWrites();
+  }
+}

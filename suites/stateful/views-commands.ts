@@ -1,0 +1,313 @@
+/**
+ * The commands of the views check, and the check as a stateful property. Within the profile: PUT of
+ * a declared attribute or of its whole object, subscriptions with each kind of filter and their
+ * closing (safe); uploads by POST and by PUT with a name (new versions, and again while a version
+ * exists or after its deletion), DELETE of a version the sequence uploaded, and DownloadViaTFTP
+ * when a TFTP server is given (destructive). Parameters are indexes, resolved against the model
+ * when the command runs, so that a sequence replays the same on the same target.
+ */
+import fc from 'fast-check';
+import { VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../catalogue/requirements.js';
+import { describeResponse, show } from '../harness/assert.js';
+import { profileAllows } from '../../runner/config.js';
+import type { ViewsDiscovery, Writable } from './discovery.js';
+import { distinctPaths, type EventFilter, type FilterKind } from './filters.js';
+import { statefulProperty, StepCommand, type StatefulSpec } from './property.js';
+import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
+import { isSuccess, type Notes, type StatefulEnv } from './world.js';
+import { slowestRefusedUploadMs } from '../harness/software.js';
+
+const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
+
+class Write extends StepCommand<ViewsWorld> {
+  constructor(
+    readonly w: number,
+    readonly via: Via,
+  ) {
+    super();
+  }
+
+  protected async act(world: ViewsWorld): Promise<void> {
+    const w = pick(world.d.writables, this.w)!;
+    const value = world.nextValue(w);
+    const { path, name } = w.attr;
+    world.rec.begin(
+      this.via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`,
+    );
+    await world.write(w, this.via);
+    await world.settle();
+  }
+
+  toString(): string {
+    return `write(${this.w}, ${this.via})`;
+  }
+}
+
+/** A filter of the given kind over the writables (and, for an interfaces filter, the version interface). */
+export function filterOf(world: ViewsWorld, kind: FilterKind, a: number, b: number): { filter: EventFilter; prime: Writable } {
+  const all = world.d.writables;
+  const named = all.filter((w) => w.iface !== undefined);
+  const first = pick(all, a)!;
+  const withIface = pick(named, a);
+  const destructive = profileAllows(world.env.profile, 'destructive');
+  switch (kind) {
+    case 'empty':
+      return { filter: {}, prime: first };
+    case 'interfaces':
+      if (withIface)
+        return { filter: { interfaces: [withIface.iface!, ...(destructive ? [world.versionInterface] : [])] }, prime: withIface };
+      break;
+    case 'overlapping':
+      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [withIface.iface!] }, prime: withIface };
+      break;
+    case 'either': {
+      const others = named.filter((w) => w.iface !== withIface?.iface && w.attr.path !== withIface?.attr.path);
+      const other = pick(others, b);
+      if (withIface && other) return { filter: { paths: [withIface.attr.path], interfaces: [other.iface!] }, prime: withIface };
+      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [withIface.iface!] }, prime: withIface };
+      break;
+    }
+    case 'paths':
+      break;
+  }
+  return { filter: { paths: distinctPaths([first.attr.path]) }, prime: first };
+}
+
+class Subscribe extends StepCommand<ViewsWorld> {
+  constructor(
+    readonly kind: FilterKind,
+    readonly a: number,
+    readonly b: number,
+  ) {
+    super();
+  }
+
+  protected async act(world: ViewsWorld): Promise<void> {
+    const label = world.label('S');
+    if (!world.d.events) return world.rec.begin(`subscribe ${label}: not sent, events are not judged (${world.d.eventsWhyNot})`);
+    const open = world.subs.filter((s) => !s.witness).length;
+    if (open >= MAX_SUBSCRIPTIONS) return world.rec.begin(`subscribe ${label}: not sent, ${open} subscriptions are open`);
+    const { filter, prime } = filterOf(world, this.kind, this.a, this.b);
+    world.rec.begin(
+      `subscribe ${label} with ${show(filter)} (${this.kind}), live once a PUT of ${prime.attr.path} ${prime.attr.name} arrives`,
+    );
+    if (await world.subscribe(label, filter, prime)) await world.settle();
+  }
+
+  toString(): string {
+    return `subscribe(${this.kind}, ${this.a}, ${this.b})`;
+  }
+}
+
+class Unsubscribe extends StepCommand<ViewsWorld> {
+  constructor(readonly i: number) {
+    super();
+  }
+
+  protected async act(world: ViewsWorld): Promise<void> {
+    const s = pick(
+      world.subs.filter((x) => !x.witness),
+      this.i,
+    );
+    if (!s) return world.rec.begin('close a subscription: none is open');
+    world.rec.begin(`close ${s.label} ${show(s.filter)}`);
+    // What it was owed arrives (or is judged missing) before it goes.
+    await world.settle();
+    await world.unsubscribe(s);
+  }
+
+  toString(): string {
+    return `unsubscribe(${this.i})`;
+  }
+}
+
+export type UploadState = 'new' | 'existing' | 'deleted';
+
+/** A version this sequence uploaded in the given state, made so first (as steps of their own) when there is none. */
+async function versionIn(world: ViewsWorld, state: Exclude<UploadState, 'new'>, i: number): Promise<VersionRecord | undefined> {
+  const found = pick(
+    world.versions.filter((v) => v.version !== undefined && (state === 'existing' ? v.exists : v.deleted && !v.exists)),
+    i,
+  );
+  if (found) return found;
+  const rec = world.newVersion();
+  world.rec.begin(`POST /upload/image of ${rec.label} (a new version, to have one ${state === 'existing' ? 'that exists' : 'to delete'})`);
+  await world.upload(rec, 'POST');
+  await world.settle();
+  if (!rec.exists) return undefined;
+  if (state === 'existing') return rec;
+  world.rec.begin(`DELETE ${rec.path} (${rec.label})`);
+  await world.remove(rec);
+  await world.settle();
+  return rec.deleted ? rec : undefined;
+}
+
+class Upload extends StepCommand<ViewsWorld> {
+  constructor(
+    readonly state: UploadState,
+    readonly via: 'POST' | 'PUT',
+    readonly i: number,
+  ) {
+    super();
+  }
+
+  protected async act(world: ViewsWorld): Promise<void> {
+    const rec = this.state === 'new' ? world.newVersion() : await versionIn(world, this.state, this.i);
+    if (!rec) return;
+    const state =
+      this.state === 'new'
+        ? 'a new version'
+        : this.state === 'existing'
+          ? `again, while it exists as ${rec.path}`
+          : 'again, after its deletion';
+    world.rec.begin(`${this.via === 'POST' ? 'POST /upload/image' : 'PUT /upload/image/{name}'} of ${rec.label} (${state})`);
+    await world.upload(rec, this.via);
+    await world.settle();
+  }
+
+  toString(): string {
+    return `upload(${this.state}, ${this.via}, ${this.i})`;
+  }
+
+  override budgetKind(): string {
+    return `upload(${this.state})`;
+  }
+
+  /** A version uploaded again while it exists is refused, as slowly as the upload area's refusals were. */
+  override expectedMs(world: ViewsWorld): number {
+    return Math.max(super.expectedMs(world), this.state === 'existing' ? slowestRefusedUploadMs() : 0);
+  }
+}
+
+class Delete extends StepCommand<ViewsWorld> {
+  constructor(readonly i: number) {
+    super();
+  }
+
+  protected async act(world: ViewsWorld): Promise<void> {
+    const rec = await versionIn(world, 'existing', this.i);
+    if (!rec) return;
+    world.rec.begin(`DELETE ${rec.path} (${rec.label})`);
+    await world.remove(rec);
+    await world.settle();
+  }
+
+  toString(): string {
+    return `delete(${this.i})`;
+  }
+}
+
+class Download extends StepCommand<ViewsWorld> {
+  protected async act(world: ViewsWorld): Promise<void> {
+    const { file, server } = world.env.tftp!;
+    const action = `${world.d.softwareRoot}/action/DownloadViaTFTP`;
+    const existing = world.versions.find((v) => v.version === undefined && v.exists);
+    world.rec.begin(`POST ${action} [${show(file)}, ${show(server)}]${existing ? ` (its version exists as ${existing.path})` : ''}`);
+    const before = await world.versionsNow();
+    const after = performance.now();
+    const res = await world.request('POST', action, { data: [file, server] });
+    // Whether the image's version existed before the check is unknown (it may be the running one):
+    // a refusal is not judged, a success must show its version everywhere.
+    if (existing || !isSuccess(res)) return world.rec.note(`DownloadViaTFTP answered ${describeResponse(res)}: not judged`);
+    const rec: VersionRecord = { label: 'T', exists: false, deleted: false };
+    world.versions.push(rec);
+    const path = await world.appeared(before, undefined, `POST ${action}`, 'ACT-1', (p) => {
+      rec.path = p;
+      rec.exists = true;
+    });
+    if (path) world.apply({ kind: 'InterfacesAdded', path, interfaces: [world.versionInterface], map: world.objects.get(path), after });
+    await world.settle();
+  }
+
+  toString(): string {
+    return 'download()';
+  }
+}
+
+export const MAX_VALUE_COMMANDS = 8;
+/** Fewer: every upload is a tarball the target extracts. */
+export const MAX_VERSION_COMMANDS = 6;
+/** Requests of a sequence of `commands`, for time budgets. */
+export const requestsPerRun = (commands: number): number => commands * 8 + 10;
+
+type Weighted = fc.WeightedArbitrary<fc.AsyncCommand<ViewsWorld, ViewsWorld>>;
+
+function subscribeArb(kinds: readonly FilterKind[], weight: number): Weighted {
+  return { weight, arbitrary: fc.tuple(fc.constantFrom(...kinds), fc.nat(), fc.nat()).map(([k, a, b]) => new Subscribe(k, a, b)) };
+}
+
+/** What every sequence of both checks starts with: the witness, live. */
+function viewsSpec(
+  key: string,
+  requirements: readonly string[],
+  commands: Weighted[],
+  maxCommands: number,
+  env: StatefulEnv,
+  d: ViewsDiscovery,
+  notes: Notes,
+): StatefulSpec<ViewsWorld> {
+  return {
+    key,
+    requirements,
+    command: fc.oneof(...commands),
+    maxCommands,
+    requestsPerRun: requestsPerRun(maxCommands),
+    notes,
+    open: async (judge) => {
+      const world = new ViewsWorld(env, judge, notes, d);
+      if (d.events) {
+        world.rec.begin(`subscribe the witness W with ${show(d.witness)} (every sequence starts so)`);
+        await world.subscribe('W', d.witness, d.writables[0]!, true);
+      }
+      return world;
+    },
+    finish: (world) => world.finish(),
+    close: async (world) => {
+      world.rec.begin('put the target back');
+      await world.closeAll();
+      await world.restoreWrites();
+      await world.deleteOwnVersions();
+    },
+  };
+}
+
+/** The values check: attribute and whole-object PUTs of the declared writables, watched by subscriptions of every kind. */
+export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
+  return statefulProperty(
+    viewsSpec(
+      'stateful-values',
+      VALUE_REQUIREMENTS,
+      [
+        { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'attr')) },
+        { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'object')) },
+        subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
+        { weight: 1, arbitrary: fc.nat().map((i) => new Unsubscribe(i)) },
+      ],
+      MAX_VALUE_COMMANDS,
+      env,
+      d,
+      notes,
+    ),
+  );
+}
+
+/**
+ * The versions check: uploads (new, again while the version exists, again after its deletion; by
+ * POST and by PUT), deletes, DownloadViaTFTP, watched by subscriptions whose filters admit
+ * InterfacesAdded by interface (closing them is the values check's).
+ */
+export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
+  const commands: Weighted[] = [
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.constantFrom<UploadState>('new', 'existing', 'deleted'), fc.constantFrom<'POST' | 'PUT'>('POST', 'PUT'), fc.nat())
+        .map(([state, via, i]) => new Upload(state, via, i)),
+    },
+    { weight: 1, arbitrary: fc.nat().map((i) => new Delete(i)) },
+    // InterfacesAdded must reach a subscription through its interfaces filter (through paths it may).
+    subscribeArb(['interfaces'], 2),
+  ];
+  if (env.tftp) commands.push({ weight: 1, arbitrary: fc.constant(null).map(() => new Download()) });
+  return statefulProperty(viewsSpec('stateful-versions', VERSION_REQUIREMENTS, commands, MAX_VERSION_COMMANDS, env, d, notes));
+}

@@ -1,0 +1,192 @@
+/**
+ * What every stateful check shares: the settings it runs with (StatefulEnv), and one sequence's
+ * world (model and target together): its recorded steps, the requests it sends, its findings, and
+ * how a command that cannot go on stops the sequence without a false finding.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BmcClient, BmcResponse } from '../../client/http.js';
+import { stringifyJson } from '../../client/json.js';
+import type { Profile, TftpSource, WritableAttribute } from '../../runner/config.js';
+import { NotJudged } from '../harness/assert.js';
+import { quietLeft } from '../harness/pace.js';
+import { FuzzViolation } from '../fuzz/repro.js';
+import type { Judge } from '../fuzz/runner.js';
+import type { Credential } from './credentials.js';
+import { Recorder, type SentRequest, type Step } from './steps.js';
+
+export interface StatefulEnv {
+  /** The run's logged-in client (its session is $COOKIE in printed steps). */
+  client: BmcClient;
+  ns: string;
+  /** `/xyz/{ns}` */
+  root: string;
+  user: string;
+  password: string;
+  profile: Profile;
+  writable: readonly WritableAttribute[];
+  tftp?: TftpSource;
+  eventTimeoutMs: number;
+  /** How long "nothing (more) arrives" is watched: the run's learned pace (suites/harness/pace.ts), read at each wait. */
+  readonly quietWindowMs: number;
+  /** How long a version may take to show after its upload answered. */
+  uploadWaitMs: number;
+  /** Puts an attribute back and reads it back equal; throws when it cannot. */
+  restore(path: string, name: string, original: unknown): Promise<void>;
+  /** performance.now() as the check began: its time budget covers its discovery too. */
+  readonly startedAt: number;
+}
+
+/** A finding with the sequence that shows it. */
+export class StatefulViolation extends FuzzViolation {
+  constructor(
+    requirement: string,
+    problem: string,
+    readonly steps: Step[],
+  ) {
+    super(requirement, problem, []);
+  }
+}
+
+/** What a property learned across its sequences, for the check's verdict and observations. */
+export class Notes {
+  /** Why a sequence could not be judged to its end (another requirement's failure stood in the way). */
+  readonly unjudged = new Set<string>();
+  /** What a sequence's end could not put back, each with the requirement whose endpoint failed. */
+  readonly restoreFailures: Array<{ requirement: string; message: string }> = [];
+  sequences = 0;
+  /** Sequences that stopped at a prerequisite before their end. */
+  unjudgedSequences = 0;
+  commands = 0;
+  requests = 0;
+  /** Sequences not started: they would not have ended within the check's time budget. */
+  overBudget = 0;
+  /** Sequences whose last commands did not run: the time budget had passed. */
+  cutByBudget = 0;
+  /** The longest run of each kind of command (StepCommand.budgetKind), for the time budget. */
+  readonly longestCommand = new Map<string, number>();
+  /** What the spec leaves open, as the target showed it: recorded, never failed (key → what was seen). */
+  readonly observed = new Map<string, string>();
+}
+
+export interface RequestOptions {
+  /** Sent as {"data": value}. */
+  data?: unknown;
+  /** A JSON body sent as it is (a login body in the field form). */
+  json?: unknown;
+  /** How a printed curl line writes the body: a shell word (the password as $PASSWORD). */
+  shownBody?: string;
+  image?: { bytes: Buffer; file: string };
+  /** Send exactly these cookies instead of the run's session; none at all with `anonymous`. */
+  cred?: Credential;
+  anonymous?: boolean;
+}
+
+export class World {
+  readonly rec = new Recorder();
+  violation?: StatefulViolation;
+  unjudged?: string;
+  stopped = false;
+  /** Commands of this sequence that ran. */
+  commandsRun = 0;
+  /** performance.now() after which no further command runs (the check's time budget). */
+  deadline = Number.POSITIVE_INFINITY;
+  /** The budget ended the sequence before its last command. */
+  cut = false;
+  /** performance.now() as the last request that may change the target (any but GET) was sent. */
+  lastChangeAt = performance.now();
+  private labels = 0;
+  /** Attributes this sequence wrote, with the value to restore. */
+  readonly written = new Map<string, { path: string; name: string; original: unknown }>();
+
+  constructor(
+    readonly env: StatefulEnv,
+    private readonly judge: Judge,
+    readonly notes: Notes,
+  ) {}
+
+  /**
+   * A finding about `requirement`: stops the sequence, unless the search has already found one of
+   * that requirement (then the command goes on, and the model follows what the target did).
+   */
+  find(requirement: string, problem: string): void {
+    try {
+      this.judge.violation(requirement, problem, []);
+    } catch (err) {
+      if (err instanceof FuzzViolation) throw new StatefulViolation(requirement, problem, this.rec.snapshot());
+      throw err;
+    }
+  }
+
+  /** S1, S2…: names for what the sequence opens, the same in every replay of it. */
+  label(prefix: string): string {
+    return `${prefix}${++this.labels}`;
+  }
+
+  /** Ends the sequence at an error: a finding, or a reason it cannot be judged further. */
+  stop(err: unknown): void {
+    this.stopped = true;
+    if (err instanceof StatefulViolation) this.violation = err;
+    else
+      this.unjudged = err instanceof NotJudged ? err.message : `the sequence stopped: ${err instanceof Error ? err.message : String(err)}`;
+  }
+
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<BmcResponse> {
+    const { cred, anonymous } = opts;
+    const own = cred === undefined && !anonymous;
+    if (cred) for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
+    const sent: SentRequest = { method, path, cookie: cred ? cred.shown : own ? '$COOKIE' : undefined };
+    if (cred?.xsrf && method !== 'GET') sent.xsrf = cred.shown.replace('COOKIE', 'XSRF');
+    const json = opts.data !== undefined ? { data: opts.data } : opts.json;
+    if (json !== undefined) {
+      sent.contentType = 'application/json';
+      if (opts.shownBody !== undefined) sent.shellBody = opts.shownBody;
+      else sent.body = stringifyJson(json);
+    } else if (opts.image) {
+      sent.contentType = 'application/octet-stream';
+      sent.file = opts.image.file;
+    }
+    this.rec.sent(sent);
+    this.notes.requests++;
+    if (method !== 'GET') this.lastChangeAt = performance.now();
+    return this.env.client.request(method, path, {
+      ...(json !== undefined ? { json } : {}),
+      ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
+      ...(own ? {} : { auth: false, relogin: false }),
+      ...(cred ? { headers: cred.headers(method) } : {}),
+    });
+  }
+
+  /** A write of the run's session, remembered so that the sequence's end puts the value back. */
+  noteWrite(path: string, name: string, original: unknown): void {
+    const key = `${path}\u0000${name}`;
+    if (!this.written.has(key)) this.written.set(key, { path, name, original });
+  }
+
+  /** Whether work expected to take `ms`, with the closing quiet window after it, ends within the check's time budget. */
+  fitsBudget(ms: number): boolean {
+    return performance.now() + ms + this.env.quietWindowMs <= this.deadline;
+  }
+
+  /** Waits out what is left of the quiet window of the last change (pace.ts quietLeft). */
+  async quietAfterLastChange(): Promise<void> {
+    await sleep(quietLeft(this.env.quietWindowMs, this.lastChangeAt));
+  }
+
+  /** Puts back every attribute the sequence wrote. */
+  async restoreWrites(): Promise<void> {
+    for (const { path, name, original } of this.written.values()) {
+      try {
+        await this.env.restore(path, name, original);
+      } catch (err) {
+        this.notes.restoreFailures.push({
+          requirement: 'EP-8',
+          message: `${path} ${name}: ${err instanceof Error ? err.message : String(err)}`,
+        });
+      }
+    }
+  }
+}
+
+export function isSuccess(res: BmcResponse): boolean {
+  return res.status >= 200 && res.status < 300;
+}
