@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runConformance } from './run.js';
+import { closeLeanRuns } from './vitest-run.js';
 import type { Verdict } from './results.js';
 import type { Area } from '../catalogue/requirements.js';
 
@@ -77,4 +78,4 @@ async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
 process.on('message', (job: WorkerJob) => {
   void runJob(job).then((answer) => process.send?.(answer));
 });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => void closeLeanRuns().finally(() => process.exit(0)));

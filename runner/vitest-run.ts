@@ -1,7 +1,7 @@
 /** Runs the suite files of the chosen areas in vitest, in-process, with our reporters. */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest, TestsNotFoundError } from 'vitest/node';
+import { createVitest, TestsNotFoundError, type Reporter, type Vitest } from 'vitest/node';
 import { ciSet, StatusLine } from './status-line.js';
 import type { Area } from '../catalogue/requirements.js';
 import type { RunConfig } from './config.js';
@@ -44,17 +44,16 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   const ownSignals = keepSignalsFromVitest();
   const files = run.areas.map(suiteFile);
   try {
-    const vitest = await createVitest('test', vitestOptions(run, root, reporter), { logLevel: 'error', clearScreen: false });
-    try {
-      // Every file collected before the first test runs: the progress counts against what will run.
-      // A lean run (the mutation self-test's) shows no progress: it skips the collection's worker.
-      if (!run.lean) reporter.plan((await vitest.collect(files)).testModules);
-      await vitest.start(files);
-    } catch (e) {
-      // As startVitest does, an error of vitest's own ends the run, reported; here it fails it too.
-      if (!(e instanceof TestsNotFoundError)) reporter.unhandled.push(e instanceof Error ? e.message : String(e));
-    } finally {
-      await vitest.close();
+    if (run.lean) await runLean(run, reporter, files);
+    else {
+      const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control]), VITEST_LOGGING);
+      try {
+        // Every file collected before the first test runs: the progress counts against what will run.
+        reporter.plan((await vitest.collect(files)).testModules);
+        await startCatching(vitest, files, reporter);
+      } finally {
+        await vitest.close();
+      }
     }
   } finally {
     ownSignals();
@@ -65,7 +64,86 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   return reporter;
 }
 
-function vitestOptions(run: SuiteRun, root: string, reporter: VerdictReporter): Parameters<typeof createVitest>[1] {
+const VITEST_LOGGING = { logLevel: 'error', clearScreen: false } as const;
+
+async function startCatching(vitest: Vitest, files: string[], reporter: VerdictReporter): Promise<void> {
+  try {
+    await vitest.start(files);
+  } catch (e) {
+    // As startVitest does, an error of vitest's own ends the run, reported; here it fails it too.
+    if (!(e instanceof TestsNotFoundError)) reporter.unhandled.push(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** The hooks of vitest's reporter interface our reporters use, passed on by the relay. */
+const RELAYED = [
+  'onTestRunStart',
+  'onTestModuleQueued',
+  'onTestModuleStart',
+  'onTestCaseReady',
+  'onTestCaseResult',
+  'onTestModuleEnd',
+  'onTestRunEnd',
+] as const;
+
+/** A reporter standing for the reporters of whichever lean run the shared vitest is running now. */
+interface Relay {
+  reporter: Reporter;
+  current: Reporter[];
+}
+
+function newRelay(): Relay {
+  const r: Relay = { reporter: {}, current: [] };
+  for (const hook of RELAYED) {
+    const pass = (...args: unknown[]): void => {
+      for (const target of r.current) (target[hook] as ((...a: unknown[]) => unknown) | undefined)?.apply(target, args);
+    };
+    Object.assign(r.reporter, { [hook]: pass });
+  }
+  return r;
+}
+
+/**
+ * Lean runs (the mutation self-test runs one per fault, a hundred and more per process) share one
+ * vitest: its start-up, configuration and the transforms of the suite files are paid once. Each run
+ * brings its config, name pattern and reporters; the suites' worker is new for every run, so no
+ * module state carries over.
+ */
+let shared: { vitest: Vitest; relay: Relay } | undefined;
+
+async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
+  if (!shared) {
+    const passOn = newRelay();
+    shared = {
+      vitest: await createVitest(
+        'test',
+        vitestOptions({ ...run, requirements: undefined }, packageRoot(), [passOn.reporter]),
+        VITEST_LOGGING,
+      ),
+      relay: passOn,
+    };
+  }
+  const { vitest, relay } = shared;
+  vitest.provide('bmc', run.cfg);
+  vitest.provide('runChannel', run.control.channel);
+  vitest.setGlobalTestNamePattern(run.requirements ? idPattern(run.requirements) : '');
+  relay.current = [reporter, run.control];
+  run.control.onInit?.(vitest);
+  try {
+    await startCatching(vitest, files, reporter);
+  } finally {
+    relay.current = [];
+  }
+}
+
+/** Closes the vitest lean runs share, if there is one (a process that ran them is done). */
+export async function closeLeanRuns(): Promise<void> {
+  const closing = shared;
+  shared = undefined;
+  await closing?.vitest.close();
+}
+
+function vitestOptions(run: SuiteRun, root: string, reporters: Reporter[]): Parameters<typeof createVitest>[1] {
   return {
     root,
     config: false,
@@ -87,8 +165,7 @@ function vitestOptions(run: SuiteRun, root: string, reporter: VerdictReporter): 
     provide: { bmc: run.cfg, runChannel: run.control.channel },
     // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
     reporters: [
-      reporter,
-      run.control,
+      ...reporters,
       ...(run.lean
         ? []
         : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
