@@ -35,43 +35,30 @@ export interface Context {
   log: (message: string) => void;
 }
 
-export interface ContextSettings {
-  faults: FaultSet;
-  hub: EventHub;
+/** What the context is built from: its given parts, and what the tree and its services are made with. */
+export type ContextSettings = Pick<Context, 'faults' | 'hub' | 'namespace' | 'user' | 'password' | 'plain' | 'requestMs' | 'log'> & {
   wire: WireStyle;
-  namespace: string;
-  user: string;
-  password: string;
-  plain: boolean;
-  requestMs: number;
-  log: (message: string) => void;
   /** Logging entries and extra generated objects in the tree. */
   entries: number;
   objects: number;
   transitionDelayMs: number;
   uploadFailDelayMs: number;
-}
+};
 
-export function createContext(s: ContextSettings): Context {
-  const { faults, hub } = s;
-  const bus = new Bus(hub, faults, { namespace: s.namespace, faults, entries: s.entries, objects: s.objects }, s.wire);
-  const hostState = new HostStateMachine(bus, s.transitionDelayMs);
-  const registry = new SoftwareRegistry(bus, { failDelayMs: s.uploadFailDelayMs });
+export function createContext(settings: ContextSettings): Context {
+  const { wire, entries, objects, transitionDelayMs, uploadFailDelayMs, ...given } = settings;
+  const { faults, namespace } = given;
+  const bus = new Bus(given.hub, faults, { namespace, faults, entries, objects }, wire);
+  const hostState = new HostStateMachine(bus, transitionDelayMs);
+  const registry = new SoftwareRegistry(bus, { failDelayMs: uploadFailDelayMs });
   return {
+    ...given,
     bus,
-    faults,
-    hub,
     hostState,
     registry,
     writer: new Writer(bus, hostState),
     listings: new Listings(bus),
     actions: new Actions(bus, registry, hostState, { timeoutMs: 5_000, maxBytes: UPLOAD_LIMIT }),
-    namespace: s.namespace,
-    user: s.user,
-    password: s.password,
-    plain: s.plain,
-    requestMs: s.requestMs,
     service: new ServiceQueue(),
-    log: s.log,
   };
 }
