@@ -3,6 +3,7 @@
  * status line text of that very response, status follows the HTTP code.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FaultSet } from './faults.js';
 import { stringifyJson } from './json.js';
 
@@ -82,4 +83,10 @@ export function rawErrorResponse(code: number, description: string, faults: Faul
     'Connection: close\r\n\r\n' +
     body
   );
+}
+
+/** Answers a socket that never became an HTTP exchange, then makes sure it goes away. */
+export function refuseSocket(socket: Duplex, response: string): void {
+  socket.end(response);
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

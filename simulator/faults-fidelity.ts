@@ -1,6 +1,6 @@
 /**
  * Faults of answers that field servers gave where the spec asks for an envelope. Each is answered
- * before the request pipeline (fidelity-answers.ts, called by server.ts), for the spec pipeline.
+ * before the request pipeline (fidelity-answers.ts, called by dialects/spec.ts), for the spec pipeline.
  */
 import type { FaultInfo } from './fault-info.js';
 

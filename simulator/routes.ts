@@ -3,31 +3,20 @@
  *
  * Authentication is checked BEFORE routing: every request except /login without a valid session
  * gets 401 with an error envelope, whatever its path or method, so a refusal never reveals whether
- * a path exists. Uploads and the WebSocket upgrade follow the same rule (see server.ts).
+ * a path exists. Uploads and the WebSocket upgrade follow the same rule (see dialects/spec.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Actions } from './actions.js';
 import { wireValue, type Bus } from './bus.js';
+import type { Context } from './context.js';
 import { HttpError, sendEnvelope, sendError, errorData } from './envelope.js';
-import type { EventHub } from './events.js';
-import type { FaultSet } from './faults.js';
-import type { Listings } from './listings.js';
 import { parseRoute, targetPath, type Route } from './route-parse.js';
 import { discardBody, readImageBody, readJsonBody } from './request-body.js';
 import type { Sessions } from './sessions.js';
-import { checkRemoteName, type SoftwareRegistry } from './software.js';
-import type { Writer } from './writes.js';
+import { checkRemoteName } from './software.js';
 
-export interface Context {
-  bus: Bus;
-  faults: FaultSet;
+/** The simulator's context and the spec server's own sessions (dialects/spec.ts). */
+export interface SpecContext extends Context {
   sessions: Sessions;
-  hub: EventHub;
-  writer: Writer;
-  listings: Listings;
-  actions: Actions;
-  registry: SoftwareRegistry;
-  log: (message: string) => void;
 }
 
 interface Outcome {
@@ -41,7 +30,7 @@ interface Outcome {
 const UNAUTHORIZED = 'Unauthorized: log in with POST /login first';
 
 /** Handles one request; never throws, and answers 500 only for a bug (logged). */
-export async function handleRequest(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(ctx: SpecContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     await ctx.faults.latency.beforeRequest();
     const outcome = await route(ctx, req);
@@ -69,7 +58,7 @@ function hasNonAscii(path: string): boolean {
   return /[^\x00-\x7f]/.test(path) || /%[89a-f][0-9a-f]/i.test(path);
 }
 
-function isAuthenticated(ctx: Context, req: IncomingMessage, r: Route): string | undefined | true {
+function isAuthenticated(ctx: SpecContext, req: IncomingMessage, r: Route): string | undefined | true {
   const sid = ctx.sessions.fromCookieHeader(req.headers.cookie);
   if (sid) return sid;
   const write = req.method === 'PUT' && (r.kind === 'attr' || r.kind === 'object');
@@ -102,7 +91,7 @@ function isAuthenticated(ctx: Context, req: IncomingMessage, r: Route): string |
  * The body of a request refused for its credentials is read and dropped, unless the
  * refused-upload-registers fault stores an upload's image first (and registers it).
  */
-async function refusedBody(ctx: Context, req: IncomingMessage, r: Route): Promise<void> {
+async function refusedBody(ctx: SpecContext, req: IncomingMessage, r: Route): Promise<void> {
   const upload = (r.kind === 'upload' && req.method === 'POST') || (r.kind === 'upload-named' && req.method === 'PUT');
   if (!upload || !ctx.faults.has('refused-upload-registers')) return discardBody(req);
   const image = await readImageBody(req).catch(() => undefined);
@@ -114,7 +103,7 @@ function methodNotAllowed(allow: string): HttpError {
 }
 
 /** Rule 4: a POST that is not login, logout, upload or an existing action would create: 403. */
-function postRefused(ctx: Context): HttpError {
+function postRefused(ctx: SpecContext): HttpError {
   if (ctx.faults.has('post-create-405')) return methodNotAllowed('GET, PUT, DELETE');
   if (ctx.faults.has('post-create-200')) return new HttpError(200, 'created');
   return new HttpError(403, 'POST cannot create resources');
@@ -124,11 +113,11 @@ function ok(data: unknown = null): Outcome {
   return { data };
 }
 
-function written(ctx: Context): Outcome {
+function written(ctx: SpecContext): Outcome {
   return { status: ctx.faults.has('success-201') ? 201 : 200, data: null };
 }
 
-async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
+async function route(ctx: SpecContext, req: IncomingMessage): Promise<Outcome> {
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? '');
   if (ctx.faults.has('crash-on-unicode-path') && hasNonAscii(targetPath(req.url))) {
     throw new Error('path decoding failed');
@@ -220,7 +209,7 @@ async function route(ctx: Context, req: IncomingMessage): Promise<Outcome> {
 
 /** attr-stale-after-write: attr/{name} keeps answering the value it answered first (a cache never invalidated). */
 const attrCaches = new WeakMap<Bus, Map<string, unknown>>();
-function staleAttr(ctx: Context, path: string, name: string, value: unknown): unknown {
+function staleAttr(ctx: SpecContext, path: string, name: string, value: unknown): unknown {
   if (!ctx.faults.has('attr-stale-after-write')) return value;
   const cache = attrCaches.get(ctx.bus) ?? new Map<string, unknown>();
   attrCaches.set(ctx.bus, cache);
@@ -229,7 +218,7 @@ function staleAttr(ctx: Context, path: string, name: string, value: unknown): un
   return cache.get(key);
 }
 
-async function attrRoute(ctx: Context, req: IncomingMessage, method: string, path: string, name: string): Promise<Outcome> {
+async function attrRoute(ctx: SpecContext, req: IncomingMessage, method: string, path: string, name: string): Promise<Outcome> {
   switch (method) {
     case 'GET': {
       const obj = ctx.bus.tree.get(path);
@@ -254,7 +243,7 @@ async function attrRoute(ctx: Context, req: IncomingMessage, method: string, pat
   }
 }
 
-async function objectRoute(ctx: Context, req: IncomingMessage, method: string, path: string): Promise<Outcome> {
+async function objectRoute(ctx: SpecContext, req: IncomingMessage, method: string, path: string): Promise<Outcome> {
   switch (method) {
     case 'GET':
       if (!ctx.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);

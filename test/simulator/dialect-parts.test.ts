@@ -5,11 +5,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { simulateCommand, type SimulateFlags } from '../../cli/simulate-command.js';
 import { UsageError } from '../../runner/usage-error.js';
 import { Bus } from '../../simulator/bus.js';
-import { dialectDefaults, dialectFamily, parseDialect } from '../../simulator/dialects/common.js';
+import { createContext } from '../../simulator/context.js';
+import { DIALECTS, parseDialect } from '../../simulator/dialects/dialect.js';
+import { dialectDefaults, dialectFamily, dialectNamed } from '../../simulator/dialects/registry.js';
+import { SpecServer } from '../../simulator/dialects/spec.js';
+import { BMCWEB_WIRE, PHOSPHOR_WIRE, SPEC_WIRE } from '../../simulator/dialects/wire.js';
 import { dumpJson, NLOHMANN_PRETTY, PY_COMPACT, PY_PRETTY } from '../../simulator/dialects/json-out.js';
 import { BmcwebHub } from '../../simulator/dialects/bmcweb/events.js';
+import { BmcwebServer } from '../../simulator/dialects/bmcweb/server.js';
 import { PhosphorHub } from '../../simulator/dialects/phosphor/events.js';
-import { serviceMs } from '../../simulator/dialects/phosphor/server.js';
+import { PhosphorRestServer, serviceMs } from '../../simulator/dialects/phosphor/server.js';
 import { floatText, pyRepr } from '../../simulator/dialects/py.js';
 import { decodeUtf8Python, JsonFloat, parseTypedJson, type TypedJson } from '../../simulator/dialects/typed-json.js';
 import { EventHub } from '../../simulator/events.js';
@@ -198,6 +203,35 @@ describe('options', () => {
     expect(parseDialect('bmcweb@2019')).toBeUndefined();
     expect(dialectFamily('bmcweb@2023')).toBe('bmcweb');
     expect(dialectDefaults('bmcweb@2023')).toEqual(dialectDefaults('bmcweb'));
+  });
+
+  it('every dialect name has one dialect: its hub, its wire style and its server, built on one context', () => {
+    const hubs = { spec: EventHub, 'phosphor-rest': PhosphorHub, bmcweb: BmcwebHub, 'bmcweb@2023': BmcwebHub };
+    const wires = { spec: SPEC_WIRE, 'phosphor-rest': PHOSPHOR_WIRE, bmcweb: BMCWEB_WIRE, 'bmcweb@2023': BMCWEB_WIRE };
+    const servers = { spec: SpecServer, 'phosphor-rest': PhosphorRestServer, bmcweb: BmcwebServer, 'bmcweb@2023': BmcwebServer };
+    for (const name of DIALECTS) {
+      const dialect = dialectNamed(name);
+      const faults = new FaultSet([]);
+      const hub = dialect.hub(faults, { pingIntervalMs: 60_000, latencyMs: 0 });
+      expect(hub.constructor, name).toBe(hubs[name]);
+      expect(dialect.wire, name).toBe(wires[name]);
+      const settings = { faults, hub, wire: dialect.wire, namespace: 'mgmt_project', user: 'root', password: 'pw', plain: false };
+      const ctx = createContext({
+        ...settings,
+        requestMs: 0,
+        log: () => {},
+        entries: 0,
+        objects: 0,
+        transitionDelayMs: 50,
+        uploadFailDelayMs: 0,
+      });
+      const server = dialect.server(ctx);
+      expect(server, name).toBeInstanceOf(servers[name]);
+      server.close();
+      hub.close();
+    }
+    expect(dialectNamed('phosphor-rest').typicalRequestMs(10)).toBe(serviceMs(10, { objects: 1 }));
+    expect(dialectNamed('bmcweb').typicalRequestMs(10)).toBe(10);
   });
 });
 

@@ -18,7 +18,9 @@ import { readBody } from '../../request-body.js';
 import { targetPath } from '../../route-parse.js';
 import { UPLOAD_FAILED } from '../../software.js';
 import type { DbusValue } from '../../types.js';
-import { contentTypeFor, credentialsValid, envelopeWithFaults, send, sendAndClose, type DialectContext } from '../common.js';
+import type { Context } from '../../context.js';
+import { contentTypeFor, credentialsValid, envelopeWithFaults, send, sendAndClose } from '../common.js';
+import { inTurn, type DialectServer } from '../dialect.js';
 import { dumpJson, NLOHMANN_PRETTY } from '../json-out.js';
 import { decodeUtf8, JsonFloat, JsonObject, parseTypedJson, type TypedJson } from '../typed-json.js';
 import { convertJsonToDbus } from './convert.js';
@@ -69,7 +71,7 @@ const bare = (status: number, headers?: Record<string, string>): Reply => ({ sta
 
 type Body = { kind: 'ok'; value: JsonObject | TypedJson } | { kind: 'type' } | { kind: 'json' };
 
-export class BmcwebServer {
+export class BmcwebServer implements DialectServer {
   readonly sessions: BmcwebSessions;
   private uploading = false;
   private readonly wss = new WebSocketServer({
@@ -81,7 +83,7 @@ export class BmcwebServer {
   private readonly behaviour: BmcwebBehaviour;
 
   constructor(
-    private readonly ctx: DialectContext,
+    private readonly ctx: Context,
     version: BmcwebVersion = 'current',
   ) {
     this.behaviour = bmcwebBehaviour(version);
@@ -94,7 +96,12 @@ export class BmcwebServer {
 
   private check = (user: string, password: string): boolean => credentialsValid(this.ctx, user, password);
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Its time per request is the same for every kind: with one set, each request waits its turn first. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return inTurn(this.ctx, () => this.answer(req, res));
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const reply = await this.route(req, res);
       if (reply) this.write(res, reply);

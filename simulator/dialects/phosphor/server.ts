@@ -18,7 +18,9 @@ import { HttpError, statusLine } from '../../envelope.js';
 import type { AttributeRef, DbusObject, Method } from '../../model.js';
 import { discardBody, readBody, UPLOAD_LIMIT } from '../../request-body.js';
 import { targetPath } from '../../route-parse.js';
-import { contentTypeFor, credentialsValid, envelopeWithFaults, queryParam, send, type DialectContext } from '../common.js';
+import type { Context } from '../../context.js';
+import { contentTypeFor, credentialsValid, envelopeWithFaults, queryParam, send } from '../common.js';
+import type { DialectServer } from '../dialect.js';
 import { dumpJson, PY_PRETTY } from '../json-out.js';
 import { pyExceptionRepr, pyStatusLine, pyStr, pyTraceback, pyTypeName, type PyFrame } from '../py.js';
 import { decodeUtf8Python, JsonDecodeError, JsonFloat, JsonObject, parseTypedJson, PyException, type TypedJson } from '../typed-json.js';
@@ -120,11 +122,11 @@ interface Found {
   method?: { interfaceName: string; name: string; method: Method };
 }
 
-export class PhosphorRestServer {
+export class PhosphorRestServer implements DialectServer {
   readonly sessions = new PhosphorSessions();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024, handleProtocols: () => false });
 
-  constructor(private readonly ctx: DialectContext) {}
+  constructor(private readonly ctx: Context) {}
 
   close(): void {
     this.wss.close();
