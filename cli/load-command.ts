@@ -11,7 +11,7 @@ import { checkLoadRanges, checkProfileTimeouts, type Ramp } from './load-limits.
 import { profileAllows, type Profile, type WritableAttribute } from '../runner/config.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../runner/embedded.js';
 import { preflight } from '../runner/preflight.js';
-import { Interruption } from '../runner/interrupt.js';
+import { Interruption } from '../runner/signals.js';
 import { UsageError } from '../runner/usage-error.js';
 import { forNamespace, loadTargetProfile, type TargetProfile } from '../runner/target-profile.js';
 import { resolveWritables } from '../runner/writables.js';
