@@ -8,6 +8,8 @@ import { renderHtml } from './report-command.js';
 import type { Command } from 'commander';
 import { loadExpectations } from '../runner/expectations.js';
 import { loadTargetProfile } from '../runner/target-profile.js';
+import { resolveNamespace } from '../runner/settings.js';
+import { namespaceFlag } from './target-flags.js';
 import { parseDialect } from '../simulator/index.js';
 import { dialectError } from './simulate-command.js';
 import { fleetCommand, fleetRequested, type FleetFlags } from './fleet-command.js';
@@ -17,8 +19,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
   flags = withUrlCredentials(flags);
   const profile = flags.targetProfile ? await loadTargetProfile(flags.targetProfile) : undefined;
-  // A namespace given on the command line (or in BMC_NAMESPACE) wins over the profile's.
-  const namespace = cmd?.getOptionValueSource('namespace') === 'default' && profile?.namespace ? profile.namespace : flags.namespace;
+  const namespace = resolveNamespace(namespaceFlag(flags, cmd), profile);
   const dialect = flags.dialect === undefined ? undefined : parseDialect(flags.dialect);
   if (flags.dialect !== undefined && !dialect) throw new UsageError(dialectError(flags.dialect));
   if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined || flags.requestTime !== undefined)) {

@@ -138,6 +138,11 @@ const SECRET_COOKIE_MIN_LENGTH = 8;
 /** Statuses that mean "the body shape was rejected", not "the credentials were wrong". */
 const LOGIN_FORM_REJECTED = new Set([400, 415, 422]);
 
+/** A login answered so was refused for its body's shape: the field form `{username, password}` is worth a try. */
+export function loginFormRejected(status: number): boolean {
+  return LOGIN_FORM_REJECTED.has(status);
+}
+
 export type LoginForm = 'data-array' | 'username-password' | 'custom';
 
 interface SendFlags {
@@ -270,7 +275,7 @@ export class BmcClient {
     const { user, password } = this.options;
     let res = await this.tryLogin(body ?? { data: [user, password] });
     let form: LoginForm = body === undefined ? 'data-array' : 'custom';
-    if (body === undefined && !isSuccess(res) && LOGIN_FORM_REJECTED.has(res.status) && this.options.loginFallback !== false) {
+    if (body === undefined && !isSuccess(res) && loginFormRejected(res.status) && this.options.loginFallback !== false) {
       const alt = await this.tryLogin({ username: user, password });
       if (isSuccess(alt)) {
         res = alt;

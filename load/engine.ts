@@ -2,13 +2,11 @@
 import type { Progress } from './recorder.js';
 import type { HttpRequest, RequestSource } from './request-source.js';
 
-export interface EngineOptions {
+/** How each scenario of a load runs: set once for the run, handed to every engine as it is. */
+export interface LoadBounds {
   /** https://host[:port][/prefix] */
   baseUrl: string;
   insecure: boolean;
-  /** The session's headers for a request of this method (cookie; XSRF echo on writes). */
-  headers: (req: HttpRequest) => Record<string, string>;
-  source: RequestSource;
   /** Closed loop: concurrent requests. Open loop: the socket pool. */
   connections: number;
   durationS: number;
@@ -19,9 +17,15 @@ export interface EngineOptions {
   abortErrorRate: number;
   /** Soak: windows of this many seconds. */
   windowS?: number;
-  onSecond?: (p: Progress) => void;
   /** Aborted when the user interrupts the run. */
   signal?: AbortSignal;
+}
+
+export interface EngineOptions extends LoadBounds {
+  /** The session's headers for a request of this method (cookie; XSRF echo on writes). */
+  headers: (req: HttpRequest) => Record<string, string>;
+  source: RequestSource;
+  onSecond?: (p: Progress) => void;
 }
 
 /** Origin and path prefix of a base URL: requests go to origin + prefix + path. */

@@ -7,7 +7,7 @@ import type { BmcClient } from '../client/http.js';
 import { profileAllows, type Profile } from '../runner/config.js';
 import { CAPACITY_DEFAULTS, findCapacity, maxCapacitySteps, type StepStart } from './capacity.js';
 import { closedLoop } from './closed-loop.js';
-import type { EngineOptions } from './engine.js';
+import type { EngineOptions, LoadBounds } from './engine.js';
 import { runEventScenario } from './events.js';
 import { openLoop, type OpenLoopFigures, type RateStep } from './open-loop.js';
 import type { Progress } from './recorder.js';
@@ -28,10 +28,8 @@ export type RatePlan =
   | { kind: 'ramp'; from: number; to: number; steps: number }
   | { kind: 'capacity'; startRate: number; maxRate: number; p99BoundMs: number };
 
-export interface LoadPlan {
+export interface LoadPlan extends LoadBounds {
   client: BmcClient;
-  baseUrl: string;
-  insecure: boolean;
   namespace: string;
   user: string;
   password: string;
@@ -41,13 +39,6 @@ export interface LoadPlan {
   /** Value cycles of the writable attributes (prepared and read before the run). */
   cycles: readonly ValueCycle[];
   plan: RatePlan;
-  connections: number;
-  durationS: number;
-  maxRequests: number;
-  timeoutMs: number;
-  abortErrorRate: number;
-  /** Soak: windows of this many seconds. */
-  windowS?: number;
   subscribers: number;
   /** Writes per second of the event scenario. */
   eventWriteRate: number;
@@ -146,19 +137,13 @@ async function runScenario(plan: LoadPlan, s: Scenario, notes: string[], later: 
 
   const source = requestSource(plan, s);
   const path = source.fixed?.path;
+  // The plan carries the run's bounds (LoadBounds) as they are; an engine reads only those.
   const engine = (durationS: number, plannedS = durationS): EngineOptions => ({
-    baseUrl: plan.baseUrl,
-    insecure: plan.insecure,
+    ...plan,
     headers: sessionHeaders(plan.client, plan.namespace),
     source,
-    connections: plan.connections,
     durationS,
-    maxRequests: plan.maxRequests,
-    timeoutMs: plan.timeoutMs,
-    abortErrorRate: plan.abortErrorRate,
-    windowS: plan.windowS,
     onSecond: progress(plannedS),
-    signal: plan.signal,
   });
   const withDrift = <T extends ScenarioReport>(r: T): T => {
     const drift = plan.windowS && r.windows ? driftOf(r.windows, plan.windowS) : undefined;

@@ -8,8 +8,8 @@
  * a hung target takes down only its own child; a signal can be passed to each run as if it had been
  * started alone. The password reaches a child in its environment, never its argv (ps shows argv).
  */
-import { releaseEarlySignals } from './early-signals.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { JobSignals } from './signals.js';
 
 export interface ChildJob {
   name: string;
@@ -50,36 +50,30 @@ export async function runChildren<J extends ChildJob>(
   opts: FleetRunOptions<J>,
 ): Promise<{ results: ChildResult[]; interruptedBy?: NodeJS.Signals }> {
   const running = new Set<ChildProcess>();
-  let interruptedBy: NodeJS.Signals | undefined;
-  // Each run gets the signal as if started alone; the fleet stops starting new ones and waits for them.
+  // Each run gets every signal as if started alone (a second one exits it at once); the fleet stops
+  // starting new ones and waits for them.
   const forward = (signal: NodeJS.Signals): void => {
-    interruptedBy ??= signal;
     for (const child of running) child.kill(signal);
   };
-  const onSigint = (): void => forward('SIGINT');
-  const onSigterm = (): void => forward('SIGTERM');
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigterm);
-  releaseEarlySignals();
+  const signals = new JobSignals({ first: forward, again: forward });
   const results: ChildResult[] = new Array(jobs.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const i = next++;
       const job = jobs[i]!;
-      results[i] = interruptedBy
+      results[i] = signals.signal
         ? { name: job.name, code: null, signal: null, startedAt: 0, durationMs: 0, stdout: '', stderr: '', interrupted: true }
-        : await runChild(job, opts.cli, running, () => interruptedBy !== undefined, opts.onStart);
+        : await runChild(job, opts.cli, running, () => signals.signal !== undefined, opts.onStart);
       await opts.onFinish?.(results[i]!);
     }
   };
   try {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, jobs.length)) }, worker));
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigterm);
+    signals.dispose();
   }
-  return { results, ...(interruptedBy && { interruptedBy }) };
+  return { results, ...(signals.signal && { interruptedBy: signals.signal }) };
 }
 
 function runChild<J extends ChildJob>(

@@ -14,7 +14,7 @@ import { EventSubscriber, type ConnectOutcome } from '../client/subscriber.js';
 import { timelineText } from '../client/timeline.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
 import { preflight } from './preflight.js';
-import { releaseEarlySignals } from './early-signals.js';
+import { JobSignals, type StopSignal } from './signals.js';
 import type { Results } from './results.js';
 import { UsageError } from './usage-error.js';
 
@@ -36,7 +36,7 @@ export interface ReplayOptions {
 export interface ReplayOutcome {
   reproduced: boolean;
   /** The signal that stopped the replay: it put back what it wrote and judged nothing. */
-  interrupted?: NodeJS.Signals;
+  interrupted?: StopSignal;
   differences: string[];
 }
 
@@ -223,14 +223,7 @@ export async function replay(opts: ReplayOptions): Promise<ReplayOutcome> {
   const differences: string[] = [];
   // Ctrl-C or SIGTERM: no further step; the subscriptions close and every value is put back. A
   // second signal exits at once.
-  let stopped: NodeJS.Signals | undefined;
   let wake: () => void = () => {};
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopped) process.exit(signal === 'SIGINT' ? 130 : 143);
-    stopped = signal;
-    opts.print(`${signal}: the replay stops and puts back what it wrote`);
-    wake();
-  };
   const pause = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -239,22 +232,27 @@ export async function replay(opts: ReplayOptions): Promise<ReplayOutcome> {
         resolve();
       };
     });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  releaseEarlySignals();
+  const signals = new JobSignals({
+    first: (signal) => {
+      opts.print(`${signal}: the replay stops and puts back what it wrote`);
+      wake();
+    },
+    again: { exit: true },
+  });
+  const stopped = (): boolean => signals.signal !== undefined;
   try {
     const started = performance.now();
     let runAt = steps.length > 0 ? stepAt(steps[0]!) : 0;
     let due = started;
     for (const step of steps) {
-      if (stopped) break;
+      if (stopped()) break;
       if (step.kind === 'skipped') continue;
       const at = stepAt(step);
       due += Math.min(MAX_GAP_MS, Math.max(0, at - runAt));
       runAt = at;
       const wait = due - performance.now();
       if (wait > 0) await pause(wait);
-      if (stopped) break;
+      if (stopped()) break;
       if (step.kind === 'subscribe') {
         let send = (): void => {};
         const gate = new Promise<void>((resolve) => (send = resolve));
@@ -299,7 +297,7 @@ export async function replay(opts: ReplayOptions): Promise<ReplayOutcome> {
       const before = `${x.status ?? 'no answer'}${envelopeStatus(x.responseBody)}`;
       if (answer !== before) differences.push(`${x.method} ${x.url} answered ${answer}; in the run ${before}`);
     }
-    if (!stopped) await pause(opts.waitMs);
+    if (!stopped()) await pause(opts.waitMs);
   } finally {
     for (const [n, pending] of opening) {
       pending.send();
@@ -314,10 +312,9 @@ export async function replay(opts: ReplayOptions): Promise<ReplayOutcome> {
     }
     // Logs the session out: it is the client's own.
     await client.close();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.dispose();
   }
-  if (stopped) return { reproduced: false, differences: [], interrupted: stopped };
+  if (signals.signal) return { reproduced: false, differences: [], interrupted: signals.signal };
   // Restores come after the subscriptions closed: only the replayed writes are compared.
   const replayed = log.entries();
   const run = deliveries(picked.evidence);

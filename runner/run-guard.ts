@@ -6,7 +6,8 @@
 import type { BmcClient } from '../client/http.js';
 import type { RunConfig } from './config.js';
 import { outageText, sessionLossLines } from '../client/errors.js';
-import { Interruption, SuiteControl } from './interrupt.js';
+import { SuiteControl } from './interrupt.js';
+import { Interruption } from './signals.js';
 import { RunLedger } from './run-channel.js';
 import type { Results, TestOutcome } from './results.js';
 
@@ -18,7 +19,7 @@ export class RunGuard {
   constructor(print: (line: string) => void) {
     this.control = new SuiteControl(this.ledger);
     this.interruption = new Interruption(print);
-    this.interruption.onStop((reason) => this.control.stop(reason));
+    this.interruption.onStop(() => this.control.stop(this.interruption.reason!));
   }
 
   /** Why a requirement without any outcome was not run, when the run was interrupted. */

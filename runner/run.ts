@@ -2,7 +2,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AREAS, areasJudging, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
-import type { Profile, RunConfig, TftpSource, WritableAttribute } from './config.js';
+import type { Profile, RunConfig, WritableAttribute } from './config.js';
+import { firstNamed, resolveSettings, targetKind, type SettingFlags } from './settings.js';
 import { SIMULATOR_LOG, startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
@@ -33,31 +34,20 @@ import { RunGuard } from './run-guard.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
-/** Each stateful check's budget on a target: a few sequences where events take milliseconds, one where they take seconds. */
-const DEFAULT_STATEFUL_TIME_MS = 10_000;
 
-export interface RunOptions {
+/** The settings named as in settings.ts (`SettingFlags`): a flag given wins over the target profile. */
+export interface RunOptions extends SettingFlags {
   target?: string;
   user: string;
   password: string;
   namespace: string;
-  profile?: Profile;
   insecure: boolean;
   only?: Area[];
   requirements?: string[];
   out: string;
-  timeoutMs?: number;
-  eventTimeoutMs?: number;
-  quietWindowMs?: number;
-  eventWrites?: number;
   allowFactoryReset: boolean;
-  tftp?: TftpSource;
   writable: WritableAttribute[];
-  fuzzRuns?: number;
-  statefulRuns?: number;
-  statefulTimeMs?: number;
   seed?: number;
-  maxRequestsPerSecond?: number;
   /** Known deviations of the platform. */
   expectations?: Expectations;
   /**
@@ -82,8 +72,6 @@ export interface RunOptions {
   lean?: boolean;
   /** Answers longer than this are cut off and reported (default 32 MiB). */
   maxResponseBytes?: number;
-  /** How long to wait for a target that went away to come back (default 300 s; 30 s on the embedded simulator). */
-  rebootWaitMs?: number;
 }
 
 export interface RunOutcome {
@@ -288,54 +276,24 @@ function mergedExpectations(opts: RunOptions): Expectations | undefined {
   };
 }
 
-function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
-  const onSimulator = embedded !== undefined;
+/** The run's configuration: its settings by the one rule (settings.ts), and what the run itself adds. */
+export function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
   const p = opts.targetProfile;
-  // Named by the user (flags, the expectations file, the target profile); the simulator knows its own.
-  const declared = [...opts.writable, ...(opts.expectations?.writable ?? []), ...(p?.writable ?? [])];
-  const dialect = opts.dialect && opts.dialect !== 'spec';
-  // The latency the profile says to expect bounds the waits for events (learned during the run). An
-  // embedded dialect that polls is paced as the field server is: its latency, with the margin the
-  // shipped profiles give theirs (phosphor-rest polls every 2 s, and its profile allows 5 s).
-  const polled = embedded && embedded.eventLatencyMs > 0 ? embedded.eventLatencyMs : undefined;
-  const eventLatency = p?.eventLatency ?? (polled ? { expectedMs: polled, maxMs: Math.round(polled * 2.5) } : {});
-  const latencyMax = eventLatency.maxMs;
+  const settings = resolveSettings({ kind: targetKind(embedded !== undefined, opts.dialect), flags: opts, profile: p, embedded });
+  const { concurrency, ...rest } = settings;
   return {
+    ...rest,
     target: embedded?.url ?? opts.target!,
     user: opts.user,
     password: opts.password,
     namespace: opts.namespace,
-    // The embedded simulator is ours to break: everything runs against it.
-    profile: opts.profile ?? (onSimulator ? 'destructive' : 'safe'),
-    insecure: onSimulator || opts.insecure,
-    // Real BMCs can take minutes for an enumerate; the simulator answering slowly is itself a fault.
-    // A field dialect answers a failed upload only after its image manager gave up (10-15 s).
-    timeoutMs: opts.timeoutMs ?? p?.timeouts.requestMs ?? (onSimulator ? (dialect ? 45_000 : 15_000) : 120_000),
-    // Field servers deliver events seconds late; the simulator within milliseconds.
-    eventTimeoutMs:
-      opts.eventTimeoutMs ?? p?.timeouts.eventMs ?? (latencyMax ? Math.round(latencyMax * 1.5) : onSimulator ? 3_000 : 10_000),
-    quietWindowMs: opts.quietWindowMs ?? p?.timeouts.quietWindowMs ?? latencyMax ?? (onSimulator ? 300 : 6_000),
-    eventWrites: opts.eventWrites ?? p?.eventWrites ?? (onSimulator ? 10 : 4),
-    eventLatency,
-    allowFactoryReset: onSimulator || opts.allowFactoryReset,
-    tftp: opts.tftp ?? p?.tftp ?? embedded?.tftp,
-    writable: declared.length > 0 ? declared : (embedded?.writable ?? []),
-    deletable: p?.deletable ?? [],
-    // An embedded field dialect is paced as its server (time per request, event latency): it is run
-    // as a target is, so that its areas take what the server's would.
-    fuzzRuns: opts.fuzzRuns ?? (onSimulator && !dialect ? 300 : 100),
-    statefulRuns: opts.statefulRuns ?? 4,
-    // On a target each sequence waits out its event latency: a fast one runs them all, a slow one
-    // as many as the budget holds (at least one).
-    statefulTimeMs: opts.statefulTimeMs ?? (onSimulator && !dialect ? undefined : DEFAULT_STATEFUL_TIME_MS),
+    // Named by the user (flags, the expectations file, the target profile), each written in turn; the simulator knows its own.
+    writable: firstNamed([...opts.writable, ...(opts.expectations?.writable ?? []), ...(p?.writable ?? [])], embedded?.writable ?? []),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
-    maxRequestsPerSecond: opts.maxRequestsPerSecond ?? p?.rps,
-    connections: p?.concurrency,
-    embedded: onSimulator,
+    connections: concurrency,
+    embedded: embedded !== undefined,
     embeddedRequestMs: embedded?.typicalRequestMs,
     requestSteps: !opts.lean,
     maxResponseBytes: opts.maxResponseBytes,
-    // A BMC takes minutes to boot; the simulator restarts at once.
-    rebootWaitMs: opts.rebootWaitMs ?? (onSimulator ? 30_000 : 300_000),
   };
 }

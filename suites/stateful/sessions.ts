@@ -5,7 +5,7 @@
  * Whether an event socket keeps receiving after its session's logout is recorded (the spec does not
  * say). One finding per cookie: the first channel that takes it.
  */
-import type { BmcClient } from '../../client/http.js';
+import { loginFormRejected, type BmcClient } from '../../client/http.js';
 import { corruptImage } from '../../client/image.js';
 import { EventSubscriber, type EventPredicate } from '../../client/subscriber.js';
 import { sameValue } from '../../client/values.js';
@@ -192,7 +192,7 @@ export class SessionsWorld extends World {
     const { user, password } = this.env;
     const shown = `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`;
     let res = await this.request('POST', '/login', { data: [user, password], shownBody: shown, cred: made, anonymous: !made });
-    if (!isSuccess(res) && [400, 415, 422].includes(res.status)) {
+    if (!isSuccess(res) && loginFormRejected(res.status)) {
       // The field form of newer servers, as the run's own login takes it.
       const field = `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`;
       res = await this.request('POST', '/login', { json: { username: user, password }, shownBody: field, cred: made, anonymous: !made });
