@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../runner/package-root.js';
+import { packageRoot } from '../client/package-root.js';
 import { spawnListening, type SpawnedSimulator } from './spawned-simulator.js';
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));

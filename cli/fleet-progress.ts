@@ -3,7 +3,7 @@
  * code means), and a table of all at the end. The runs' own output goes to their run.log only.
  */
 import { markdownTable } from 'markdown-table';
-import { VERDICTS } from '../runner/results.js';
+import { VERDICTS } from '../client/results.js';
 import { statusText } from '../report/fleet-counts.js';
 import type { FleetTarget } from '../report/fleet-matrix.js';
 import { displayTarget } from '../report/target.js';

@@ -6,7 +6,7 @@
  * with a stack trace, or be silently bent (a timer above 2^31 ms fires after 1 ms).
  */
 import { InvalidArgumentError } from 'commander';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import { SCENARIOS, scenarioByName } from '../load/scenarios.js';
 import { grouped, inRange, numberIn, rangeText } from './parse.js';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import { fleetChanges, fleetNewlyFailing, fleetNewlyPassing } from '../report/fleet-changes.js';
 import { acrossSentence, fleetHeadline, requirementAcross } from '../report/fleet-counts.js';
 import { FLEET_FILE, FLEET_FORMAT, readFleet, requirementIds, type FleetMatrix, type FleetTarget } from '../report/fleet-matrix.js';

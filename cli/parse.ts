@@ -2,7 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { AREAS, isRequirementId, type Area } from '../catalogue/requirements.js';
 import { PROFILES, parseWritable, type Profile, type WritableAttribute } from '../runner/config.js';
-import type { MinJudged } from '../runner/results.js';
+import type { MinJudged } from '../client/results.js';
 
 /** A count, a time or a bound: zero would mean "nothing" or "no time", never what was asked. */
 export function positiveInt(value: string): number {

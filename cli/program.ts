@@ -1,6 +1,6 @@
 /** bmc-conformance: run | simulate | load | report (main.ts loads this once its signal handler is in place). */
 import { Command, CommanderError, Option } from 'commander';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import * as parse from './parse.js';
 import { limited, parseMix, parseRamp, parseScenarios, parseSoak, percentOf } from './load-limits.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
@@ -9,7 +9,7 @@ import { fleetOptions } from './fleet-command.js';
 import { mergeOptions } from './merge-command.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../runner/package-root.js';
+import { packageRoot } from '../client/package-root.js';
 
 const VERSION = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 

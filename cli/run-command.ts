@@ -2,7 +2,7 @@
 import type { RunFlags } from './run-flags.js';
 import { withUrlCredentials } from '../client/target-url.js';
 import { runConformance } from '../runner/run.js';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import { dirname } from 'node:path';
 import { renderHtml } from './report-command.js';
 import type { Command } from 'commander';

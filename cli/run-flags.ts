@@ -1,7 +1,7 @@
 /** The flags of `run` as commander hands them over (shared by the run and the fleet commands). */
 import type { Area } from '../catalogue/requirements.js';
 import type { Profile, WritableAttribute } from '../runner/config.js';
-import type { MinJudged } from '../runner/results.js';
+import type { MinJudged } from '../client/results.js';
 import type { TargetFlags } from './target-flags.js';
 
 export interface RunFlags extends TargetFlags {

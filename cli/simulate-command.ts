@@ -1,7 +1,7 @@
 /** `simulate`: the reference simulator in the foreground until SIGTERM or SIGINT. */
 import { readFile } from 'node:fs/promises';
 import { DIALECTS, parseDialect, isFaultName, listFaultsText, runSimulatorCli } from '../simulator/index.js';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 
 export interface SimulateFlags {
   host: string;

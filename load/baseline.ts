@@ -4,7 +4,7 @@
  * latencies move by noise alone, so a latency must also have risen by LATENCY_FLOOR_MS.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import type { ScenarioReport } from './report-model.js';
 
 export interface Change {

@@ -4,7 +4,7 @@
  * restored and read back before the run returns, whatever happened.
  */
 import type { BmcClient } from '../client/http.js';
-import { profileAllows, type Profile } from '../runner/config.js';
+import { profileAllows, type Profile } from '../client/profile.js';
 import { CAPACITY_DEFAULTS, findCapacity, maxCapacitySteps, type StepStart } from './capacity.js';
 import { closedLoop } from './closed-loop.js';
 import type { EngineOptions, LoadBounds } from './engine.js';

@@ -2,7 +2,7 @@
  * The scenarios a load run can measure. Reads are allowed in every profile; the write mix needs
  * `safe` (and only touches the --writable attributes, each restored); uploads need `destructive`.
  */
-import type { Profile } from '../runner/config.js';
+import type { Profile } from '../client/profile.js';
 
 export type ScenarioKind = 'read' | 'read-mix' | 'write-mix' | 'upload' | 'events';
 

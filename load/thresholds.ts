@@ -6,7 +6,7 @@
  * Each rule that is missed is named; any miss makes the run exit 1.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import type { ScenarioReport } from './report-model.js';
 import type { SessionCapacity } from './session-capacity.js';
 import type { SubscriberCapacity } from './subscriber-capacity.js';

@@ -4,7 +4,7 @@
  * boolean, the neighbouring integer, or a fresh string.
  */
 import { jsonEqual } from '../client/json.js';
-import type { WritableAttribute } from '../runner/config.js';
+import type { WritableAttribute } from '../client/profile.js';
 
 export class ValueCycle {
   private current: unknown;

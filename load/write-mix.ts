@@ -4,7 +4,7 @@
  */
 import type { BmcClient } from '../client/http.js';
 import { stringifyJson } from '../client/json.js';
-import type { WritableAttribute } from '../runner/config.js';
+import type { WritableAttribute } from '../client/profile.js';
 import type { HttpRequest, RequestSource } from './request-source.js';
 import { ValueCycle, sameValue } from './values.js';
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import { ALLURE_RESULTS } from './allure-results.js';
 import { ALLURE_REPORT } from './baseline.js';
 import { CATALOGUE_HTML, cataloguePage } from './catalogue-html.js';

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RequirementResult } from '../runner/results.js';
+import type { RequirementResult } from '../client/results.js';
 import type { ReportContext, ReportOutput } from './output.js';
 import { catalogueVersion } from './tool-info.js';
 import { displayTarget } from './target.js';

@@ -9,7 +9,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Results } from '../runner/results.js';
+import type { Results } from '../client/results.js';
 import { displayTarget } from './target.js';
 import type { ToolInfo } from './tool-info.js';
 

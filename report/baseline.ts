@@ -5,8 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Results } from '../runner/results.js';
-import { UsageError } from '../runner/usage-error.js';
+import type { Results } from '../client/results.js';
+import { UsageError } from '../client/usage-error.js';
 import { verdictChanges, type Trend } from './changes.js';
 import { readResults, RESULTS_FILE } from './results-json.js';
 

@@ -1,5 +1,5 @@
 /** What changed between two runs: the nightly question "what broke, what got fixed". */
-import type { Results, Verdict } from '../runner/results.js';
+import type { Results, Verdict } from '../client/results.js';
 
 export interface VerdictChange {
   id: string;

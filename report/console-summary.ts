@@ -1,7 +1,7 @@
 /** The console summary of a run: what failed, warned or was not tested, and why; what changed since the baseline. */
 import { headline } from '../client/headline.js';
 import { runNotices } from './run-notices.js';
-import { NOTHING_JUDGED_EXIT, nothingJudged, type RequirementResult, type Results, type Verdict } from '../runner/results.js';
+import { NOTHING_JUDGED_EXIT, nothingJudged, type RequirementResult, type Results, type Verdict } from '../client/results.js';
 import type { Trend } from './changes.js';
 
 const SHOWN: Verdict[] = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'NOT_TESTED'];

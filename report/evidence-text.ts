@@ -1,7 +1,7 @@
 /** The evidence of a requirement as plain text: its tests, their verdicts and reasons, and the last exchanges. */
 import { exchangeText, type Exchange } from '../client/evidence.js';
 import { replayScript, timelineText } from '../client/timeline.js';
-import type { RequirementResult } from '../runner/results.js';
+import type { RequirementResult } from '../client/results.js';
 import { displayTarget } from './target.js';
 
 /** A test's evidence as one timeline and the lines that replay it against the target. */

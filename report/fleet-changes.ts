@@ -1,5 +1,5 @@
 /** A fleet compared with an earlier one (`report --merge … --previous DIR`): per target × requirement. */
-import type { Verdict } from '../runner/results.js';
+import type { Verdict } from '../client/results.js';
 import { changesBetween } from './changes.js';
 import type { FleetChange, FleetChanges, FleetMatrix } from './fleet-matrix.js';
 

@@ -1,5 +1,5 @@
 /** Counts across a fleet: per requirement ("RULE-4 fails on 12 of 40 machines, all of platform X") and per outcome. */
-import { VERDICTS, type Verdict } from '../runner/results.js';
+import { VERDICTS, type Verdict } from '../client/results.js';
 import type { FleetMatrix, FleetTarget, TargetStatus } from './fleet-matrix.js';
 
 export const NO_PLATFORM = 'no platform named';

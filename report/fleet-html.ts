@@ -3,7 +3,7 @@
  * the fleet, the target × requirement matrix and the changes since a previous fleet run.
  * Self-contained like a target's summary.html: no script, nothing fetched.
  */
-import { VERDICTS } from '../runner/results.js';
+import { VERDICTS } from '../client/results.js';
 import { fleetNewlyFailing, fleetNewlyPassing, fleetOtherChanges } from './fleet-changes.js';
 import { acrossSentence, fleetHeadline, fleetExitCode, judgedTargets, requirementAcross } from './fleet-counts.js';
 import { FLEET_FILE, requirementIds, type FleetChange, type FleetChanges, type FleetMatrix, type FleetTarget } from './fleet-matrix.js';

@@ -4,7 +4,7 @@
  * verdicts is a suite with one errored case that says why.
  */
 import xmlbuilder from 'xmlbuilder';
-import type { Verdict } from '../runner/results.js';
+import type { Verdict } from '../client/results.js';
 import type { FleetChange, FleetMatrix, FleetTarget } from './fleet-matrix.js';
 import { requirementIds } from './fleet-matrix.js';
 import { titleOf } from './fleet-md.js';

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REQUIREMENTS } from '../catalogue/requirements.js';
-import type { Results, Verdict } from '../runner/results.js';
-import { UsageError } from '../runner/usage-error.js';
+import type { Results, Verdict } from '../client/results.js';
+import { UsageError } from '../client/usage-error.js';
 import type { VerdictChange } from './changes.js';
 import type { ToolInfo } from './tool-info.js';
 

@@ -1,7 +1,7 @@
 /** summary.md of a fleet folder: targets, failing requirements across the fleet, the matrix, the changes. */
 import { markdownTable } from 'markdown-table';
 import { requirement } from '../catalogue/requirements.js';
-import { VERDICTS, type Verdict } from '../runner/results.js';
+import { VERDICTS, type Verdict } from '../client/results.js';
 import { fleetNewlyFailing, fleetNewlyPassing, fleetOtherChanges } from './fleet-changes.js';
 import { acrossSentence, fleetHeadline, judgedTargets, requirementAcross, statusText } from './fleet-counts.js';
 import { requirementIds, type FleetChange, type FleetChanges, type FleetMatrix } from './fleet-matrix.js';

@@ -6,7 +6,7 @@
  */
 import xmlbuilder from 'xmlbuilder';
 import { AREAS, requirement } from '../catalogue/requirements.js';
-import type { RequirementResult } from '../runner/results.js';
+import type { RequirementResult } from '../client/results.js';
 import type { VerdictChange } from './changes.js';
 import type { ReportContext, ReportOutput } from './output.js';
 import { testsText } from './evidence-text.js';

@@ -2,7 +2,7 @@
  * What every report output gets, and the one way it writes a file: through `write`, which blanks
  * out the run's secrets whatever the text holds, so no output can leak a credential by mistake.
  */
-import type { Results } from '../runner/results.js';
+import type { Results } from '../client/results.js';
 import type { Trend } from './changes.js';
 import type { LoadRun } from './load-figures.js';
 import type { ToolInfo } from './tool-info.js';

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { redactText } from '../client/evidence.js';
 import type { SerializedCookies } from '../client/http.js';
-import type { Results } from '../runner/results.js';
+import type { Results } from '../client/results.js';
 import { allureResults } from './allure-results.js';
 import { findBaseline, prepareRunDirectory, type Baseline } from './baseline.js';
 import { changesJson } from './changes-json.js';

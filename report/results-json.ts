@@ -1,8 +1,8 @@
 /** results.json: the verdict file every other output is rendered from. */
 import { readFile } from 'node:fs/promises';
-import type { Results } from '../runner/results.js';
+import type { Results } from '../client/results.js';
 import { bigintSafe } from '../client/results-types.js';
-import { UsageError } from '../runner/usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import type { ReportOutput } from './output.js';
 
 export const RESULTS_FILE = 'results.json';

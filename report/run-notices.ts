@@ -3,7 +3,7 @@
  * away during it. One sentence each, the same in the console, summary.md and summary.html.
  */
 import { outageText, sessionLossLines } from '../client/errors.js';
-import type { Results } from '../runner/results.js';
+import type { Results } from '../client/results.js';
 
 export function runNotices(results: Pick<Results, 'interrupted' | 'downtime' | 'sessionsLost'>): string[] {
   const notices: string[] = [];

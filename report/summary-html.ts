@@ -5,7 +5,7 @@
 import { REQUIREMENTS } from '../catalogue/requirements.js';
 import { exchangeText, type Exchange } from '../client/evidence.js';
 import { replayScript, timelineText } from '../client/timeline.js';
-import { VERDICTS, type RequirementResult, type Verdict } from '../runner/results.js';
+import { VERDICTS, type RequirementResult, type Verdict } from '../client/results.js';
 import { newlyFailing, newlyPassing, otherChanges, type Trend, type VerdictChange } from './changes.js';
 import { html, Html } from './html.js';
 import type { LoadRun } from './load-figures.js';

@@ -4,7 +4,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { markdownTable } from 'markdown-table';
-import { VERDICTS, nothingJudged, type Verdict } from '../runner/results.js';
+import { VERDICTS, nothingJudged, type Verdict } from '../client/results.js';
 import { newlyFailing, newlyPassing, otherChanges, type VerdictChange } from './changes.js';
 import type { ReportContext, ReportOutput } from './output.js';
 import { catalogueVersion } from './tool-info.js';

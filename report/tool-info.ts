@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REQUIREMENTS } from '../catalogue/requirements.js';
-import { packageRoot } from '../runner/package-root.js';
+import { packageRoot } from '../client/package-root.js';
 
 export interface ToolInfo {
   name: string;

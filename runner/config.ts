@@ -1,32 +1,8 @@
 /** The settings a conformance run hands to every suite (through vitest's provide/inject). */
+import type { Profile, WritableAttribute } from '../client/profile.js';
 
-export const PROFILES = ['read-only', 'safe', 'destructive'] as const;
-export type Profile = (typeof PROFILES)[number];
-
-const PROFILE_RANK: Record<Profile, number> = { 'read-only': 0, safe: 1, destructive: 2 };
-
-/** True when `active` allows what `needed` allows (profiles are nested). */
-export function profileAllows(active: Profile, needed: Profile): boolean {
-  return PROFILE_RANK[active] >= PROFILE_RANK[needed];
-}
-
-/** An attribute the user declared safe to write (and that every write restores). */
-export interface WritableAttribute {
-  path: string;
-  name: string;
-  /** Values to cycle through, for enumerations whose other values cannot be guessed. */
-  values?: unknown[];
-}
-
-/** `PATH:ATTR` or `PATH:ATTR=V1|V2`; undefined when malformed. */
-export function parseWritable(value: string): WritableAttribute | undefined {
-  const m = /^(\/[^:=]+):([A-Za-z0-9_]+)(?:=(.+))?$/.exec(value);
-  if (!m) return undefined;
-  const attr: WritableAttribute = { path: m[1]!, name: m[2]! };
-  if (m[3]) attr.values = m[3].split('|');
-  return attr;
-}
-
+// The profile and writable vocabulary lives in client/ (load/ shares it); the suites read it here.
+export { PROFILES, parseWritable, profileAllows, type Profile, type WritableAttribute } from '../client/profile.js';
 export interface TftpSource {
   /** The TFTP server as DownloadViaTFTP takes it: host, or host:port. */
   server: string;

@@ -8,7 +8,7 @@
  */
 import { headline } from '../client/headline.js';
 import type { WritableAttribute } from './config.js';
-import type { RequirementResult } from './results.js';
+import type { RequirementResult } from '../client/results.js';
 import { loadTargetProfile } from './target-profile.js';
 
 export interface Expectations {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { redactText } from '../client/evidence.js';
 import { verdictsOf, type FleetTarget } from '../report/fleet-matrix.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
-import { NOTHING_JUDGED_EXIT } from './results.js';
+import { NOTHING_JUDGED_EXIT } from '../client/results.js';
 import { displayTarget } from '../report/target.js';
 import type { ChildResult } from './fleet.js';
 import type { FleetEntry } from './targets-file.js';

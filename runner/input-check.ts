@@ -5,7 +5,7 @@
 import { createClient } from 'tftp';
 import type { BmcClient } from '../client/http.js';
 import type { TftpSource, WritableAttribute } from './config.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 
 /** Each writable must be there: GET {path}/attr/{name} answering 404 means the path or name is wrong. */
 export async function checkWritables(client: BmcClient, writable: readonly WritableAttribute[]): Promise<void> {

@@ -11,7 +11,7 @@ import { profileAllows, type Profile, type WritableAttribute } from './config.js
 import { startEmbeddedTarget, type EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import type { Interruption } from './signals.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import { forNamespace, type TargetProfile } from './target-profile.js';
 import { resolveWritables } from './writables.js';
 import { firstNamed, layered, LOAD_DEFAULTS, resolveSettings, targetKind } from './settings.js';

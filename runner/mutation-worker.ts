@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runConformance } from './run.js';
 import { closeLeanRuns } from './vitest-run.js';
-import type { Verdict } from './results.js';
+import type { Verdict } from '../client/results.js';
 import type { Area } from '../catalogue/requirements.js';
 
 export interface WorkerJob {

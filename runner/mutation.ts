@@ -18,8 +18,8 @@ import { AREAS, areasJudging, failableRequirements, type Area } from '../catalog
 import { FAULTS, type FaultInfo } from '../simulator/faults.js';
 import type { WorkerAnswer, WorkerJob } from './mutation-worker.js';
 import { faultCoverage, formatFaultCoverage } from './fault-coverage.js';
-import { packageRoot } from './package-root.js';
-import type { Verdict } from './results.js';
+import { packageRoot } from '../client/package-root.js';
+import type { Verdict } from '../client/results.js';
 
 export interface FaultOutcome {
   fault: string;

@@ -10,8 +10,8 @@ import { connect as tlsConnect } from 'node:tls';
 import { isIP } from 'node:net';
 import { BmcClient, type BmcResponse, type SerializedCookies } from '../client/http.js';
 import { LoginRefusedError } from '../client/errors.js';
-import type { Fingerprint } from './results.js';
-import { UsageError } from './usage-error.js';
+import type { Fingerprint } from '../client/results.js';
+import { UsageError } from '../client/usage-error.js';
 
 export interface PreflightResult {
   client: BmcClient;

@@ -15,8 +15,8 @@ import { timelineText } from '../client/timeline.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
 import { preflight } from './preflight.js';
 import { JobSignals, type StopSignal } from './signals.js';
-import type { Results } from './results.js';
-import { UsageError } from './usage-error.js';
+import type { Results } from '../client/results.js';
+import { UsageError } from '../client/usage-error.js';
 
 export interface ReplayOptions {
   /** The run folder holding results.json. */

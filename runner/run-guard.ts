@@ -9,7 +9,7 @@ import { outageText, sessionLossLines } from '../client/errors.js';
 import { SuiteControl } from './interrupt.js';
 import { Interruption } from './signals.js';
 import { RunLedger } from './run-channel.js';
-import type { Results, TestOutcome } from './results.js';
+import type { Results, TestOutcome } from '../client/results.js';
 
 export class RunGuard {
   readonly control: SuiteControl;

@@ -23,9 +23,9 @@ import {
   coverageShortfall,
   type MinJudged,
   NOTHING_JUDGED_EXIT,
-} from './results.js';
+} from '../client/results.js';
 import { runSuites } from './vitest-run.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
 import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';

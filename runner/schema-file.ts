@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../client/package-root.js';
 
 export type Validator = ReturnType<Ajv2020['compile']>;
 

@@ -2,7 +2,7 @@
  * `--shard i/n`: the i-th of n parts of a fleet, the same on every machine whatever the order of
  * the targets file, so CI machines can split a fleet without talking to each other.
  */
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 
 export interface Shard {
   /** 1-based, as CI matrices count. */

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isRequirementId } from '../catalogue/requirements.js';
 import { parseWritable, type TftpSource, type WritableAttribute } from './config.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 import { schemaValidator } from './schema-file.js';
 
 export interface TargetProfile {

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { loadTargetProfile } from './target-profile.js';
 import { schemaValidator } from './schema-file.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../client/usage-error.js';
 
 export interface FleetEntry {
   name: string;

@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SessionCounts } from '../client/session-ledger.js';
 import type { CheckMeta, Finding, Observation } from '../client/results-types.js';
-import type { RequirementVerdict, TestOutcome, Verdict } from './results.js';
+import type { RequirementVerdict, TestOutcome, Verdict } from '../client/results.js';
 import { Progress, type StatusSink } from './progress.js';
 
 const ID_TITLE = /^\[([A-Z0-9\- ]+)\]/;

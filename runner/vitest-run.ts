@@ -5,7 +5,7 @@ import { createVitest, TestsNotFoundError, type Reporter, type Vitest } from 'vi
 import { ciSet, StatusLine } from './status-line.js';
 import type { Area } from '../catalogue/requirements.js';
 import type { RunConfig } from './config.js';
-import { packageRoot } from './package-root.js';
+import { packageRoot } from '../client/package-root.js';
 import { VerdictReporter } from './verdict-reporter.js';
 import { AreaSequencer } from './area-sequencer.js';
 import { keepSignalsFromVitest, type SuiteControl } from './interrupt.js';

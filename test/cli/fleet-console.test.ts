@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { cli, type Ran } from '../support/cli.js';
 import { hangAfter } from '../support/hang.js';

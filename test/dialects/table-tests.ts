@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { REQUIREMENTS } from '../../catalogue/requirements.js';
 import { loadExpectations } from '../../runner/expectations.js';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import type { RunOutcome } from '../../runner/run.js';
 import type { DialectName } from '../../simulator/index.js';
 import { dialectRun } from './run.js';

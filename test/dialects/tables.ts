@@ -3,7 +3,7 @@
  * true deviation of that server (named here, with its source in profiles/<server>.json); every
  * WARN a rendering the spec only shows by example; everything not listed is PASS.
  */
-import type { Verdict } from '../../runner/results.js';
+import type { Verdict } from '../../client/results.js';
 
 export interface Expected {
   verdict: Extract<Verdict, 'FAIL' | 'WARN'>;

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import type { FleetMatrix } from '../../report/fleet-matrix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { CLI, cli } from '../support/cli.js';

@@ -1,7 +1,7 @@
 /** --shard i/n: the same split on every machine whatever the order of the list; the parts cover it once. */
 import { describe, expect, test } from 'vitest';
 import { parseShard, shardOf } from '../../runner/shard.js';
-import { UsageError } from '../../runner/usage-error.js';
+import { UsageError } from '../../client/usage-error.js';
 
 const NAMES = [
   'rack1-bmc1',

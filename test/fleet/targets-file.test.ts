@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import { loadTargets } from '../../runner/targets-file.js';
-import { UsageError } from '../../runner/usage-error.js';
+import { UsageError } from '../../client/usage-error.js';
 
 let dir: string;
 const PROFILE = join(packageRoot(), 'profiles', 'bmcweb.json');

@@ -1,7 +1,7 @@
 /**
  * The folder-level import rule of the repository, and a checker for it. The graph runs downward:
- * cli → runner → client / catalogue / schemas; the suites sit on top of the runner's config (the
- * runner starts them by file, never by import); simulator and load stand apart.
+ * cli → runner → report / load / simulator → client / catalogue / schemas; the suites sit on top of
+ * the runner's config (the runner starts them by file, never by import).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
@@ -10,8 +10,8 @@ import ts from 'typescript';
 /** Top-level folder → the top-level folders its files may not import. Folders not named are free. */
 export const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   runner: ['suites', 'cli'],
-  report: ['suites', 'cli'],
-  load: ['suites', 'cli'],
+  report: ['suites', 'cli', 'runner', 'load'],
+  load: ['suites', 'cli', 'runner', 'report'],
   client: ['suites', 'cli', 'runner', 'report', 'load', 'simulator'],
   catalogue: ['suites', 'cli', 'runner', 'report', 'load', 'simulator'],
   schemas: ['suites', 'cli', 'runner', 'report', 'load', 'simulator'],
@@ -27,7 +27,7 @@ export interface SourceFile {
 export interface Violation {
   from: string;
   to: string;
-  /** Human-readable: `runner/results.ts → suites/harness/check.ts (runner/ may not import suites/)`. */
+  /** Human-readable: `client/results.ts → suites/harness/check.ts (runner/ may not import suites/)`. */
   message: string;
 }
 

@@ -20,6 +20,24 @@ describe('layout: imports', () => {
     expect(circles, `import circles:\n${circles.join('\n')}`).toEqual([]);
   });
 
+  test('no folder imports a folder that imports it: the folders themselves form no circle', () => {
+    const files = sourceFiles(repositoryRoot(fileURLToPath(import.meta.url)));
+    const top = (path: string): string => path.slice(0, path.indexOf('/'));
+    // One module per folder, importing every folder its files import: a circle here is an arrow up.
+    const folders = new Map<string, Set<string>>();
+    for (const f of files.filter((f) => f.path.includes('/'))) {
+      const to = folders.get(top(f.path)) ?? new Set<string>();
+      for (const target of relativeImports(f)) if (top(target) !== top(f.path)) to.add(top(target));
+      folders.set(top(f.path), to);
+    }
+    const asFiles = [...folders].map(([folder, to]) => ({
+      path: `${folder}/index.ts`,
+      text: [...to].map((t) => `import '../${t}/index.js';`).join('\n'),
+    }));
+    const circles = importCircles(asFiles).map((c) => c.map(top).join(' ↔ '));
+    expect(circles, `folder circles:\n${circles.join('\n')}`).toEqual([]);
+  });
+
   test('the circle finder finds a two-file and a three-file circle, and not a diamond', () => {
     const file = (path: string, ...imports: string[]) => ({
       path,

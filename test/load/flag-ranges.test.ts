@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOAD_LIMITS, checkLoadRanges, limited, parseRamp, parseSoak, percentOf, type LimitedFlag } from '../../cli/load-limits.js';
-import { UsageError } from '../../runner/usage-error.js';
+import { UsageError } from '../../client/usage-error.js';
 import { cli, ensureBuilt } from './cli-process.js';
 import { runLoadCommand } from './helpers.js';
 import { hangAfter } from '../support/hang.js';

@@ -10,7 +10,7 @@ import { rampSteps } from '../../load/run-load.js';
 import { driftOf } from '../../load/soak.js';
 import { evaluate, parseRule } from '../../load/thresholds.js';
 import { ValueCycle, sameValue } from '../../load/values.js';
-import { UsageError } from '../../runner/usage-error.js';
+import { UsageError } from '../../client/usage-error.js';
 
 describe('latency histogram', () => {
   test('keeps microseconds and survives its compressed form', () => {

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../simulator/faults.js';
 import { formatMutationReport, runMutation, type MutationReport } from '../../runner/mutation.js';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import { hangAfter } from '../support/hang.js';
 
 let report: MutationReport;

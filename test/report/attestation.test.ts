@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ATTESTED_FILES, generateKeyPair, PREDICATE_TYPE, signRun, verifyRun, type Envelope } from '../../report/attestation.js';
 import { toolInfo } from '../../report/tool-info.js';
-import type { Results } from '../../runner/results.js';
+import type { Results } from '../../client/results.js';
 
 let dir: string;
 let keys: { privateKey: string; publicKey: string };

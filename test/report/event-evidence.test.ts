@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import type { Results } from '../../runner/results.js';
+import type { Results } from '../../client/results.js';
 import { runConformance } from '../../runner/run.js';
 import { temporaryFolders } from './fixture.js';
 import { testRunOptions } from '../support/run-options.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REQUIREMENTS } from '../../catalogue/requirements.js';
 import type { Exchange } from '../../client/evidence.js';
-import { summarize, type Results, type Verdict } from '../../runner/results.js';
+import { summarize, type Results, type Verdict } from '../../client/results.js';
 import type { ReportContext } from '../../report/output.js';
 import { toolInfo } from '../../report/tool-info.js';
 

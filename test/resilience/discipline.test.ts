@@ -9,7 +9,7 @@ import { BmcClient } from '../../client/http.js';
 import { EventSubscriber } from '../../client/subscriber.js';
 import { runConformance } from '../../runner/run.js';
 import { loadTargetProfile } from '../../runner/target-profile.js';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';

@@ -12,7 +12,7 @@ import { AREAS, requirement } from '../../catalogue/requirements.js';
 import { buildImage } from '../../client/image.js';
 import { runConformance } from '../../runner/run.js';
 import { loadTargetProfile } from '../../runner/target-profile.js';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import { startSimulator, startTftpServer, type RunningSimulator, type TftpServerHandle } from '../../simulator/index.js';
 import { startChaosProxy, type ChaosProxy } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../catalogue/requirements.js';
 import { applyExpectations, expectationsFrom, loadExpectations, unexpectedFailures } from '../../runner/expectations.js';
-import { rollUp, type TestOutcome } from '../../runner/results.js';
+import { rollUp, type TestOutcome } from '../../client/results.js';
 
 const result = (id: string, verdict: TestOutcome['verdict']) =>
   rollUp(requirement(id), [{ name: 't', file: 'f', requirements: [id], verdict, reason: verdict === 'FAIL' ? 'why' : undefined }], 'x');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../catalogue/requirements.js';
-import { coverageShortfall, rollUp, summarize, type RequirementResult, type TestOutcome } from '../../runner/results.js';
+import { coverageShortfall, rollUp, summarize, type RequirementResult, type TestOutcome } from '../../client/results.js';
 
 const outcome = (verdict: TestOutcome['verdict'], requirements = ['EP-5'], reason?: string): TestOutcome => ({
   name: `[${requirements.join(' ')}] t`,

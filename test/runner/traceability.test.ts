@@ -14,7 +14,7 @@ import {
   requirement,
 } from '../../catalogue/requirements.js';
 import { FAULTS } from '../../simulator/faults.js';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 
 const suitesDir = join(packageRoot(), 'suites');
 /** The shared harness; every other folder of suites/ is an area. */

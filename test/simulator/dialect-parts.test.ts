@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { simulateCommand, type SimulateFlags } from '../../cli/simulate-command.js';
-import { UsageError } from '../../runner/usage-error.js';
+import { UsageError } from '../../client/usage-error.js';
 import { Bus } from '../../simulator/bus.js';
 import { createContext } from '../../simulator/context.js';
 import { DIALECTS, parseDialect } from '../../simulator/dialects/dialect.js';

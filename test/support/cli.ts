@@ -1,7 +1,7 @@
 /** The CLI from dist/, as a child process with the environment given (fleets spawn it themselves). */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../../runner/package-root.js';
+import { packageRoot } from '../../client/package-root.js';
 import { timeFactor } from './hang.js';
 
 export const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');

@@ -1,8 +1,8 @@
 /** The per-requirement verdict file (results.json) and how test outcomes roll up into it. */
 import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
-import type { Observation } from '../client/results-types.js';
-import type { Exchange as EvidenceEntry } from '../client/evidence.js';
-import type { Outage, SessionLoss } from '../client/errors.js';
+import type { Observation } from './results-types.js';
+import type { Exchange as EvidenceEntry } from './evidence.js';
+import type { Outage, SessionLoss } from './errors.js';
 
 /**
  * PASS, FAIL, WARN and NOT_TESTED come from the checks; XFAIL (a FAIL the platform's expectations
