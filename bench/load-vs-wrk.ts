@@ -6,7 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { BmcClient } from '../client/http.js';
-import { findCapacity, CAPACITY_DEFAULTS } from '../load/capacity.js';
+import { findCapacity, CAPACITY_DEFAULTS } from '../load/capacity/capacity.js';
 import { closedLoop } from '../load/closed-loop.js';
 import type { EngineOptions } from '../load/engine.js';
 import { runEventScenario } from '../load/events.js';

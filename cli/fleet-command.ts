@@ -1,5 +1,5 @@
 /**
- * `run --targets FILE`: a fleet. Each target is a `run` child of this CLI (runner/fleet.ts says
+ * `run --targets FILE`: a fleet. Each target is a `run` child of this CLI (runner/fleet/fleet.ts says
  * why) with the fleet's other flags as given, into --out DIR/<name>/; the fleet folder gets
  * fleet.json, summary.html, summary.md and junit.xml. Exit 0 when every target passed, 1 when a
  * target FAILed, 2 when a target could not be run to a verdict.
@@ -8,15 +8,15 @@ import { resolve, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import * as parse from './parse.js';
 import type { RunFlags } from './run-flags.js';
-import { runChildren, type ChildJob } from '../runner/fleet.js';
-import { notRun, targetOutcome } from '../runner/fleet-outcome.js';
-import { loadTargets, type FleetEntry } from '../runner/targets-file.js';
-import { parseShard, shardOf, type Shard } from '../runner/shard.js';
+import { runChildren, type ChildJob } from '../runner/fleet/fleet.js';
+import { notRun, targetOutcome } from '../runner/fleet/outcome.js';
+import { loadTargets, type FleetEntry } from '../runner/fleet/targets-file.js';
+import { parseShard, shardOf, type Shard } from '../runner/fleet/shard.js';
 import { packageRoot } from '../client/package-root.js';
 import { UsageError } from '../client/usage-error.js';
-import { fleetExitCode, fleetHeadline } from '../report/fleet-counts.js';
-import { FLEET_FORMAT, type FleetMatrix, type FleetTarget } from '../report/fleet-matrix.js';
-import { writeFleetReport } from '../report/fleet-report.js';
+import { fleetExitCode, fleetHeadline } from '../report/fleet/counts.js';
+import { FLEET_FORMAT, type FleetMatrix, type FleetTarget } from '../report/fleet/matrix.js';
+import { writeFleetReport } from '../report/fleet/report.js';
 import { toolInfo } from '../report/tool-info.js';
 import { finishLine, fleetTable, startLine } from './fleet-progress.js';
 

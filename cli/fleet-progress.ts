@@ -4,8 +4,8 @@
  */
 import { markdownTable } from 'markdown-table';
 import { VERDICTS } from '../client/results.js';
-import { statusText } from '../report/fleet-counts.js';
-import type { FleetTarget } from '../report/fleet-matrix.js';
+import { statusText } from '../report/fleet/counts.js';
+import type { FleetTarget } from '../report/fleet/matrix.js';
 import { displayTarget } from '../report/target.js';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../client/usage-error.js';
-import { fleetChanges, fleetNewlyFailing, fleetNewlyPassing } from '../report/fleet-changes.js';
-import { acrossSentence, fleetHeadline, requirementAcross } from '../report/fleet-counts.js';
-import { FLEET_FILE, FLEET_FORMAT, readFleet, requirementIds, type FleetMatrix, type FleetTarget } from '../report/fleet-matrix.js';
-import { writeFleetReport } from '../report/fleet-report.js';
+import { fleetChanges, fleetNewlyFailing, fleetNewlyPassing } from '../report/fleet/changes.js';
+import { acrossSentence, fleetHeadline, requirementAcross } from '../report/fleet/counts.js';
+import { FLEET_FILE, FLEET_FORMAT, readFleet, requirementIds, type FleetMatrix, type FleetTarget } from '../report/fleet/matrix.js';
+import { writeFleetReport } from '../report/fleet/report.js';
 import { printSummaryPdf } from '../report/pdf.js';
 import { catalogueVersion } from '../report/tool-info.js';
 

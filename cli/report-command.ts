@@ -1,6 +1,6 @@
 /** `report`: renders a run's reports again (summary.html, summary.md, junit.xml, Allure), compared with a baseline. */
 import { dirname, join, resolve } from 'node:path';
-import { renderAllureReport } from '../report/allure-html.js';
+import { renderAllureReport } from '../report/allure/html.js';
 import { UsageError } from '../client/usage-error.js';
 import { findBaseline } from '../report/baseline.js';
 import { newlyFailing } from '../report/changes.js';

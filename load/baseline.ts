@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../client/usage-error.js';
-import type { ScenarioReport } from './report-model.js';
+import type { ScenarioReport } from './report/model.js';
 
 export interface Change {
   scenario: string;

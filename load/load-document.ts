@@ -6,9 +6,9 @@
 import { cpus, hostname, loadavg, totalmem } from 'node:os';
 import { createRequire } from 'node:module';
 import type { Change } from './baseline.js';
-import type { ScenarioReport } from './report-model.js';
-import type { SessionCapacity } from './session-capacity.js';
-import type { SubscriberCapacity } from './subscriber-capacity.js';
+import type { ScenarioReport } from './report/model.js';
+import type { SessionCapacity } from './capacity/sessions.js';
+import type { SubscriberCapacity } from './capacity/subscribers.js';
 import type { ThresholdResult } from './thresholds.js';
 import type { RestoreResult } from './write-mix.js';
 

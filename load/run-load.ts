@@ -5,19 +5,19 @@
  */
 import type { BmcClient } from '../client/http.js';
 import { profileAllows, type Profile } from '../client/profile.js';
-import { CAPACITY_DEFAULTS, findCapacity, maxCapacitySteps, type StepStart } from './capacity.js';
+import { CAPACITY_DEFAULTS, findCapacity, maxCapacitySteps, type StepStart } from './capacity/capacity.js';
 import { closedLoop } from './closed-loop.js';
 import type { EngineOptions, LoadBounds } from './engine.js';
 import { runEventScenario } from './events.js';
 import { openLoop, type OpenLoopFigures, type RateStep } from './open-loop.js';
 import type { Progress } from './recorder.js';
-import type { LoadMode, ScenarioReport } from './report-model.js';
+import type { LoadMode, ScenarioReport } from './report/model.js';
 import { fixedSource, weightedSource, type RequestSource } from './request-source.js';
 import { isHttpScenario, scenarioByName, type Scenario } from './scenarios.js';
-import { measureSessionCapacity, type SessionCapacity } from './session-capacity.js';
+import { measureSessionCapacity, type SessionCapacity } from './capacity/sessions.js';
 import { sessionHeaders } from './session-headers.js';
 import { driftOf } from './soak.js';
-import { measureSubscriberCapacity, type SubscriberCapacity } from './subscriber-capacity.js';
+import { measureSubscriberCapacity, type SubscriberCapacity } from './capacity/subscribers.js';
 import { runUploadLoop } from './upload-loop.js';
 import type { ValueCycle } from './values.js';
 import { restoreOriginals, writeMixSource, type RestoreResult } from './write-mix.js';

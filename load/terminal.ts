@@ -2,7 +2,7 @@
 import { describeChange } from './baseline.js';
 import type { LoadDocument } from './load-document.js';
 import type { Progress } from './recorder.js';
-import type { ScenarioReport } from './report-model.js';
+import type { ScenarioReport } from './report/model.js';
 import type { CapacityProgress } from './run-load.js';
 import { describeMiss, isDefaultThreshold } from './thresholds.js';
 

@@ -7,9 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../client/usage-error.js';
-import type { ScenarioReport } from './report-model.js';
-import type { SessionCapacity } from './session-capacity.js';
-import type { SubscriberCapacity } from './subscriber-capacity.js';
+import type { ScenarioReport } from './report/model.js';
+import type { SessionCapacity } from './capacity/sessions.js';
+import type { SubscriberCapacity } from './capacity/subscribers.js';
 
 type Unit = 'ms' | 'count' | 'rate' | 'percent';
 

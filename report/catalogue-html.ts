@@ -4,7 +4,7 @@
  */
 import { AREAS, REQUIREMENTS } from '../catalogue/requirements.js';
 import { html, Html } from './html.js';
-import { STYLE } from './summary-style.js';
+import { STYLE } from './summary/style.js';
 import { catalogueVersion, type ToolInfo } from './tool-info.js';
 
 export const CATALOGUE_HTML = 'catalogue.html';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CHROMIUM_ARGS, findChromium } from './chromium.js';
-import { SUMMARY_HTML } from './summary-html.js';
+import { SUMMARY_HTML } from './summary/html.js';
 
 export const SUMMARY_PDF = 'summary.pdf';
 const PRINT_TIMEOUT_MS = 120_000;

@@ -24,7 +24,7 @@ import {
   type MinJudged,
   NOTHING_JUDGED_EXIT,
 } from '../client/results.js';
-import { runSuites } from './vitest-run.js';
+import { runSuites } from './vitest/vitest-run.js';
 import { UsageError } from '../client/usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';

@@ -13,7 +13,7 @@ import type { CheckMeta, Finding } from '../../client/results-types.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
 import { CheckFailure, NotJudged } from './assert.js';
-import { describeTest, exchangeSteps, replayAttachments } from '../../report/allure-test.js';
+import { describeTest, exchangeSteps, replayAttachments } from '../../report/allure/test.js';
 import type { Exchange } from '../../client/evidence.js';
 import { networkFaultNote, networkFaultReason } from '../../client/errors.js';
 import { abandonedBy } from '../../client/run-context.js';

@@ -4,7 +4,7 @@ import { DEFAULT_REASONS, FAULT_MODEL, KNOWN_GAPS, decide } from '../../catalogu
 import { OPERATOR_NAMES } from '../../catalogue/operators.js';
 import { REQUIREMENTS, isRequirementId } from '../../catalogue/requirements.js';
 import { FAULTS } from '../../simulator/faults.js';
-import { faultCoverage } from '../../runner/fault-coverage.js';
+import { faultCoverage } from '../../runner/mutation/fault-coverage.js';
 
 describe('fault model', () => {
   test('every MUST and SAFETY requirement has an entry, and every entry names one', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../client/package-root.js';
-import type { FleetMatrix } from '../../report/fleet-matrix.js';
+import type { FleetMatrix } from '../../report/fleet/matrix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { CLI, cli } from '../support/cli.js';
 import { SCRIPT, startUnderTerminal, until } from '../load/cli-process.js';

@@ -12,7 +12,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../client/package-root.js';
 import type { Results } from '../../client/results.js';
-import type { FleetMatrix, FleetTarget } from '../../report/fleet-matrix.js';
+import type { FleetMatrix, FleetTarget } from '../../report/fleet/matrix.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/index.js';
 import { cli, pooled, type Ran } from '../support/cli.js';
 import { hangAfter } from '../support/hang.js';

@@ -1,6 +1,6 @@
 /** --shard i/n: the same split on every machine whatever the order of the list; the parts cover it once. */
 import { describe, expect, test } from 'vitest';
-import { parseShard, shardOf } from '../../runner/shard.js';
+import { parseShard, shardOf } from '../../runner/fleet/shard.js';
 import { UsageError } from '../../client/usage-error.js';
 
 const NAMES = [

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packageRoot } from '../../client/package-root.js';
-import { loadTargets } from '../../runner/targets-file.js';
+import { loadTargets } from '../../runner/fleet/targets-file.js';
 import { UsageError } from '../../client/usage-error.js';
 
 let dir: string;

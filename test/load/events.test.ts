@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { BmcClient } from '../../client/http.js';
 import { runEventScenario } from '../../load/events.js';
-import { measureSessionCapacity } from '../../load/session-capacity.js';
-import { measureSubscriberCapacity } from '../../load/subscriber-capacity.js';
+import { measureSessionCapacity } from '../../load/capacity/sessions.js';
+import { measureSubscriberCapacity } from '../../load/capacity/subscribers.js';
 import { prepareWrites, restoreOriginals } from '../../load/write-mix.js';
 import { simulatorTargetProfile, startSimulator, type RunningSimulator } from '../../simulator/index.js';
 

@@ -13,8 +13,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { LoadDocument } from '../../load/load-document.js';
-import { renderLoadHtml } from '../../load/report-html.js';
-import { PAGE_SCRIPT } from '../../load/report-page-script.js';
+import { renderLoadHtml } from '../../load/report/html.js';
+import { PAGE_SCRIPT } from '../../load/report/page-script.js';
 import type { ThresholdResult } from '../../load/thresholds.js';
 import { runLoadCommand, type LoadRun } from './helpers.js';
 

@@ -4,10 +4,10 @@
  * line, which speaks of thresholds only when some were given.
  */
 import { describe, expect, test } from 'vitest';
-import { findCapacity, maxCapacitySteps, type StepStart } from '../../load/capacity.js';
+import { findCapacity, maxCapacitySteps, type StepStart } from '../../load/capacity/capacity.js';
 import type { LoadDocument } from '../../load/load-document.js';
 import type { OpenLoopFigures } from '../../load/open-loop.js';
-import type { ScenarioReport } from '../../load/report-model.js';
+import type { ScenarioReport } from '../../load/report/model.js';
 import { ProgressLine, capacityStepText, isCi, verdictLine } from '../../load/terminal.js';
 import type { ThresholdResult } from '../../load/thresholds.js';
 

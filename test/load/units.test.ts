@@ -1,10 +1,10 @@
 /** The pure parts of load runs: histograms, request mixes, value cycles, ramps, drift, thresholds, baselines, the capacity search. */
 import { describe, expect, test } from 'vitest';
 import { compareToBaseline } from '../../load/baseline.js';
-import { findCapacity } from '../../load/capacity.js';
+import { findCapacity } from '../../load/capacity/capacity.js';
 import { LatencyHistogram } from '../../load/histogram.js';
 import type { OpenLoopFigures } from '../../load/open-loop.js';
-import type { ScenarioReport } from '../../load/report-model.js';
+import type { ScenarioReport } from '../../load/report/model.js';
 import { weightedSource } from '../../load/request-source.js';
 import { rampSteps } from '../../load/run-load.js';
 import { driftOf } from '../../load/soak.js';

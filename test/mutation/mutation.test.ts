@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../simulator/faults.js';
-import { formatMutationReport, runMutation, type MutationReport } from '../../runner/mutation.js';
+import { formatMutationReport, runMutation, type MutationReport } from '../../runner/mutation/mutation.js';
 import { packageRoot } from '../../client/package-root.js';
 import { hangAfter } from '../support/hang.js';
 

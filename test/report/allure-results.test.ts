@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { allureResults, CATEGORIES } from '../../report/allure-results.js';
+import { allureResults, CATEGORIES } from '../../report/allure/results.js';
 import { reportContext } from '../../report/outputs.js';
 import { resultsWith, temporaryFolders } from './fixture.js';
 

@@ -1,6 +1,6 @@
 /** Allure steps: a request answered with a server error, not answered, or named by a finding is drawn as a failed step. */
 import { describe, expect, test } from 'vitest';
-import { namedBy, stepFailure } from '../../report/allure-test.js';
+import { namedBy, stepFailure } from '../../report/allure/test.js';
 import type { Exchange } from '../../client/evidence.js';
 
 const exchange = (x: Partial<Exchange>): Exchange => ({ method: 'PUT', url: '/xyz/x', ...x }) as Exchange;

@@ -1,7 +1,7 @@
 /** A fleet target whose run judged nothing is "not judged", never "passed", and fails the fleet (exit 2). */
 import { describe, expect, test } from 'vitest';
-import { fleetExitCode, fleetHeadline } from '../../report/fleet-counts.js';
-import type { FleetTarget } from '../../report/fleet-matrix.js';
+import { fleetExitCode, fleetHeadline } from '../../report/fleet/counts.js';
+import type { FleetTarget } from '../../report/fleet/matrix.js';
 
 const target = (name: string, status: FleetTarget['status']): FleetTarget =>
   ({ name, url: `https://${name}`, status, exitCode: 0, durationMs: 1 }) as FleetTarget;
@@ -17,7 +17,7 @@ describe('fleet status of a run that judged nothing', () => {
 
 describe('fleet status of a target that refused the login', () => {
   test('is "login refused", not "unreachable", and makes the fleet exit 2', async () => {
-    const { targetOutcome } = await import('../../runner/fleet-outcome.js');
+    const { targetOutcome } = await import('../../runner/fleet/outcome.js');
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');

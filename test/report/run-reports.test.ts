@@ -11,7 +11,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { reportCommand } from '../../cli/report-command.js';
-import { renderAllureReport } from '../../report/allure-html.js';
+import { renderAllureReport } from '../../report/allure/html.js';
 import { CHROMIUM_ARGS, findChromium } from '../../report/chromium.js';
 import { printSummaryPdf } from '../../report/pdf.js';
 import { packageRoot } from '../../client/package-root.js';

@@ -4,8 +4,8 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { REQUIREMENTS } from '../../catalogue/requirements.js';
 import { verdictChanges } from '../../report/changes.js';
 import { readLoadRun } from '../../report/load-figures.js';
-import { summaryPage } from '../../report/summary-html.js';
-import { summaryMarkdown, summaryMd } from '../../report/summary-md.js';
+import { summaryPage } from '../../report/summary/html.js';
+import { summaryMarkdown, summaryMd } from '../../report/summary/md.js';
 import { context, EXCHANGE, resultsWith, temporaryFolders } from './fixture.js';
 
 const folders = temporaryFolders();

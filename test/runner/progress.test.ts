@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { TestCase, TestModule } from 'vitest/node';
 import { Progress } from '../../runner/progress.js';
 import { ciSet, fit, StatusLine, type TerminalStream } from '../../runner/status-line.js';
-import { VerdictReporter } from '../../runner/verdict-reporter.js';
+import { VerdictReporter } from '../../runner/vitest/verdict-reporter.js';
 
 const ROOT = '/repo';
 const ERASE = '\r\x1b[2K';

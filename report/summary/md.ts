@@ -1,0 +1,80 @@
+/**
+ * summary.md, for CI job pages: the counts, each FAIL with its reason, and what changed since the
+ * baseline. Appended to $GITHUB_STEP_SUMMARY as well when that is set.
+ */
+import { appendFile } from 'node:fs/promises';
+import { markdownTable } from 'markdown-table';
+import { VERDICTS, nothingJudged, type Verdict } from '../../client/results.js';
+import { newlyFailing, newlyPassing, otherChanges, type VerdictChange } from '../changes.js';
+import type { ReportContext, ReportOutput } from '../output.js';
+import { catalogueVersion } from '../tool-info.js';
+import { displayTarget } from '../target.js';
+import { runNotices } from '../run-notices.js';
+
+export const SUMMARY_MD = 'summary.md';
+const REASON_LIMIT = 300;
+
+export const summaryMd: ReportOutput = {
+  files: [SUMMARY_MD],
+  async write(ctx) {
+    const text = summaryMarkdown(ctx);
+    await ctx.write(SUMMARY_MD, text);
+    const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+    if (stepSummary) await appendFile(stepSummary, ctx.redact(text));
+  },
+};
+
+export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | 'tool'>): string {
+  const r = ctx.results;
+  const s = r.summary;
+  const target = displayTarget(r.target);
+  const headline = s.FAIL > 0 ? `${s.FAIL} FAIL` : nothingJudged(s) ? 'nothing judged' : 'no FAIL';
+  const fp = r.fingerprint;
+  const identity = [fp?.server && `server ${fp.server}`, fp?.firmware && `firmware ${fp.firmware}`].filter(Boolean).join(', ');
+  const lines = [
+    `## Conformance of ${md(target)}: ${headline}`,
+    '',
+    markdownTable([[...VERDICTS], VERDICTS.map((v) => String(s[v] ?? 0))], { align: VERDICTS.map(() => 'r') }),
+    '',
+    `${identity ? `${md(identity)}; ` : ''}profile ${md(r.profile)}, namespace ${md(r.namespace)}, seed ${r.seed}, started ${md(r.startedAt)}; ` +
+      `${ctx.tool.name} ${ctx.tool.version}, catalogue of ${catalogueVersion(ctx.tool)}.`,
+  ];
+  for (const notice of runNotices(r)) lines.push('', `> **${md(notice)}**`);
+  for (const verdict of ['FAIL', 'XPASS'] as Verdict[]) {
+    const reqs = r.requirements.filter((x) => x.verdict === verdict);
+    if (reqs.length === 0) continue;
+    lines.push('', `### ${verdict === 'FAIL' ? 'FAIL' : 'XPASS (expected to fail, now passes: update the expectations file)'}`, '');
+    lines.push(markdownTable([['ID', 'level', 'reason'], ...reqs.map((x) => [x.id, x.level, md(short(x.reason ?? ''))])]));
+  }
+  lines.push('', '### Changes since the baseline', '');
+  if (!ctx.trend) lines.push('No baseline: no earlier run is kept in this folder and none was named with --previous.');
+  else if (ctx.trend.changes.length === 0) lines.push(`No verdict changed since the run of ${md(ctx.trend.previousStartedAt)}.`);
+  else {
+    lines.push(`Compared with the run of ${md(ctx.trend.previousStartedAt)}:`, '');
+    const groups: Array<[string, VerdictChange[]]> = [
+      ['Newly failing', newlyFailing(ctx.trend)],
+      ['Newly passing', newlyPassing(ctx.trend)],
+      ['Other changes', otherChanges(ctx.trend)],
+    ];
+    for (const [title, changes] of groups) {
+      if (changes.length > 0) lines.push(`- **${title}**: ${changes.map((c) => `${c.id} (${c.from} → ${c.to})`).join(', ')}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function short(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line;
+}
+
+/**
+ * Reasons quote what the target answered: nothing in them may become a link, an image, emphasis
+ * or a table cell border on the job page.
+ */
+export function md(text: string): string {
+  return text
+    .replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
+    .replace(/[\\`*_[\]|#!~]/g, (c) => `\\${c}`)
+    .replace(/\r?\n/g, ' ');
+}

@@ -1,0 +1,180 @@
+/** Runs the suite files of the chosen areas in vitest, in-process, with our reporters. */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createVitest, TestsNotFoundError, type Reporter, type Vitest } from 'vitest/node';
+import { ciSet, StatusLine } from '../status-line.js';
+import type { Area } from '../../catalogue/requirements.js';
+import type { RunConfig } from '../config.js';
+import { packageRoot } from '../../client/package-root.js';
+import { VerdictReporter } from './verdict-reporter.js';
+import { AreaSequencer } from './area-sequencer.js';
+import { keepSignalsFromVitest, type SuiteControl } from '../interrupt.js';
+
+export interface SuiteRun {
+  cfg: RunConfig;
+  areas: readonly Area[];
+  requirements?: string[];
+  outDir: string;
+  print: (line: string) => void;
+  /** Verdicts only: no Allure results (the mutation self-test runs many). */
+  lean?: boolean;
+  /** stdout is a terminal of the run's own: a status line there, unless CI is set; otherwise a plain line per area. */
+  terminal?: boolean;
+  /** Stops the suites when the run is interrupted; its channel reaches their worker. */
+  control: SuiteControl;
+}
+
+/**
+ * Compiled suites when the runner itself runs compiled (dist/): vitest then has no TypeScript to
+ * transform, a good part of a short run's start-up.
+ */
+const compiled = /[\\/]dist[\\/]runner[\\/]/.test(fileURLToPath(import.meta.url));
+const SUITES = compiled ? 'dist/suites' : 'suites';
+const EXT = compiled ? 'js' : 'ts';
+
+export function suiteFile(area: Area): string {
+  return `${SUITES}/${area}/${area}.suite.${EXT}`;
+}
+
+export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
+  const root = packageRoot();
+  const status = run.terminal && !ciSet(process.env) ? new StatusLine(process.stdout, [process.stderr]) : undefined;
+  const reporter = new VerdictReporter(root, run.print, status);
+  const previousExitCode = process.exitCode;
+  const ownSignals = keepSignalsFromVitest();
+  const files = run.areas.map(suiteFile);
+  try {
+    if (run.lean) await runLean(run, reporter, files);
+    else {
+      const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control]), VITEST_LOGGING);
+      try {
+        // Every file collected before the first test runs: the progress counts against what will run.
+        reporter.plan((await vitest.collect(files)).testModules);
+        await startCatching(vitest, files, reporter);
+      } finally {
+        await vitest.close();
+      }
+    }
+  } finally {
+    ownSignals();
+    status?.close();
+  }
+  // vitest marks the process failed when a test fails; the run's exit code is ours to decide.
+  process.exitCode = previousExitCode;
+  return reporter;
+}
+
+const VITEST_LOGGING = { logLevel: 'error', clearScreen: false } as const;
+
+async function startCatching(vitest: Vitest, files: string[], reporter: VerdictReporter): Promise<void> {
+  try {
+    await vitest.start(files);
+  } catch (e) {
+    // As startVitest does, an error of vitest's own ends the run, reported; here it fails it too.
+    if (!(e instanceof TestsNotFoundError)) reporter.unhandled.push(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** The hooks of vitest's reporter interface our reporters use, passed on by the relay. */
+const RELAYED = [
+  'onTestRunStart',
+  'onTestModuleQueued',
+  'onTestModuleStart',
+  'onTestCaseReady',
+  'onTestCaseResult',
+  'onTestModuleEnd',
+  'onTestRunEnd',
+] as const;
+
+/** A reporter standing for the reporters of whichever lean run the shared vitest is running now. */
+interface Relay {
+  reporter: Reporter;
+  current: Reporter[];
+}
+
+function newRelay(): Relay {
+  const r: Relay = { reporter: {}, current: [] };
+  for (const hook of RELAYED) {
+    const pass = (...args: unknown[]): void => {
+      for (const target of r.current) (target[hook] as ((...a: unknown[]) => unknown) | undefined)?.apply(target, args);
+    };
+    Object.assign(r.reporter, { [hook]: pass });
+  }
+  return r;
+}
+
+/**
+ * Lean runs (the mutation self-test runs one per fault, a hundred and more per process) share one
+ * vitest: its start-up, configuration and the transforms of the suite files are paid once. Each run
+ * brings its config, name pattern and reporters; the suites' worker is new for every run, so no
+ * module state carries over.
+ */
+let shared: { vitest: Vitest; relay: Relay } | undefined;
+
+async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
+  if (!shared) {
+    const passOn = newRelay();
+    shared = {
+      vitest: await createVitest(
+        'test',
+        vitestOptions({ ...run, requirements: undefined }, packageRoot(), [passOn.reporter]),
+        VITEST_LOGGING,
+      ),
+      relay: passOn,
+    };
+  }
+  const { vitest, relay } = shared;
+  vitest.provide('bmc', run.cfg);
+  vitest.provide('runChannel', run.control.channel);
+  vitest.setGlobalTestNamePattern(run.requirements ? idPattern(run.requirements) : '');
+  relay.current = [reporter, run.control];
+  run.control.onInit?.(vitest);
+  try {
+    await startCatching(vitest, files, reporter);
+  } finally {
+    relay.current = [];
+  }
+}
+
+/** Closes the vitest lean runs share, if there is one (a process that ran them is done). */
+export async function closeLeanRuns(): Promise<void> {
+  const closing = shared;
+  shared = undefined;
+  await closing?.vitest.close();
+}
+
+function vitestOptions(run: SuiteRun, root: string, reporters: Reporter[]): Parameters<typeof createVitest>[1] {
+  return {
+    root,
+    config: false,
+    watch: false,
+    run: true,
+    include: [`${SUITES}/*/*.suite.${EXT}`],
+    // Suites share one target: one file at a time, so a write in one never shows in another's events.
+    fileParallelism: false,
+    maxWorkers: 1,
+    isolate: false,
+    pool: 'threads',
+    passWithNoTests: true,
+    // Compiled modules under the suites load as plain Node modules: no transform on each run.
+    ...(compiled && { server: { deps: { external: [/[\\/]dist[\\/](?!suites[\\/][a-z-]+[\\/][a-z-]+\.suite\.js$)/] } } }),
+    sequence: { sequencer: AreaSequencer },
+    // The run's client settings, its interruption and the suites' reports pass through it.
+    setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/vitest/suite-setup.${EXT}`],
+    testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
+    provide: { bmc: run.cfg, runChannel: run.control.channel },
+    // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
+    reporters: [
+      ...reporters,
+      ...(run.lean
+        ? []
+        : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
+    ],
+  };
+}
+
+/** Matches titles that name any of the IDs, e.g. "[EP-5 RULE-1] ...". */
+function idPattern(ids: string[]): RegExp {
+  const alternatives = ids.map((id) => id.replace(/[-]/g, '\\-')).join('|');
+  return new RegExp(`\\[[^\\]]*\\b(?:${alternatives})\\b[^\\]]*\\]`);
+}
