@@ -7,11 +7,15 @@ import { runLoadCommand } from './helpers.js';
 test('a p99 threshold and the baseline both fail on a simulator slowed by slow-requests', async () => {
   const clean = await runLoadCommand({ scenario: ['get-object'], duration: 1, connections: 2 });
   const thresholds = join(clean.out, 'thresholds.json');
-  await writeFile(thresholds, JSON.stringify({ 'get-object': ['p99 < 80ms', 'errors == 0'] }));
-  // The same thresholds hold on the clean simulator: the failure below is the fault's doing.
+  // The bound is the fault's own delay: every slowed request takes 100 ms or more, whatever the machine.
+  await writeFile(thresholds, JSON.stringify({ 'get-object': ['p99 < 100ms', 'errors == 0'] }));
+  // On the clean simulator the same thresholds are judged by what was measured: they hold unless the
+  // machine itself is so busy that the clean p99 reaches 100 ms, and then they fail, saying so.
   const checked = await runLoadCommand({ scenario: ['get-object'], duration: 1, connections: 2, thresholds });
-  expect(checked.exitCode, checked.stdout).toBe(0);
-  expect(checked.doc.thresholds.filter((t) => t.scenario === 'get-object').every((t) => t.pass)).toBe(true);
+  const p99 = checked.doc.thresholds.find((t) => t.scenario === 'get-object' && t.rule.startsWith('p99'))!;
+  expect(p99.pass, checked.stdout).toBe(p99.actual! < 100);
+  expect(checked.doc.thresholds.find((t) => t.rule.startsWith('errors'))?.pass).toBe(true);
+  expect(checked.exitCode, checked.stdout).toBe(p99.pass ? 0 : 1);
 
   const slow = await runLoadCommand({
     scenario: ['get-object'],
@@ -25,10 +29,10 @@ test('a p99 threshold and the baseline both fail on a simulator slowed by slow-r
   expect(slow.doc.verdict).toBe('fail');
   expect(slow.doc.faults).toEqual(['slow-requests']);
   // The fault holds every request 100 ms or more: the p99 it reports is at least that (a busy machine adds to it).
-  const missed = slow.doc.failures.map((f) => /^get-object: p99 < 80ms missed \(actual ([\d.]+)/.exec(f)?.[1]).find(Boolean);
+  const missed = slow.doc.failures.map((f) => /^get-object: p99 < 100ms missed \(actual ([\d.]+)/.exec(f)?.[1]).find(Boolean);
   expect(Number(missed)).toBeGreaterThanOrEqual(99);
   expect(slow.doc.failures).toContainEqual(expect.stringMatching(/^get-object: p99 regressed against the baseline/));
-  expect(slow.stdout).toMatch(/FAIL get-object: p99 < 80ms missed/);
+  expect(slow.stdout).toMatch(/FAIL get-object: p99 < 100ms missed/);
   expect(slow.doc.baseline?.changes.find((c) => c.metric === 'rps')?.regression).toBe(true);
 });
 
