@@ -44,13 +44,15 @@ function simulate(args: string[]): Promise<SpawnedSimulator> {
   return spawnListening([CLI, 'simulate', ...args], 'simulate');
 }
 
-async function timedRun(url: string, extra: string[]): Promise<Timed> {
+/** A destructive run against `url`, or against the embedded simulator when `url` is undefined. */
+async function timedRun(url: string | undefined, extra: string[]): Promise<Timed> {
   const out = await mkdtemp(join(tmpdir(), 'bmc-bench-run-'));
   const started = performance.now();
   try {
     let stdout = '';
     const exitCode = await new Promise<number>((resolve) => {
-      const args = [CLI, 'run', '--target', url, '--insecure', '--profile', 'destructive', '--out', out, ...extra];
+      const target = url === undefined ? [] : ['--target', url, '--insecure'];
+      const args = [CLI, 'run', ...target, '--profile', 'destructive', '--out', out, ...extra];
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
       child.once('close', (code) => resolve(code ?? 1));
@@ -89,6 +91,11 @@ export function areaTable(run: Timed): string[] {
 }
 
 export async function hardwareRuns(): Promise<void> {
+  // The main job (`npm start` without its HTML): the embedded simulator, in-process, its own pacing.
+  const embedded = await timedRun(undefined, []);
+  console.log(
+    `run against the embedded simulator (npm start's job): ${embedded.seconds.toFixed(1)} s wall (exit ${embedded.exitCode}; ${embedded.summary}); areas: ${[...embedded.areas].map(([a, s]) => `${a} ${s.toFixed(1)}`).join(', ')}`,
+  );
   const profile = join(packageRoot(), 'profiles/phosphor-rest-server.json');
   const figures: Array<[string, Timed]> = [];
   for (const [name, simArgs, runArgs] of [
