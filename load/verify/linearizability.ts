@@ -53,7 +53,8 @@ export type CheckResult =
       blockedAt: number;
       /**
        * Positions of the operations the search could not place after `longest`: those invoked
-       * before the blocking response and not in `longest` (the blocking one among them).
+       * before the blocking response and not in `longest` (the blocking one among them), less
+       * the unanswered writes it took as never having taken effect.
        */
       unplaced: number[];
       /** The register's value after `longest`. */
