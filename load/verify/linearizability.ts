@@ -12,7 +12,7 @@
  * key. Splitting one register's history by written value is not safe in general (a read of the
  * initial value constrains every write), so the search takes the whole history, memoised.
  *
- * Conventions, as in the literature (Herlihy & Wing 1990, section 3: a history is completed by
+ * Conventions, as in the literature (Herlihy & Wing 1990, whose definition completes a history by
  * appending responses to some pending invocations and dropping the others):
  * - an operation precedes another only when its response came strictly before the other's
  *   invocation; operations that touch at one instant are concurrent (as in Porcupine);
