@@ -115,7 +115,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     cfg.session = session;
     cfg.sessionProblem = sessionProblem;
     // The embedded simulator's own writables (nothing named) are ours: a fault may remove one.
-    const userNamed = !(embedded && cfg.writable === embedded.writable);
+    const userNamed = !embedded || declaredWritables(opts).length > 0;
     const { writable, unmatched } = await resolveWritables(client, cfg.writable, cfg.namespace);
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
@@ -277,6 +277,11 @@ function mergedExpectations(opts: RunOptions): Expectations | undefined {
 }
 
 /** The run's configuration: its settings by the one rule (settings.ts), and what the run itself adds. */
+/** The writables the user named: by flag, in the expectations file, in the target profile. */
+function declaredWritables(opts: RunOptions): WritableAttribute[] {
+  return [...opts.writable, ...(opts.expectations?.writable ?? []), ...(opts.targetProfile?.writable ?? [])];
+}
+
 export function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefined): RunConfig {
   const p = opts.targetProfile;
   const settings = resolveSettings({ kind: targetKind(embedded !== undefined, opts.dialect), flags: opts, profile: p, embedded });
@@ -288,7 +293,7 @@ export function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefin
     password: opts.password,
     namespace: opts.namespace,
     // Named by the user (flags, the expectations file, the target profile), each written in turn; the simulator knows its own.
-    writable: firstNamed([...opts.writable, ...(opts.expectations?.writable ?? []), ...(p?.writable ?? [])], embedded?.writable ?? []),
+    writable: firstNamed(declaredWritables(opts), embedded?.writable ?? []),
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     connections: concurrency,
     embedded: embedded !== undefined,
