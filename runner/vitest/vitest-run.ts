@@ -109,21 +109,43 @@ function newRelay(): Relay {
  * brings its config, name pattern and reporters; the suites' worker is new for every run, so no
  * module state carries over.
  */
-let shared: { vitest: Vitest; relay: Relay } | undefined;
+let shared: { vitest: Vitest; relay: Relay; busy: boolean } | undefined;
 
 async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
+  // Two lean runs at once in one process (no caller does it today) each get a vitest of their own.
+  if (shared?.busy) {
+    const passOn = newRelay();
+    const vitest = await createVitest(
+      'test',
+      vitestOptions({ ...run, requirements: undefined }, packageRoot(), [passOn.reporter]),
+      VITEST_LOGGING,
+    );
+    try {
+      await leanRun(vitest, passOn, run, reporter, files);
+    } finally {
+      await vitest.close();
+    }
+    return;
+  }
   if (!shared) {
     const passOn = newRelay();
-    shared = {
-      vitest: await createVitest(
-        'test',
-        vitestOptions({ ...run, requirements: undefined }, packageRoot(), [passOn.reporter]),
-        VITEST_LOGGING,
-      ),
-      relay: passOn,
-    };
+    const vitest = await createVitest(
+      'test',
+      vitestOptions({ ...run, requirements: undefined }, packageRoot(), [passOn.reporter]),
+      VITEST_LOGGING,
+    );
+    shared = { vitest, relay: passOn, busy: false };
   }
-  const { vitest, relay } = shared;
+  const mine = shared;
+  mine.busy = true;
+  try {
+    await leanRun(mine.vitest, mine.relay, run, reporter, files);
+  } finally {
+    mine.busy = false;
+  }
+}
+
+async function leanRun(vitest: Vitest, relay: Relay, run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
   vitest.provide('bmc', run.cfg);
   vitest.provide('runChannel', run.control.channel);
   vitest.setGlobalTestNamePattern(run.requirements ? idPattern(run.requirements) : '');
