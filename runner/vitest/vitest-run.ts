@@ -115,11 +115,7 @@ async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]
   // Two lean runs at once in one process (no caller does it today) each get a vitest of their own.
   if (shared?.busy) {
     const passOn = newRelay();
-    const vitest = await createVitest(
-      'test',
-      vitestOptions({ ...run, requirements: undefined }, packageRoot(), [passOn.reporter]),
-      VITEST_LOGGING,
-    );
+    const vitest = await leanVitest(run, passOn);
     try {
       await leanRun(vitest, passOn, run, reporter, files);
     } finally {
@@ -129,11 +125,7 @@ async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]
   }
   if (!shared) {
     const passOn = newRelay();
-    const vitest = await createVitest(
-      'test',
-      vitestOptions({ ...run, requirements: undefined }, packageRoot(), [passOn.reporter]),
-      VITEST_LOGGING,
-    );
+    const vitest = await leanVitest(run, passOn);
     shared = { vitest, relay: passOn, busy: false };
   }
   const mine = shared;
@@ -143,6 +135,11 @@ async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]
   } finally {
     mine.busy = false;
   }
+}
+
+/** A vitest for lean runs: each run's name pattern is set when it starts, so none is built in. */
+function leanVitest(run: SuiteRun, relay: Relay): Promise<Vitest> {
+  return createVitest('test', vitestOptions({ ...run, requirements: undefined }, packageRoot(), [relay.reporter]), VITEST_LOGGING);
 }
 
 async function leanRun(vitest: Vitest, relay: Relay, run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
