@@ -7,7 +7,7 @@ import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
 import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
-import { brief, isInterfacesAdded, isPropertiesChanged, recent, type AttrWriter, type StreamAnalysis, type Tap } from './events.js';
+import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter, type StreamAnalysis } from './events.js';
 
 /** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
 const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
@@ -52,14 +52,6 @@ export function streamProblems(a: StreamAnalysis, label: string): { missing?: st
     out.extra = `${label}: ${a.extra.length} event(s) more than writes, duplicated or never written (${show(a.extra)}); ${seen}`;
   if (a.orderProblem) out.order = `${label}: ${a.orderProblem}; ${seen}`;
   return out;
-}
-
-/** A tap that never delivered the change it was primed with: why, as a sentence. */
-export function neverLive(tap: Tap): string {
-  const close = tap.sub.closeInfo;
-  if (close)
-    return `the target closed ${tap.what} (filter ${show(tap.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
-  return `${tap.what} (filter ${show(tap.filter)}) never delivered the change it admits; ${recent(tap.sub)}`;
 }
 
 /** How a socket's connection attempt ended, as a phrase. */

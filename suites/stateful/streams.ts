@@ -57,7 +57,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function carries(data: Record<string, unknown>, change: Change): boolean {
+/** Whether a PropertiesChanged carries the change (its path, the property, the new value). */
+export function carries(data: Record<string, unknown>, change: Change): boolean {
   if (change.kind !== 'PropertiesChanged') return false;
   const props = data.properties;
   return data.path === change.path && isRecord(props) && Object.hasOwn(props, change.name) && sameValue(props[change.name], change.value);

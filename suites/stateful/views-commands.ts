@@ -110,7 +110,7 @@ class Unsubscribe extends StepCommand<ViewsWorld> {
       this.i,
     );
     if (!s) return world.rec.begin('close a subscription: none is open');
-    world.rec.begin(`close ${s.label} ${show(s.filter)}`);
+    world.rec.begin(`close ${s.what} ${show(s.filter)}`);
     // What it was owed arrives (or is judged missing) before it goes.
     await world.settle();
     await world.unsubscribe(s);
