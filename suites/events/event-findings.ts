@@ -7,7 +7,8 @@ import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
 import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
-import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter, type StreamAnalysis } from './events.js';
+import type { WriteStream } from './event-matrix.js';
+import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter } from './events.js';
 
 /** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
 const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
@@ -43,14 +44,19 @@ export function involves(data: unknown, iface: string): boolean {
   return false;
 }
 
-export function streamProblems(a: StreamAnalysis, label: string): { missing?: string; extra?: string; order?: string } {
+/** How a measured stream falls short of its writes, in the words of EV-8 (missing, extra) and EV-9 (order). */
+export function streamProblems(stream: WriteStream, label: string): { missing?: string; extra?: string; order?: string } {
+  const { written, received, judgement } = stream;
   const out: { missing?: string; extra?: string; order?: string } = {};
-  const seen = `written ${show(a.expected, 400)}, received ${show(a.received, 400)}`;
-  if (a.missing.length > 0)
-    out.missing = `${label}: ${a.missing.length} of ${a.expected.length} write(s) never produced an event (${show(a.missing)}); ${seen}`;
-  if (a.extra.length > 0)
-    out.extra = `${label}: ${a.extra.length} event(s) more than writes, duplicated or never written (${show(a.extra)}); ${seen}`;
-  if (a.orderProblem) out.order = `${label}: ${a.orderProblem}; ${seen}`;
+  const seen = `written ${show(written, 400)}, received ${show(received, 400)}`;
+  const missing = judgement.missing.map((c) => (c.kind === 'PropertiesChanged' ? c.value : c.path));
+  if (missing.length > 0)
+    out.missing = `${label}: ${missing.length} of ${written.length} write(s) never produced an event (${show(missing)}); ${seen}`;
+  const extra = judgement.problems.filter((p) => p.requirement !== 'EV-9');
+  if (extra.length > 0)
+    out.extra = `${label}: ${extra.length} event(s) more than writes, duplicated or never written (${extra.map((p) => p.message).join('; ')}); ${seen}`;
+  const order = judgement.problems.find((p) => p.requirement === 'EV-9');
+  if (order) out.order = `${label}: ${order.message}; ${seen}`;
   return out;
 }
 

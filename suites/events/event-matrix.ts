@@ -24,19 +24,11 @@ import type { ReceivedEvent } from '../../client/subscriber.js';
 import { show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
 import { noWritableReason, writePlans } from '../harness/writable.js';
+import { admission, type Change, type EventFilter } from './engine/filters.js';
+import { judgeStream, type StreamJudgement } from './engine/judge.js';
 import type { Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
-import {
-  AttrWriter,
-  analyseStream,
-  fewerObjectsReason,
-  onDistinctObjects,
-  subscribe,
-  tryGoLive,
-  type NotLive,
-  type StreamAnalysis,
-  type WriteRecord,
-} from './events.js';
+import { AttrWriter, fewerObjectsReason, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
 export interface Matrix {
   a: AttrWriter;
@@ -373,10 +365,42 @@ export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: Att
  * it is that loss again (EV-8's), not proof that the target sent no such event.
  */
 export function lostMeasured(m: Matrix, sub: Subscription): boolean {
-  return [m.a, m.b].some((w) => w !== undefined && streamOf(m, sub, w).missing.length > 0);
+  return [m.a, m.b].some((w) => w !== undefined && streamOf(m, sub, w).judgement.missing.length > 0);
 }
 
-/** How a writer's measured events on a subscription compare with what it wrote. */
-export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): StreamAnalysis {
-  return analyseStream(writtenValues(m, w), measuredEvents(m, sub, w), (d) => w.valueIn(d));
+/** A writer's measured writes, what a subscription received of them, and the stream judge's verdict. */
+export interface WriteStream {
+  written: unknown[];
+  received: unknown[];
+  /** The writes as the judge's changes, numbered from 1. */
+  changes: Change[];
+  judgement: StreamJudgement;
+}
+
+/** A writer's measured events on a subscription, judged against its writes through the subscription's filter. */
+export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): WriteStream {
+  const records = m.written.get(w) ?? [];
+  const changes = records.map((r, i): Change => ({
+    no: i + 1,
+    kind: 'PropertiesChanged',
+    path: w.path,
+    name: w.name,
+    value: r.value,
+    after: r.at,
+  }));
+  const filter = sub.filter as EventFilter;
+  const events = measuredEvents(m, sub, w);
+  const judgement = judgeStream({
+    what: w.label,
+    filter,
+    expected: changes.flatMap((change) => {
+      const a = admission(filter, change);
+      return a === 'never' ? [] : [{ change, admission: a }];
+    }),
+    received: events,
+    since: 1,
+    log: changes,
+    tracked: () => true,
+  });
+  return { written: records.map((r) => r.value), received: events.map((e) => w.valueIn(e.data)), changes, judgement };
 }

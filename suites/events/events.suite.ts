@@ -5,8 +5,8 @@ import { sameValue } from '../../client/values.js';
 import { profileAllows } from '../../runner/config.js';
 import { check, evidenceMark, runConfig, type CheckContext } from '../harness/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from '../harness/assert.js';
-import { admitsEverySignal } from '../stateful/streams.js';
-import type { EventFilter } from '../stateful/filters.js';
+import { admitsEverySignal } from './engine/judge.js';
+import type { EventFilter } from './engine/filters.js';
 import { expectSchema } from '../harness/schema.js';
 import {
   anyEventOf,
@@ -170,9 +170,9 @@ check(
   'event latency (write to event) is recorded',
   async (t) => {
     const m = await liveMatrix(t);
-    const writes = m.written.get(m.a) ?? [];
-    const latencies = streamOf(m, m.only, m.a)
-      .matched.map((x) => x.event.at - writes[x.write]!.at)
+    const { changes, judgement } = streamOf(m, m.only, m.a);
+    const latencies = changes
+      .flatMap((c) => (judgement.arrived.has(c.no) ? [judgement.arrived.get(c.no)! - c.after!] : []))
       .sort((a, b) => a - b);
     if (latencies.length === 0) t.notTested('no event of the measured writes arrived: no latency to record (see EP-14)');
     const ms = (x: number) => Math.round(x * 10) / 10;

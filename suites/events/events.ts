@@ -347,54 +347,6 @@ export async function collect(
   return matching(s.socket, pred, from);
 }
 
-// --- Streams --------------------------------------------------------------------------------
-
-export interface StreamAnalysis {
-  expected: unknown[];
-  received: unknown[];
-  /** Written values with no event (multiset difference). */
-  missing: unknown[];
-  /** Events beyond the writes: duplicates, or values never written. */
-  extra: unknown[];
-  /** The first event that arrived after an event of a later write, if any. */
-  orderProblem?: string;
-  /** Events matched to the write that caused them (in write order). */
-  matched: Array<{ event: ReceivedEvent; write: number }>;
-}
-
-/**
- * Compares the events of one attribute with its writes. A repeat of the value just matched is a
- * duplicate, not a reordering; a value matched only by an earlier write is out of order.
- */
-export function analyseStream(expected: unknown[], events: ReceivedEvent[], valueOf: (data: unknown) => unknown): StreamAnalysis {
-  const received = events.map((e) => valueOf(e.data));
-  const left = [...expected];
-  const extra: unknown[] = [];
-  for (const v of received) {
-    const i = left.findIndex((x) => sameValue(x, v));
-    if (i >= 0) left.splice(i, 1);
-    else extra.push(v);
-  }
-  const matched: StreamAnalysis['matched'] = [];
-  let next = 0;
-  let last = -1;
-  let orderProblem: string | undefined;
-  for (const [n, event] of events.entries()) {
-    const v = received[n];
-    if (last >= 0 && sameValue(v, expected[last])) continue;
-    let k = next;
-    while (k < expected.length && !sameValue(expected[k], v)) k++;
-    if (k < expected.length) {
-      matched.push({ event, write: k });
-      next = k + 1;
-      last = k;
-    } else if (!orderProblem && expected.some((x) => sameValue(x, v))) {
-      orderProblem = `the event #${event.seq} carrying ${show(v)} arrived after the event of a later write (${show(expected[last])})`;
-    }
-  }
-  return { expected, received, missing: left, extra, orderProblem, matched };
-}
-
 /** Percentile of a sorted list (nearest rank). */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

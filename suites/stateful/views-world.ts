@@ -19,8 +19,15 @@ import { nextMessage, sleep, waitUntil } from '../events/engine/waits.js';
 import { freshVersion } from '../harness/software.js';
 import { differentValue } from '../harness/writable.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
-import { admission, filterRequirement, type Change, type EventFilter, type NewChange } from './filters.js';
-import { addedContentProblem, admitsEverySignal, carries, judgeStream, type Expected, type StreamJudgement } from './streams.js';
+import { admission, filterRequirement, type Change, type EventFilter, type NewChange } from '../events/engine/filters.js';
+import {
+  addedContentProblem,
+  admitsEverySignal,
+  carries,
+  judgeStream,
+  type Expected,
+  type StreamJudgement,
+} from '../events/engine/judge.js';
 import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
 
 /** Versions this area uploads start so (freshVersion('stateful')); nothing else is deleted at a sequence's end. */

@@ -79,7 +79,8 @@ export class FakeTarget {
     const value = this.written.length + 1;
     this.written.push(performance.now());
     setTimeout(() => {
-      for (const s of this.sockets) if (this.deliver(s, value)) s.push({ event: 'PropertiesChanged', path: '/a', properties: { V: value } });
+      for (const s of this.sockets)
+        if (this.deliver(s, value)) s.push({ event: 'PropertiesChanged', path: '/a', properties: { V: value } });
     }, this.latencyMs);
     return { at: performance.now(), carries: (d) => (d as { properties?: { V?: unknown } }).properties?.V === value };
   };
