@@ -1,7 +1,7 @@
 /**
  * The events suite's wording and judging of single events and streams: the shape of one
- * PropertiesChanged (EV-2), which interfaces an event involves, how a measured stream falls short
- * of its writes, and why a subscription never went live.
+ * PropertiesChanged (EV-2), which interfaces an event involves, how the stream judge's verdict on a
+ * measured stream reads, and how a socket's opening ended.
  */
 import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
 import { ensure, show } from '../harness/assert.js';

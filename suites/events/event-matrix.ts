@@ -100,8 +100,9 @@ async function measure(t: CheckContext): Promise<Matrix> {
   if (plans.length === 0) t.notTested(noWritableReason());
   const a = new AttrWriter(t, plans[0]!);
   const openedAt = performance.now();
-  const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`, SUITE);
-  const all = await subscribe(t, {}, 'the subscription with {}', SUITE);
+  const open = (filter: unknown, what: string) => subscribe(t, filter, `the subscription ${what}`, SUITE);
+  const only = await open({ paths: [a.path] }, `to ${a.path}`);
+  const all = await open({}, 'with {}');
   const m: Matrix = {
     a,
     only,
@@ -124,8 +125,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
   // candidate is primed together with A.
   const candidates = plans.slice(1).map((p) => new AttrWriter(t, p));
   candidates.sort((x, y) => Number(y.distinctValues(4).length === 4) - Number(x.distinctValues(4).length === 4));
-  const firstSub =
-    candidates[0] && (await subscribe(t, { paths: [candidates[0].path] }, `the subscription to ${candidates[0].path}`, SUITE));
+  const firstSub = candidates[0] && (await open({ paths: [candidates[0].path] }, `to ${candidates[0].path}`));
   const [primedA] = await Promise.all([tryGoLive(t, [only, all], a), firstSub && tryGoLive(t, [firstSub], candidates[0]!)]);
   m.notLive = primedA;
   phase('priming A');
@@ -134,7 +134,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
   m.seenInterfaces.a = primingInterface(only);
 
   for (const [i, c] of candidates.slice(0, 3).entries()) {
-    const sub = i === 0 ? firstSub! : await subscribe(t, { paths: [c.path] }, `the subscription to ${c.path}`, SUITE);
+    const sub = i === 0 ? firstSub! : await open({ paths: [c.path] }, `to ${c.path}`);
     if (i > 0) await tryGoLive(t, [sub], c);
     if (sub.liveAt === undefined) continue;
     const iface = primingInterface(sub);
@@ -148,56 +148,27 @@ async function measure(t: CheckContext): Promise<Matrix> {
   }
   phase('choosing B');
   const late: Subscription[] = [];
-  if (m.b) late.push((m.both = await subscribe(t, { paths: [a.path, m.b.path] }, 'the subscription to both paths', SUITE)));
+  if (m.b) late.push((m.both = await open({ paths: [a.path, m.b.path] }, 'to both paths')));
   const iA = m.seenInterfaces.a;
   const iB = m.seenInterfaces.b;
   if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
     m.interfaces = { a: iA, b: iB };
-    late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`, SUITE)));
-    late.push(
-      (m.either = await subscribe(
-        t,
-        { paths: [a.path], interfaces: [iB] },
-        `the subscription to path ${a.path} or interface ${iB}`,
-        SUITE,
-      )),
-    );
-    late.push(
-      (m.neither = await subscribe(
-        t,
-        { paths: [a.path], interfaces: [iA] },
-        `the subscription to path ${a.path} or interface ${iA}`,
-        SUITE,
-      )),
-    );
+    late.push((m.byIface = await open({ interfaces: [iA] }, `to ${iA}`)));
+    late.push((m.either = await open({ paths: [a.path], interfaces: [iB] }, `to path ${a.path} or interface ${iB}`)));
+    late.push((m.neither = await open({ paths: [a.path], interfaces: [iA] }, `to path ${a.path} or interface ${iA}`)));
   }
   // The near misses, primed by B (which each lists exactly) while A primes the late ones.
   const near: Subscription[] = [];
   if (m.b) {
     const b = m.b;
     const paths = nearPaths(a.path).filter((p) => p !== b.path);
-    if (paths.length > 0)
-      near.push(
-        (m.nearPaths = await subscribe(
-          t,
-          { paths: [b.path, ...paths] },
-          `the subscription to ${b.path} and near misses of ${a.path}`,
-          SUITE,
-        )),
-      );
-    near.push((m.nearSlash = await subscribe(t, { paths: [b.path, `${a.path}/`] }, `the subscription to ${b.path} and ${a.path}/`, SUITE)));
+    if (paths.length > 0) near.push((m.nearPaths = await open({ paths: [b.path, ...paths] }, `to ${b.path} and near misses of ${a.path}`)));
+    near.push((m.nearSlash = await open({ paths: [b.path, `${a.path}/`] }, `to ${b.path} and ${a.path}/`)));
     if (m.interfaces) {
       const iB = m.interfaces.b;
       const names = nearInterfaces(m.interfaces.a).filter((i) => i !== iB);
-      if (names.length > 0)
-        near.push(
-          (m.nearIface = await subscribe(
-            t,
-            { interfaces: [iB, ...names] },
-            `the subscription to ${iB} and near misses of ${m.interfaces.a}`,
-            SUITE,
-          )),
-        );
+      const what = `to ${iB} and near misses of ${m.interfaces.a}`;
+      if (names.length > 0) near.push((m.nearIface = await open({ interfaces: [iB, ...names] }, what)));
     }
   }
   // One priming write of A reaches every late subscription (A matches each by path or interface).

@@ -1,8 +1,7 @@
 /**
  * Helpers of the events suite: subscriptions that close after the test, attribute writers that
- * always write a value differing from the current one, the priming that proves a subscription is
- * live (nothing acknowledges the filter), and the comparison of a received stream with the writes
- * that caused it.
+ * always write a value differing from the current one, and the suite's use of the event engine
+ * (engine/): priming with a writer's changes, and what it says when a subscription never went live.
  */
 import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../client/subscriber.js';
 import { sameValue } from '../../client/values.js';

@@ -13,12 +13,17 @@ const P = '/xyz/ns/inventory/system';
  * Writes at 0, 1, 2 … ms; each event at the time given, or (a bare value) back to back from 100 ms
  * on, after every write was sent, as on a target whose events come late.
  */
-function judge(written: unknown[], received: Array<unknown | { value: unknown; at: number }>, filter: object = { paths: [P] }) {
+interface Timed {
+  value: unknown;
+  at: number;
+}
+
+function judge(written: unknown[], received: unknown[], filter: object = { paths: [P] }) {
   const changes = written.map((value, i): Change => ({ no: i + 1, kind: 'PropertiesChanged', path: P, name: 'AssetTag', value, after: i }));
   const events = received.map((r, seq): ReceivedEvent => {
-    const timed = r !== null && typeof r === 'object' && 'at' in r;
-    const data = { event: 'PropertiesChanged', path: P, interface: 'xyz.ns.Tag', properties: { AssetTag: timed ? r.value : r } };
-    return { at: timed ? r.at : 100 + seq, seq, data, raw: JSON.stringify(data) };
+    const timed = r !== null && typeof r === 'object' && 'at' in r ? (r as Timed) : undefined;
+    const data = { event: 'PropertiesChanged', path: P, interface: 'xyz.ns.Tag', properties: { AssetTag: timed ? timed.value : r } };
+    return { at: timed ? timed.at : 100 + seq, seq, data, raw: JSON.stringify(data) };
   });
   const j = judgeStream({
     what: 'S',
