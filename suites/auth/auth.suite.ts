@@ -426,7 +426,7 @@ check(
     let twinProblem: string | undefined;
     if (twin.kind !== 'open') twinProblem = `the same subscription with a live session was refused: ${twin.answer}`;
     else {
-      const notLive = await tryGoLive(t, [{ sub: twin.sub, filter, what: 'the subscription with a live session' }], writer);
+      const notLive = await tryGoLive(t, [{ socket: twin.sub, filter, what: 'the subscription with a live session' }], writer);
       twinProblem = notLive && (notLive.notTested ?? notLive.reason);
     }
     // The sockets that must be refused get as long as the twin had, and its quiet window.

@@ -1,13 +1,14 @@
 /**
  * The events suite's wording and judging of single events and streams: the shape of one
- * PropertiesChanged (EV-2), which interfaces an event involves, how a measured stream falls short
- * of its writes, and why a subscription never went live.
+ * PropertiesChanged (EV-2), which interfaces an event involves, how the stream judge's verdict on a
+ * measured stream reads, and how a socket's opening ended.
  */
 import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
 import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
-import { brief, isInterfacesAdded, isPropertiesChanged, recent, type AttrWriter, type StreamAnalysis, type Tap } from './events.js';
+import type { WriteStream } from './event-matrix.js';
+import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter } from './events.js';
 
 /** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
 const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
@@ -43,23 +44,20 @@ export function involves(data: unknown, iface: string): boolean {
   return false;
 }
 
-export function streamProblems(a: StreamAnalysis, label: string): { missing?: string; extra?: string; order?: string } {
+/** How a measured stream falls short of its writes, in the words of EV-8 (missing, extra) and EV-9 (order). */
+export function streamProblems(stream: WriteStream, label: string): { missing?: string; extra?: string; order?: string } {
+  const { written, received, judgement } = stream;
   const out: { missing?: string; extra?: string; order?: string } = {};
-  const seen = `written ${show(a.expected, 400)}, received ${show(a.received, 400)}`;
-  if (a.missing.length > 0)
-    out.missing = `${label}: ${a.missing.length} of ${a.expected.length} write(s) never produced an event (${show(a.missing)}); ${seen}`;
-  if (a.extra.length > 0)
-    out.extra = `${label}: ${a.extra.length} event(s) more than writes, duplicated or never written (${show(a.extra)}); ${seen}`;
-  if (a.orderProblem) out.order = `${label}: ${a.orderProblem}; ${seen}`;
+  const seen = `written ${show(written, 400)}, received ${show(received, 400)}`;
+  const missing = judgement.missing.map((c) => (c.kind === 'PropertiesChanged' ? c.value : c.path));
+  if (missing.length > 0)
+    out.missing = `${label}: ${missing.length} of ${written.length} write(s) never produced an event (${show(missing)}); ${seen}`;
+  const extra = judgement.problems.filter((p) => p.requirement !== 'EV-9');
+  if (extra.length > 0)
+    out.extra = `${label}: ${extra.length} event(s) more than writes, duplicated or never written (${extra.map((p) => p.message).join('; ')}); ${seen}`;
+  const order = judgement.problems.find((p) => p.requirement === 'EV-9');
+  if (order) out.order = `${label}: ${order.message}; ${seen}`;
   return out;
-}
-
-/** A tap that never delivered the change it was primed with: why, as a sentence. */
-export function neverLive(tap: Tap): string {
-  const close = tap.sub.closeInfo;
-  if (close)
-    return `the target closed ${tap.what} (filter ${show(tap.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
-  return `${tap.what} (filter ${show(tap.filter)}) never delivered the change it admits; ${recent(tap.sub)}`;
 }
 
 /** How a socket's connection attempt ended, as a phrase. */

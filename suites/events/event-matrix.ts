@@ -23,21 +23,12 @@
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import { show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
-import { quietSince } from '../harness/pace.js';
 import { noWritableReason, writePlans } from '../harness/writable.js';
-import {
-  AttrWriter,
-  analyseStream,
-  collectTogether,
-  fewerObjectsReason,
-  onDistinctObjects,
-  subscribe,
-  tryGoLive,
-  type NotLive,
-  type StreamAnalysis,
-  type Tap,
-  type WriteRecord,
-} from './events.js';
+import { admission, type Change, type EventFilter } from './engine/filters.js';
+import { judgeStream, type StreamJudgement } from './engine/judge.js';
+import type { Subscription } from './engine/subscription.js';
+import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
+import { AttrWriter, fewerObjectsReason, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
 export interface Matrix {
   a: AttrWriter;
@@ -47,27 +38,27 @@ export interface Matrix {
   interfaces?: { a: string; b: string };
   /** Interface names as the priming events gave them (for messages when no pair was found). */
   seenInterfaces: { a?: unknown; b?: unknown };
-  only: Tap;
-  all: Tap;
-  onlyB?: Tap;
-  both?: Tap;
-  byIface?: Tap;
-  either?: Tap;
-  neither?: Tap;
-  nearPaths?: Tap;
-  nearSlash?: Tap;
-  nearIface?: Tap;
+  only: Subscription;
+  all: Subscription;
+  onlyB?: Subscription;
+  both?: Subscription;
+  byIface?: Subscription;
+  either?: Subscription;
+  neither?: Subscription;
+  nearPaths?: Subscription;
+  nearSlash?: Subscription;
+  nearIface?: Subscription;
   /** Opened before the measured writes; its filter was sent once they were done. */
-  early?: Tap;
+  early?: Subscription;
   /** Set when `only` never went live: EP-14's failure, and nothing to judge for the rest. */
   notLive?: NotLive;
   /** The measured writes, per writer, in order. */
   written: Map<AttrWriter, WriteRecord[]>;
-  /** Each tap's mark before the measured writes, and after their events were collected. */
-  from: Map<Tap, number>;
-  until: Map<Tap, number>;
+  /** Each subscription's mark before the measured writes, and after their events were collected. */
+  from: Map<Subscription, number>;
+  until: Map<Subscription, number>;
   /** Taps the target had closed when the measurement ended (the run closes them all later). */
-  closedByTarget: Set<Tap>;
+  closedByTarget: Set<Subscription>;
   /** Seconds each phase took, for the record (EV-11). */
   phases: Record<string, number>;
   /** performance.now() as the measurement opened its first subscription. */
@@ -80,9 +71,9 @@ function usableInterface(iface: unknown): iface is string {
   return typeof iface === 'string' && DBUS_INTERFACE.test(iface) && iface !== 'org.freedesktop.DBus.Properties';
 }
 
-/** The interface named by the event a tap went live with. */
-function primingInterface(tap: Tap): unknown {
-  return tap.liveAt === undefined ? undefined : (tap.sub.events[tap.liveAt]?.data as { interface?: unknown } | undefined)?.interface;
+/** The interface named by the event a subscription went live with. */
+function primingInterface(sub: Subscription): unknown {
+  return sub.liveAt === undefined ? undefined : (sub.socket.events[sub.liveAt]?.data as { interface?: unknown } | undefined)?.interface;
 }
 
 /** The matrix's subscriptions outlive the check that opens them: later checks read and reuse them. */
@@ -109,8 +100,9 @@ async function measure(t: CheckContext): Promise<Matrix> {
   if (plans.length === 0) t.notTested(noWritableReason());
   const a = new AttrWriter(t, plans[0]!);
   const openedAt = performance.now();
-  const only = await subscribe(t, { paths: [a.path] }, `the subscription to ${a.path}`, SUITE);
-  const all = await subscribe(t, {}, 'the subscription with {}', SUITE);
+  const open = (filter: unknown, what: string) => subscribe(t, filter, `the subscription ${what}`, SUITE);
+  const only = await open({ paths: [a.path] }, `to ${a.path}`);
+  const all = await open({}, 'with {}');
   const m: Matrix = {
     a,
     only,
@@ -133,9 +125,8 @@ async function measure(t: CheckContext): Promise<Matrix> {
   // candidate is primed together with A.
   const candidates = plans.slice(1).map((p) => new AttrWriter(t, p));
   candidates.sort((x, y) => Number(y.distinctValues(4).length === 4) - Number(x.distinctValues(4).length === 4));
-  const firstTap =
-    candidates[0] && (await subscribe(t, { paths: [candidates[0].path] }, `the subscription to ${candidates[0].path}`, SUITE));
-  const [primedA] = await Promise.all([tryGoLive(t, [only, all], a), firstTap && tryGoLive(t, [firstTap], candidates[0]!)]);
+  const firstSub = candidates[0] && (await open({ paths: [candidates[0].path] }, `to ${candidates[0].path}`));
+  const [primedA] = await Promise.all([tryGoLive(t, [only, all], a), firstSub && tryGoLive(t, [firstSub], candidates[0]!)]);
   m.notLive = primedA;
   phase('priming A');
   if (only.liveAt === undefined) return m;
@@ -143,70 +134,41 @@ async function measure(t: CheckContext): Promise<Matrix> {
   m.seenInterfaces.a = primingInterface(only);
 
   for (const [i, c] of candidates.slice(0, 3).entries()) {
-    const tap = i === 0 ? firstTap! : await subscribe(t, { paths: [c.path] }, `the subscription to ${c.path}`, SUITE);
-    if (i > 0) await tryGoLive(t, [tap], c);
-    if (tap.liveAt === undefined) continue;
-    const iface = primingInterface(tap);
+    const sub = i === 0 ? firstSub! : await open({ paths: [c.path] }, `to ${c.path}`);
+    if (i > 0) await tryGoLive(t, [sub], c);
+    if (sub.liveAt === undefined) continue;
+    const iface = primingInterface(sub);
     const distinct = usableInterface(iface) && usableInterface(m.seenInterfaces.a) && iface !== m.seenInterfaces.a;
     if (!m.b || distinct) {
       m.b = c;
-      m.onlyB = tap;
+      m.onlyB = sub;
       m.seenInterfaces.b = iface;
     }
     if (distinct) break;
   }
   phase('choosing B');
-  const late: Tap[] = [];
-  if (m.b) late.push((m.both = await subscribe(t, { paths: [a.path, m.b.path] }, 'the subscription to both paths', SUITE)));
+  const late: Subscription[] = [];
+  if (m.b) late.push((m.both = await open({ paths: [a.path, m.b.path] }, 'to both paths')));
   const iA = m.seenInterfaces.a;
   const iB = m.seenInterfaces.b;
   if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
     m.interfaces = { a: iA, b: iB };
-    late.push((m.byIface = await subscribe(t, { interfaces: [iA] }, `the subscription to ${iA}`, SUITE)));
-    late.push(
-      (m.either = await subscribe(
-        t,
-        { paths: [a.path], interfaces: [iB] },
-        `the subscription to path ${a.path} or interface ${iB}`,
-        SUITE,
-      )),
-    );
-    late.push(
-      (m.neither = await subscribe(
-        t,
-        { paths: [a.path], interfaces: [iA] },
-        `the subscription to path ${a.path} or interface ${iA}`,
-        SUITE,
-      )),
-    );
+    late.push((m.byIface = await open({ interfaces: [iA] }, `to ${iA}`)));
+    late.push((m.either = await open({ paths: [a.path], interfaces: [iB] }, `to path ${a.path} or interface ${iB}`)));
+    late.push((m.neither = await open({ paths: [a.path], interfaces: [iA] }, `to path ${a.path} or interface ${iA}`)));
   }
   // The near misses, primed by B (which each lists exactly) while A primes the late ones.
-  const near: Tap[] = [];
+  const near: Subscription[] = [];
   if (m.b) {
     const b = m.b;
     const paths = nearPaths(a.path).filter((p) => p !== b.path);
-    if (paths.length > 0)
-      near.push(
-        (m.nearPaths = await subscribe(
-          t,
-          { paths: [b.path, ...paths] },
-          `the subscription to ${b.path} and near misses of ${a.path}`,
-          SUITE,
-        )),
-      );
-    near.push((m.nearSlash = await subscribe(t, { paths: [b.path, `${a.path}/`] }, `the subscription to ${b.path} and ${a.path}/`, SUITE)));
+    if (paths.length > 0) near.push((m.nearPaths = await open({ paths: [b.path, ...paths] }, `to ${b.path} and near misses of ${a.path}`)));
+    near.push((m.nearSlash = await open({ paths: [b.path, `${a.path}/`] }, `to ${b.path} and ${a.path}/`)));
     if (m.interfaces) {
       const iB = m.interfaces.b;
       const names = nearInterfaces(m.interfaces.a).filter((i) => i !== iB);
-      if (names.length > 0)
-        near.push(
-          (m.nearIface = await subscribe(
-            t,
-            { interfaces: [iB, ...names] },
-            `the subscription to ${iB} and near misses of ${m.interfaces.a}`,
-            SUITE,
-          )),
-        );
+      const what = `to ${iB} and near misses of ${m.interfaces.a}`;
+      if (names.length > 0) near.push((m.nearIface = await open({ interfaces: [iB, ...names] }, what)));
     }
   }
   // One priming write of A reaches every late subscription (A matches each by path or interface).
@@ -231,8 +193,8 @@ async function measure(t: CheckContext): Promise<Matrix> {
       }).catch(() => undefined)
     : undefined;
   if (early) await Promise.race([isOpen, early]);
-  const taps = tapsOf(m);
-  for (const tap of taps) m.from.set(tap, tap.sub.mark());
+  const subs = subscriptionsOf(m);
+  for (const sub of subs) m.from.set(sub, sub.socket.mark());
   const writers = m.b ? [a, m.b] : [a];
   for (const w of writers) m.written.set(w, []);
   for (let r = 0; r < t.cfg.eventWrites; r++) {
@@ -242,32 +204,32 @@ async function measure(t: CheckContext): Promise<Matrix> {
   m.early = await early;
   if (m.early) {
     m.from.set(m.early, 0);
-    taps.push(m.early);
+    subs.push(m.early);
   }
   phase('writing');
-  // Every tap waits for what its filter admits at the same time: one quiet window for all. A tap
+  // Every subscription waits for what its filter admits at the same time: one quiet window for all. A subscription
   // that never went live waits for nothing (its check says why).
   await collectTogether(
-    t,
-    taps.map((tap) => ({
-      tap,
-      pred: (d: unknown) => admitted(m, tap).some((w) => w.changed(d)),
-      count: tap.liveAt === undefined ? 0 : expectedCount(m, tap),
-      from: m.from.get(tap)!,
+    eventTimes(t.cfg),
+    subs.map((sub) => ({
+      subscription: sub,
+      pred: (d: unknown) => admitted(m, sub).some((w) => w.changed(d)),
+      count: sub.liveAt === undefined ? 0 : expectedCount(m, sub),
+      from: m.from.get(sub)!,
     })),
   );
   phase('collecting');
-  for (const tap of taps) {
-    m.until.set(tap, tap.sub.mark());
-    if (tap.sub.closed) m.closedByTarget.add(tap);
+  for (const sub of subs) {
+    m.until.set(sub, sub.socket.mark());
+    if (sub.socket.closed) m.closedByTarget.add(sub);
   }
   return m;
 }
 
-/** Every open tap of the matrix. */
-export function tapsOf(m: Matrix): Tap[] {
+/** Every open subscription of the matrix. */
+export function subscriptionsOf(m: Matrix): Subscription[] {
   return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither, m.nearPaths, m.nearSlash, m.nearIface, m.early].filter(
-    (x): x is Tap => x !== undefined,
+    (x): x is Subscription => x !== undefined,
   );
 }
 
@@ -291,21 +253,21 @@ function swapCase(text: string): string {
   return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
-/** The writers whose changes a tap's filter admits, as the spec reads the filter. */
-export function admitted(m: Matrix, tap: Tap): AttrWriter[] {
+/** The writers whose changes a subscription's filter admits, as the spec reads the filter. */
+export function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
   const withB = (list: AttrWriter[]) => (m.b ? [...list, m.b] : list);
-  if (tap === m.onlyB || tap === m.nearPaths || tap === m.nearSlash || tap === m.nearIface || tap === m.early) return m.b ? [m.b] : [];
-  if (tap === m.all || tap === m.both || tap === m.either) return withB([m.a]);
+  if (sub === m.onlyB || sub === m.nearPaths || sub === m.nearSlash || sub === m.nearIface || sub === m.early) return m.b ? [m.b] : [];
+  if (sub === m.all || sub === m.both || sub === m.either) return withB([m.a]);
   return [m.a];
 }
 
-function expectedCount(m: Matrix, tap: Tap): number {
-  return admitted(m, tap).reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0);
+function expectedCount(m: Matrix, sub: Subscription): number {
+  return admitted(m, sub).reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0);
 }
 
-/** The measured events of `w` a tap received (the restores after the measurement are not). */
-export function measuredEvents(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent[] {
-  return tap.sub.events.slice(m.from.get(tap) ?? 0, m.until.get(tap)).filter((e) => {
+/** The measured events of `w` a subscription received (the restores after the measurement are not). */
+export function measuredEvents(m: Matrix, sub: Subscription, w: AttrWriter): ReceivedEvent[] {
+  return sub.socket.events.slice(m.from.get(sub) ?? 0, m.until.get(sub)).filter((e) => {
     try {
       return w.changed(e.data);
     } catch {
@@ -319,9 +281,9 @@ export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
   return (m.written.get(w) ?? []).map((r) => r.value);
 }
 
-/** Whether any event of `w` reached the tap up to the end of the measurement (priming included). */
-export function anyEventOf(m: Matrix, tap: Tap, w: AttrWriter): ReceivedEvent | undefined {
-  return tap.sub.events.slice(0, m.until.get(tap)).find((e) => {
+/** Whether any event of `w` reached the subscription up to the end of the measurement (priming included). */
+export function anyEventOf(m: Matrix, sub: Subscription, w: AttrWriter): ReceivedEvent | undefined {
+  return sub.socket.events.slice(0, m.until.get(sub)).find((e) => {
     try {
       return w.changed(e.data);
     } catch {
@@ -370,14 +332,46 @@ export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: Att
 }
 
 /**
- * Whether a tap of the measurement lost some of the measured changes: one more event missing on
+ * Whether a subscription of the measurement lost some of the measured changes: one more event missing on
  * it is that loss again (EV-8's), not proof that the target sent no such event.
  */
-export function lostMeasured(m: Matrix, tap: Tap): boolean {
-  return [m.a, m.b].some((w) => w !== undefined && streamOf(m, tap, w).missing.length > 0);
+export function lostMeasured(m: Matrix, sub: Subscription): boolean {
+  return [m.a, m.b].some((w) => w !== undefined && streamOf(m, sub, w).judgement.missing.length > 0);
 }
 
-/** How a writer's measured events on a tap compare with what it wrote. */
-export function streamOf(m: Matrix, tap: Tap, w: AttrWriter): StreamAnalysis {
-  return analyseStream(writtenValues(m, w), measuredEvents(m, tap, w), (d) => w.valueIn(d));
+/** A writer's measured writes, what a subscription received of them, and the stream judge's verdict. */
+export interface WriteStream {
+  written: unknown[];
+  received: unknown[];
+  /** The writes as the judge's changes, numbered from 1. */
+  changes: Change[];
+  judgement: StreamJudgement;
+}
+
+/** A writer's measured events on a subscription, judged against its writes through the subscription's filter. */
+export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): WriteStream {
+  const records = m.written.get(w) ?? [];
+  const changes = records.map((r, i): Change => ({
+    no: i + 1,
+    kind: 'PropertiesChanged',
+    path: w.path,
+    name: w.name,
+    value: r.value,
+    after: r.at,
+  }));
+  const filter = sub.filter as EventFilter;
+  const events = measuredEvents(m, sub, w);
+  const judgement = judgeStream({
+    what: w.label,
+    filter,
+    expected: changes.flatMap((change) => {
+      const a = admission(filter, change);
+      return a === 'never' ? [] : [{ change, admission: a }];
+    }),
+    received: events,
+    since: 1,
+    log: changes,
+    tracked: () => true,
+  });
+  return { written: records.map((r) => r.value), received: events.map((e) => w.valueIn(e.data)), changes, judgement };
 }

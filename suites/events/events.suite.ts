@@ -1,13 +1,12 @@
 /** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll } from 'vitest';
 import { EventSubscriber, type ReceivedEvent } from '../../client/subscriber.js';
 import { sameValue } from '../../client/values.js';
 import { profileAllows } from '../../runner/config.js';
 import { check, evidenceMark, runConfig, type CheckContext } from '../harness/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from '../harness/assert.js';
-import { admitsEverySignal } from '../stateful/streams.js';
-import type { EventFilter } from '../stateful/filters.js';
+import { admitsEverySignal } from './engine/judge.js';
+import type { EventFilter } from './engine/filters.js';
 import { expectSchema } from '../harness/schema.js';
 import {
   anyEventOf,
@@ -22,8 +21,9 @@ import {
   withInterfaces,
   writtenValues,
 } from './event-matrix.js';
-import { describeOutcome, expectPropertiesChanged, interfaceProblem, involves, neverLive, streamProblems } from './event-findings.js';
-import { quietSince, quietWindow } from '../harness/pace.js';
+import { describeOutcome, expectPropertiesChanged, interfaceProblem, involves, streamProblems } from './event-findings.js';
+import { neverLive, type Subscription } from './engine/subscription.js';
+import { quietSince, quietWindow, sleep } from './engine/waits.js';
 import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
 import { interfaceKeys, invalidateTreeCache } from '../harness/tree.js';
 import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from '../harness/writable.js';
@@ -45,7 +45,6 @@ import {
   recent,
   subscribe,
   tryGoLive,
-  type Tap,
 } from './events.js';
 
 const cfg = runConfig();
@@ -72,7 +71,7 @@ check(
     const got = measuredEvents(m, m.only, m.a);
     ensure(
       got.length > 0,
-      `the subscription delivered the priming change of ${m.a.label} but none of the ${writtenValues(m, m.a).length} writes that followed; ${recent(m.only.sub)}`,
+      `the subscription delivered the priming change of ${m.a.label} but none of the ${writtenValues(m, m.a).length} writes that followed; ${recent(m.only.socket)}`,
     );
   },
   { profile: 'safe', ...WAITS },
@@ -83,7 +82,7 @@ check(
   "each PropertiesChanged carries event, the path, the property's interface and the written value",
   async (t) => {
     const m = await liveMatrix(t);
-    const priming = m.only.sub.events[m.only.liveAt!]!;
+    const priming = m.only.socket.events[m.only.liveAt!]!;
     for (const event of [priming, ...measuredEvents(m, m.only, m.a)]) expectPropertiesChanged(t, event, m.a);
     t.observe(`interface of ${m.a.label}`, (priming.data as { interface?: unknown }).interface);
   },
@@ -132,9 +131,9 @@ check(
     const writer = new AttrWriter(t, plan);
     // The shared measurement's live subscription to that path serves, when it has one.
     const reuse = [m.only, m.onlyB].find(
-      (tap) => tap && tap.liveAt !== undefined && !tap.sub.closed && (tap.filter as { paths?: string[] }).paths?.[0] === writer.path,
+      (sub) => sub && sub.liveAt !== undefined && !sub.socket.closed && (sub.filter as { paths?: string[] }).paths?.[0] === writer.path,
     );
-    const tap =
+    const sub =
       reuse ??
       (await openLive(t, { paths: [writer.path] }, writer, {
         settle: true,
@@ -142,7 +141,7 @@ check(
         because: 'the subscription never went live (see EP-14)',
       }));
     {
-      const from = tap.sub.mark();
+      const from = sub.socket.mark();
       const values = writer.distinctValues(BURST);
       // The target applies concurrent writes in an order of its own; whichever it applied last is
       // the value it keeps, and its event must be the last to arrive.
@@ -150,16 +149,16 @@ check(
       // The burst's own events: a late event of an earlier change (the restore after the shared
       // measurement, on a slow target) carries a value the burst did not write.
       const ofBurst = (d: unknown) => values.some((v) => writer.carrying(v)(d));
-      const events = await collect(t, tap, ofBurst, values.length, from, performance.now());
+      const events = await collect(t, sub, ofBurst, values.length, from, performance.now());
       if (events.length !== values.length) {
         notJudged(
-          `${events.length} PropertiesChanged of ${writer.label} carrying the ${values.length} values of the burst arrived: order cannot be judged (see EV-8); ${recent(tap.sub, from)}`,
+          `${events.length} PropertiesChanged of ${writer.label} carrying the ${values.length} values of the burst arrived: order cannot be judged (see EV-8); ${recent(sub.socket, from)}`,
         );
       }
       const last = writer.valueIn(events.at(-1)!.data);
       ensure(
         sameValue(last, final),
-        `a burst of ${values.length} concurrent writes to ${writer.label}: the last PropertiesChanged carries ${show(last)}, but the target kept ${show(final)}; the events did not arrive in the order of the changes; ${recent(tap.sub, from)}`,
+        `a burst of ${values.length} concurrent writes to ${writer.label}: the last PropertiesChanged carries ${show(last)}, but the target kept ${show(final)}; the events did not arrive in the order of the changes; ${recent(sub.socket, from)}`,
       );
     }
   },
@@ -171,9 +170,9 @@ check(
   'event latency (write to event) is recorded',
   async (t) => {
     const m = await liveMatrix(t);
-    const writes = m.written.get(m.a) ?? [];
-    const latencies = streamOf(m, m.only, m.a)
-      .matched.map((x) => x.event.at - writes[x.write]!.at)
+    const { changes, judgement } = streamOf(m, m.only, m.a);
+    const latencies = changes
+      .flatMap((c) => (judgement.arrived.has(c.no) ? [judgement.arrived.get(c.no)! - c.after!] : []))
       .sort((a, b) => a - b);
     if (latencies.length === 0) t.notTested('no event of the measured writes arrived: no latency to record (see EP-14)');
     const ms = (x: number) => Math.round(x * 10) / 10;
@@ -229,7 +228,7 @@ check(
     for (const w of m.b ? [m.a, m.b] : [m.a]) {
       ensure(
         measuredEvents(m, m.all, w).length > 0,
-        `${m.all.what} received none of the ${writtenValues(m, w).length} changes of ${w.label}; ${recent(m.all.sub, m.from.get(m.all))}`,
+        `${m.all.what} received none of the ${writtenValues(m, w).length} changes of ${w.label}; ${recent(m.all.socket, m.from.get(m.all))}`,
       );
     }
   },
@@ -243,16 +242,16 @@ check(
     const m = await withB(t);
     ensure(
       measuredEvents(m, m.only, m.a).length > 0,
-      `${m.only.what} received none of the measured changes of ${m.a.label}; ${recent(m.only.sub)}`,
+      `${m.only.what} received none of the measured changes of ${m.a.label}; ${recent(m.only.socket)}`,
     );
-    for (const [tap, foreign] of [
+    for (const [sub, foreign] of [
       [m.only, m.b],
       [m.onlyB!, m.a],
     ] as const) {
-      const hit = anyEventOf(m, tap, foreign);
+      const hit = anyEventOf(m, sub, foreign);
       ensure(
         !hit,
-        `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${foreign.path}, a path it does not list: ${brief(hit?.raw ?? '')}`,
+        `${sub.what} (filter ${show(sub.filter)}) received a PropertiesChanged of ${foreign.path}, a path it does not list: ${brief(hit?.raw ?? '')}`,
       );
     }
   },
@@ -264,16 +263,16 @@ check(
   "an interfaces filter delivers events of the listed interface and never another's",
   async (t) => {
     const m = await withInterfaces(t);
-    const tap = m.byIface!;
-    ensure(tap.liveAt !== undefined, neverLive(tap));
+    const sub = m.byIface!;
+    ensure(sub.liveAt !== undefined, neverLive(sub));
     ensure(
-      measuredEvents(m, tap, m.a).length > 0,
-      `${tap.what} received none of the measured changes of ${m.a.label} (interface ${m.interfaces.a}); ${recent(tap.sub)}`,
+      measuredEvents(m, sub, m.a).length > 0,
+      `${sub.what} received none of the measured changes of ${m.a.label} (interface ${m.interfaces.a}); ${recent(sub.socket)}`,
     );
-    const hit = tap.sub.events
-      .slice(0, m.until.get(tap))
+    const hit = sub.socket.events
+      .slice(0, m.until.get(sub))
       .find((e) => (isPropertiesChanged(e.data) || isInterfacesAdded(e.data)) && !involves(e.data, m.interfaces.a));
-    ensure(!hit, `${tap.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
+    ensure(!hit, `${sub.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
   },
   { profile: 'safe', ...WAITS },
 );
@@ -288,7 +287,7 @@ check(
     // B matches \`either\` by its interface only, and \`neither\` by nothing.
     ensure(
       measuredEvents(m, m.either!, m.b).length > 0,
-      `${m.either!.what} received none of the ${writtenValues(m, m.b).length} changes of ${m.b.label}, which match its interface ${m.interfaces.b}; ${recent(m.either!.sub, m.from.get(m.either!))}`,
+      `${m.either!.what} received none of the ${writtenValues(m, m.b).length} changes of ${m.b.label}, which match its interface ${m.interfaces.b}; ${recent(m.either!.socket, m.from.get(m.either!))}`,
     );
     const hit = anyEventOf(m, m.neither!, m.b);
     ensure(
@@ -303,18 +302,18 @@ check(
  * Near misses: each subscription lists B exactly (B's change arriving is the exact entry's twin:
  * the subscription is live) and entries a sloppy match would take for A; A's changes never arrive.
  */
-function judgeNearMisses(t: CheckContext, m: Matrix & { b: AttrWriter }, taps: (Tap | undefined)[], needs: string): void {
-  const present = taps.filter((x): x is Tap => x !== undefined);
+function judgeNearMisses(t: CheckContext, m: Matrix & { b: AttrWriter }, subs: (Subscription | undefined)[], needs: string): void {
+  const present = subs.filter((x): x is Subscription => x !== undefined);
   if (present.length === 0) t.notTested(needs);
-  for (const tap of present) {
-    const hit = anyEventOf(m, tap, m.a);
+  for (const sub of present) {
+    const hit = anyEventOf(m, sub, m.a);
     ensure(
       !hit,
-      `${tap.what} (filter ${show(tap.filter)}) received a PropertiesChanged of ${m.a.path}, which it does not list: ${brief(hit?.raw ?? '')}`,
+      `${sub.what} (filter ${show(sub.filter)}) received a PropertiesChanged of ${m.a.path}, which it does not list: ${brief(hit?.raw ?? '')}`,
     );
   }
-  const unproven = present.filter((tap) => tap.liveAt === undefined);
-  for (const tap of unproven) t.observe(`near miss not judged: ${show(tap.filter)}`, neverLive(tap));
+  const unproven = present.filter((sub) => sub.liveAt === undefined);
+  for (const sub of unproven) t.observe(`near miss not judged: ${show(sub.filter)}`, neverLive(sub));
   if (unproven.length === present.length)
     t.notTested(`no near-miss subscription was shown live by the change of ${m.b.label} it lists: ${unproven.map(neverLive).join('; ')}`);
 }
@@ -344,15 +343,15 @@ check(
   'a socket admits nothing before its filter message: changes between its opening and its filter do not arrive',
   async (t) => {
     const m = await withB(t);
-    const tap = m.early;
-    if (!tap) return t.notTested(`the socket whose filter was to follow the writes could not be opened (see EP-14)`);
+    const sub = m.early;
+    if (!sub) return t.notTested(`the socket whose filter was to follow the writes could not be opened (see EP-14)`);
     // Every event before the filter is premature; A's are also excluded by the filter it then sent.
-    const hit = anyEventOf(m, tap, m.a);
+    const hit = anyEventOf(m, sub, m.a);
     ensure(
       !hit,
-      `a socket opened before the writes, whose filter ${show(tap.filter)} followed them, received a PropertiesChanged of ${m.a.path}: ${brief(hit?.raw ?? '')}`,
+      `a socket opened before the writes, whose filter ${show(sub.filter)} followed them, received a PropertiesChanged of ${m.a.path}: ${brief(hit?.raw ?? '')}`,
     );
-    if (m.closedByTarget.has(tap)) t.notTested(`${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code}); see EV-10`);
+    if (m.closedByTarget.has(sub)) t.notTested(`${sub.what} was closed by the target (code ${sub.socket.closeInfo!.code}); see EV-10`);
   },
   { profile: 'safe', ...WAITS },
 );
@@ -362,10 +361,10 @@ check(
   'a PropertiesChanged lists only the properties that changed',
   async (t) => {
     const m = await liveMatrix(t);
-    const pairs: [Tap, AttrWriter][] = [[m.only, m.a]];
+    const pairs: [Subscription, AttrWriter][] = [[m.only, m.a]];
     if (m.b && m.onlyB) pairs.push([m.onlyB, m.b]);
-    for (const [tap, w] of pairs) {
-      const events = measuredEvents(m, tap, w);
+    for (const [sub, w] of pairs) {
+      const events = measuredEvents(m, sub, w);
       const others = new Set(events.flatMap((e) => Object.keys((e.data as { properties: object }).properties).filter((k) => k !== w.name)));
       if (others.size === 0) continue;
       // A property listed beside the written one is padding when it holds the value the object
@@ -401,9 +400,9 @@ check(
     // (see EV-1): the version interface by name, then the software tree by path, which admits the new
     // object only on prefix-matching servers (bmcweb).
     const m = await eventMatrix(t);
-    const shared = m.all.liveAt !== undefined && !m.all.sub.closed;
-    let tap = shared ? m.all : await subscribe(t, {}, 'the subscription with {}');
-    let problem = shared ? undefined : await tryGoLive(t, [tap], writer, { settle: true });
+    const shared = m.all.liveAt !== undefined && !m.all.socket.closed;
+    let sub = shared ? m.all : await subscribe(t, {}, 'the subscription with {}');
+    let problem = shared ? undefined : await tryGoLive(t, [sub], writer, { settle: true });
     if (problem?.notTested) t.notTested(problem.notTested);
     let certain = true;
     if (problem) {
@@ -412,12 +411,12 @@ check(
         notLive: 'notTested',
         because: 'no subscription went live (see EP-14)',
       });
-      const iface = (byPath.sub.events[byPath.liveAt!]!.data as { interface?: unknown }).interface;
-      tap = await subscribe(t, { interfaces: [iface, `xyz.${t.ns}.Software.Version`] }, 'the subscription to the version interface');
-      problem = await tryGoLive(t, [tap], writer, { settle: true });
+      const iface = (byPath.socket.events[byPath.liveAt!]!.data as { interface?: unknown }).interface;
+      sub = await subscribe(t, { interfaces: [iface, `xyz.${t.ns}.Software.Version`] }, 'the subscription to the version interface');
+      problem = await tryGoLive(t, [sub], writer, { settle: true });
       if (problem) {
         certain = false;
-        tap = await openLive(t, { paths: [writer.path, softwareRoot] }, writer, {
+        sub = await openLive(t, { paths: [writer.path, softwareRoot] }, writer, {
           what: 'the subscription to the software tree',
           settle: true,
           notLive: 'notTested',
@@ -425,28 +424,28 @@ check(
         });
       }
     }
-    t.observe('filter used to watch for InterfacesAdded', tap.filter, 'EV-11');
-    const from = tap.sub.mark();
+    t.observe('filter used to watch for InterfacesAdded', sub.filter, 'EV-11');
+    const from = sub.socket.mark();
     const { res, added } = await uploadAndTrack(t, { tag: 'events' });
     if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
     if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
     const created = added[0]!;
     const announces = (d: unknown) =>
       isInterfacesAdded(d) && (d.path === created || created.startsWith(`${d.path === '/' ? '' : d.path}/`));
-    const ev = await tap.sub.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    const ev = await sub.socket.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
     // The shared subscription lost some of the measured changes already: one more missing event is
     // that loss again (EV-8's), not proof that no InterfacesAdded was sent.
     const lossy = shared && lostMeasured(m, m.all);
     if (!ev && lossy) notJudged(`no InterfacesAdded for ${created} arrived, but ${m.all.what} also lost measured changes (see EV-8)`);
     if (!ev && !certain)
       t.notTested(
-        `no InterfacesAdded for ${created} arrived through ${show(tap.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`,
+        `no InterfacesAdded for ${created} arrived through ${show(sub.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`,
       );
-    ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(tap.sub, from)}`);
+    ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(sub.socket, from)}`);
     // On a BMC several services add interfaces to the new path, each in a signal of its own: every
     // one must be well-formed and name the new object; together, within the window, they carry
     // every property GET of the object shows.
-    const signals = await announcements(t, tap, announces, { from, start: ev.at, created });
+    const signals = await announcements(t, sub, announces, { from, start: ev.at, created });
     for (const e of signals) {
       const what = `InterfacesAdded #${e.seq} ${brief(e.raw, 160)}`;
       expectSchema(t, 'interfacesAdded', e.data, what);
@@ -462,8 +461,8 @@ check(
       'InterfacesAdded interfaces',
       signals.map((e) => Object.keys((e.data as { interfaces: Record<string, unknown> }).interfaces)),
     );
-    if (!admitsEverySignal(tap.filter as EventFilter)) {
-      t.observe('InterfacesAdded coverage', `not judged: ${show(tap.filter)} admits only the signals that name its interfaces`);
+    if (!admitsEverySignal(sub.filter as EventFilter)) {
+      t.observe('InterfacesAdded coverage', `not judged: ${show(sub.filter)} admits only the signals that name its interfaces`);
       return;
     }
     const lacking = await lackedProperties(t, created, signals);
@@ -494,19 +493,19 @@ function carried(signals: readonly ReceivedEvent[]): Set<string> {
  */
 async function announcements(
   t: CheckContext,
-  tap: Tap,
+  sub: Subscription,
   announces: (d: unknown) => boolean,
   opts: { from: number; start: number; created: string },
 ): Promise<ReceivedEvent[]> {
-  const seen = () => tap.sub.events.slice(opts.from).filter((e) => announces(e.data));
+  const seen = () => sub.socket.events.slice(opts.from).filter((e) => announces(e.data));
   const shown = await t.client.get(opts.created);
   const map = envelopeOf(shown)?.data;
   const names = map !== null && typeof map === 'object' && !Array.isArray(map) ? Object.keys(map) : [];
   const until = opts.start + t.cfg.eventTimeoutMs;
-  while (performance.now() < until && !tap.sub.closed) {
+  while (performance.now() < until && !sub.socket.closed) {
     const have = carried(seen());
     if (names.every((n) => have.has(n))) break;
-    await tap.sub.waitFor(() => true, Math.max(1, until - performance.now()), { from: tap.sub.mark() }).catch(() => undefined);
+    await sub.socket.waitFor(() => true, Math.max(1, until - performance.now()), { from: sub.socket.mark() }).catch(() => undefined);
   }
   return seen();
 }
@@ -530,18 +529,18 @@ check(
     const m = await withB(t);
     // Each problem is its own requirement's: a missing or extra event EV-8's, order EV-9's, another
     // path's event EV-4's, a subscriber closed under another's feet EV-10's.
-    const judge = (tap: Tap, mine: AttrWriter[], foreign: AttrWriter[]): void => {
+    const judge = (sub: Subscription, mine: AttrWriter[], foreign: AttrWriter[]): void => {
       for (const w of mine) {
-        const p = streamProblems(streamOf(m, tap, w), `${tap.what}, ${w.label}`);
+        const p = streamProblems(streamOf(m, sub, w), `${sub.what}, ${w.label}`);
         if (p.missing) t.judge('EV-8', false, p.missing);
         if (p.extra) t.judge('EV-8', false, p.extra);
         if (p.order) t.judge('EV-9', false, p.order);
       }
       for (const w of foreign) {
-        const hit = measuredEvents(m, tap, w)[0];
-        if (hit) t.judge('EV-4', false, `${tap.what} received an event of ${w.path}, which its filter excludes: ${brief(hit.raw, 160)}`);
+        const hit = measuredEvents(m, sub, w)[0];
+        if (hit) t.judge('EV-4', false, `${sub.what} received an event of ${w.path}, which its filter excludes: ${brief(hit.raw, 160)}`);
       }
-      if (m.closedByTarget.has(tap)) t.judge('EV-10', false, `${tap.what} was closed by the target (code ${tap.sub.closeInfo!.code})`);
+      if (m.closedByTarget.has(sub)) t.judge('EV-10', false, `${sub.what} was closed by the target (code ${sub.socket.closeInfo!.code})`);
     };
     judge(m.only, [m.a], [m.b]);
     judge(m.onlyB!, [m.b], [m.a]);
@@ -555,21 +554,15 @@ check(
   'neither a malformed filter on another socket nor the closing of another subscriber to the same path disturbs a subscriber or the service',
   async (t) => {
     const m = await liveMatrix(t);
-    const usable = (tap: Tap | undefined): tap is Tap => tap !== undefined && tap.liveAt !== undefined && !tap.sub.closed;
     const a = new AttrWriter(t, m.a.plan);
-    const b = m.b && usable(m.onlyB) ? new AttrWriter(t, m.b.plan) : a;
-    // Two live subscribers that admit A (one closes, one stays) and one to B: the shared
-    // measurement's, when it has them.
-    let leaving = usable(m.only) ? m.only : undefined;
-    let staying = usable(m.both) ? m.both : usable(m.neither) ? m.neither : undefined;
-    let other = b !== a ? m.onlyB : undefined;
-    if (!leaving || !staying || !other) {
-      leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
-      staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
-      other = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
-      await goLive(t, a === b ? [leaving, staying, other] : [leaving, staying], a);
-      if (a !== b) await goLive(t, [other], b);
-    }
+    const onlyB = m.onlyB && m.onlyB.liveAt !== undefined && !m.onlyB.socket.closed;
+    const b = m.b && onlyB ? new AttrWriter(t, m.b.plan) : a;
+    // Subscribers of its own: one closes, and the shared measurement's are read by later checks.
+    const leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
+    const staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
+    const other = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
+    await goLive(t, a === b ? [leaving, staying, other] : [leaving, staying], a);
+    if (a !== b) await goLive(t, [other], b);
     const answers: Record<string, string> = {};
     const malformed = ['not json', '{"paths": "x"}'];
     // Both malformed sockets at once: their own answers, then one window for the others to be
@@ -584,20 +577,20 @@ check(
     t.observe('answer to a malformed filter', answers, 'EV-11');
     // Another socket closed because of them would be closed by now, give or take a moment.
     await sleep(200);
-    for (const tap of [leaving, staying, other]) {
-      const close = tap.sub.closeInfo;
+    for (const sub of [leaving, staying, other]) {
+      const close = sub.socket.closeInfo;
       ensure(
         !close,
-        `after sockets sent the malformed filters ${show(malformed)}, the target closed ${tap.what} too (code ${close?.code}${close?.reason ? ` "${close.reason}"` : ''})`,
+        `after sockets sent the malformed filters ${show(malformed)}, the target closed ${sub.what} too (code ${close?.code}${close?.reason ? ` "${close.reason}"` : ''})`,
       );
     }
-    await leaving.sub.close();
-    ensure(!staying.sub.closed, `closing ${leaving.what} also closed ${staying.what} (code ${staying.sub.closeInfo?.code})`);
+    await leaving.socket.close();
+    ensure(!staying.socket.closed, `closing ${leaving.what} also closed ${staying.what} (code ${staying.socket.closeInfo?.code})`);
     // Both still receive: the one beside the closed subscriber, the other beside the malformed
     // filters (two objects: their changes waited for together).
     const context = `after the malformed filters and the closing of ${leaving.what}, which also admits ${a.label}`;
-    const provoked = (writer: AttrWriter, tap: Tap): Promise<unknown> =>
-      provoke(t, writer, tap).catch((err: unknown) => {
+    const provoked = (writer: AttrWriter, sub: Subscription): Promise<unknown> =>
+      provoke(t, writer, sub).catch((err: unknown) => {
         if (err instanceof CheckFailure) fail(`${context}: ${err.message}`);
         throw err;
       });
@@ -626,8 +619,8 @@ check(
     const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
     // {} admits the host's changes: the shared measurement's, when it is live.
     const m = await liveMatrix(t);
-    const tap =
-      m.all.liveAt !== undefined && !m.all.sub.closed
+    const sub =
+      m.all.liveAt !== undefined && !m.all.socket.closed
         ? m.all
         : await openLive(t, { paths: [host, writer.path] }, writer, {
             settle: true,
@@ -645,7 +638,7 @@ check(
         await sleep(100);
       }
     });
-    const from = tap.sub.mark();
+    const from = sub.socket.mark();
     invalidateTreeCache();
     const res = await t.client.put(`${host}/attr/RequestedHostTransition`, next);
     if (res.status !== 200) t.notTested(`PUT RequestedHostTransition = ${next} answered ${describeResponse(res)} (see STATE-1)`);
@@ -659,16 +652,16 @@ check(
       (d as { properties: Record<string, unknown> }).properties.RequestedHostTransition === next;
     const isCurrent = (d: unknown) =>
       hostChange('CurrentHostState')(d) && !sameValue((d as { properties: Record<string, unknown> }).properties.CurrentHostState, current);
-    const req = await tap.sub.waitFor(isRequested, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-    if (!req && tap === m.all && lostMeasured(m, m.all))
+    const req = await sub.socket.waitFor(isRequested, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    if (!req && sub === m.all && lostMeasured(m, m.all))
       notJudged(
         `no PropertiesChanged of RequestedHostTransition = ${next} arrived, but ${m.all.what} also lost measured changes (see EV-8)`,
       );
     ensure(
       req,
-      `no PropertiesChanged of RequestedHostTransition = ${next} arrived within ${t.cfg.eventTimeoutMs} ms; ${recent(tap.sub, from)}`,
+      `no PropertiesChanged of RequestedHostTransition = ${next} arrived within ${t.cfg.eventTimeoutMs} ms; ${recent(sub.socket, from)}`,
     );
-    const cur = await tap.sub.waitFor(isCurrent, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    const cur = await sub.socket.waitFor(isCurrent, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
     const after = await readValue(t, host, 'CurrentHostState');
     t.observe(
       'CurrentHostState after a requested transition',

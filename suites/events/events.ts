@@ -1,23 +1,22 @@
 /**
  * Helpers of the events suite: subscriptions that close after the test, attribute writers that
- * always write a value differing from the current one, the priming that proves a subscription is
- * live (nothing acknowledges the filter), and the comparison of a received stream with the writes
- * that caused it.
+ * always write a value differing from the current one, and the suite's use of the event engine
+ * (engine/): priming with a writer's changes, and what it says when a subscription never went live.
  */
-import { setMaxListeners } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../client/subscriber.js';
 import { sameValue } from '../../client/values.js';
 import { fail, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
-import { quietSince, quietWindow, recordLatency } from '../harness/pace.js';
 import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from '../harness/writable.js';
+import { prime, type PrimeWrite } from './engine/prime.js';
+import { brief, closedBy, matching, recent, type Subscription } from './engine/subscription.js';
+import { eventTimes, quietSince } from './engine/waits.js';
+
+export { brief, recent };
+export { PRIME_ATTEMPTS } from './engine/prime.js';
 
 /** How far above its original value an integer attribute is written. */
 const INTEGER_STEPS = 4;
-
-/** Priming writes tried before a subscription is declared not live. */
-export const PRIME_ATTEMPTS = 3;
 
 export const EVENT_KINDS = ['InterfacesAdded', 'PropertiesChanged'] as const;
 
@@ -52,22 +51,6 @@ export function isEventLike(data: unknown): boolean {
   return isRecord(data) && 'event' in data;
 }
 
-/** A message as one short line (servers pretty-print JSON; a reason is one line). */
-export function brief(text: string, max = 160): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-
-const clip = brief;
-
-/** The last few messages of a subscription, for failure texts. */
-export function recent(sub: EventSubscriber, from = 0, max = 6): string {
-  const seen = sub.events.slice(from);
-  if (seen.length === 0) return 'nothing arrived';
-  const shown = seen.slice(-max).map((e) => `#${e.seq} ${clip(e.raw)}`);
-  return `${seen.length} message(s) arrived${seen.length > max ? ` (last ${max})` : ''}: ${shown.join(' ; ')}`;
-}
-
 // --- Subscriptions --------------------------------------------------------------------------
 
 /** Every subscription this suite opened, in order: the kinds and shapes checks read them all. */
@@ -82,33 +65,24 @@ export function pingsSeen(): number {
   return ledger.reduce((n, sub) => n + sub.pings.length, 0);
 }
 
-/** A subscription with its filter and a name for messages. */
-export interface Tap {
-  sub: EventSubscriber;
-  filter: unknown;
-  what: string;
-  /** Index of the priming event once the subscription is known to be live. */
-  liveAt?: number;
-}
-
 /** Opens a subscription on the shared session, sends the filter, and closes it after the test. */
 export async function subscribe(
   t: CheckContext,
   filter: unknown,
   what = 'the subscription',
   opts: { forSuite?: boolean; beforeFilter?: (sub: EventSubscriber) => Promise<void> } = {},
-): Promise<Tap> {
-  let sub: EventSubscriber;
+): Promise<Subscription> {
+  let socket: EventSubscriber;
   try {
-    sub = await EventSubscriber.open(t.client, filter, opts.beforeFilter ? { beforeFilter: opts.beforeFilter } : {});
+    socket = await EventSubscriber.open(t.client, filter, opts.beforeFilter ? { beforeFilter: opts.beforeFilter } : {});
   } catch (err) {
     fail(`${what}: opening /subscribe with the filter ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
-  ledger.push(sub);
+  ledger.push(socket);
   // A subscription the suite's checks share stays open until the suite ends.
-  if (opts.forSuite) suiteScoped.push(sub);
-  else t.cleanup(() => sub.close());
-  return { sub, filter, what };
+  if (opts.forSuite) suiteScoped.push(socket);
+  else t.cleanup(() => socket.close());
+  return { socket, filter, what };
 }
 
 const suiteScoped: EventSubscriber[] = [];
@@ -263,6 +237,14 @@ export function fewerObjectsReason(found: number, needed: number): string {
 
 // --- Priming --------------------------------------------------------------------------------
 
+/** A priming change of `writer`'s attribute (engine/prime.ts). */
+function primingWrite(writer: AttrWriter): () => Promise<PrimeWrite> {
+  return async () => {
+    const w = await writer.write();
+    return { at: w.at, carries: writer.carrying(w.value) };
+  };
+}
+
 export interface NotLive {
   /** Why the subscription never delivered the priming change. */
   reason: string;
@@ -271,103 +253,34 @@ export interface NotLive {
 }
 
 /**
- * Nothing acknowledges the filter, so a subscription is live only once it delivered a change it
- * admits. Writes `writer`'s attribute until every tap received the change (at most PRIME_ATTEMPTS
- * writes, each waited for eventTimeoutMs). With `settle`, then waits out the quiet window of the
- * last write, so that stragglers of the priming land before anything is measured.
+ * Primes `subscriptions` with changes of `writer`'s attribute (engine/prime.ts). With `settle`,
+ * then waits out the quiet window of the last write, so that stragglers of the priming land
+ * before anything is measured.
  */
 export async function tryGoLive(
   t: CheckContext,
-  taps: Tap[],
+  subscriptions: Subscription[],
   writer: AttrWriter,
   opts: { settle?: boolean } = {},
 ): Promise<NotLive | undefined> {
-  const pending = new Set(taps.filter((x) => x.liveAt === undefined));
-  // Once a subscription of this write had the change, the event latency is known to be short.
-  let anyArrived = false;
-  for (let attempt = 0; attempt < PRIME_ATTEMPTS && pending.size > 0; attempt++) {
-    const marks = new Map([...pending].map((x) => [x, x.sub.mark()]));
-    const written = [await writer.write()];
-    const carried = (d: unknown) => written.some((w) => writer.carrying(w.value)(d));
-    const waitMs = anyArrived ? Math.min(t.cfg.eventTimeoutMs, quietWindow(t.cfg)) : t.cfg.eventTimeoutMs;
-    const over = new AbortController();
-    const timer = setTimeout(() => over.abort(), waitMs);
-    // Once one subscription has the change, the others had it within the event latency too. A
-    // lost event gets its second chance soon after: one more write, half a window on (those only
-    // a moment late are in by then), whose window the ones still waiting share with the first
-    // write's, instead of a window each, one after the other.
-    let second: Promise<void> | undefined;
-    let retried = false;
-    let allIn: () => void = () => undefined;
-    const everyoneIn = new Promise<void>((resolve) => (allIn = resolve));
-    const othersArrived = (): void => {
-      clearTimeout(timer);
-      if (attempt > 0) {
-        void sleep(quietWindow(t.cfg)).then(() => over.abort());
-        return;
-      }
-      second = (async () => {
-        await Promise.race([sleep(quietWindow(t.cfg) / 2), everyoneIn]);
-        if (pending.size === 0) return;
-        retried = true;
-        const w = await writer.write().catch(() => undefined);
-        if (!w) return over.abort();
-        written.push(w);
-        void quietSince(t.cfg, w.at).then(() => over.abort());
-      })();
-    };
-    let first = true;
-    await Promise.all(
-      [...pending].map(async (x) => {
-        try {
-          const ev = await Promise.race([
-            x.sub.waitFor(carried, waitMs + 2 * quietWindow(t.cfg), { from: marks.get(x) }),
-            new Promise<never>((_, reject) => over.signal.addEventListener('abort', () => reject(new Error('waited enough')))),
-          ]);
-          const cause = written.find((w) => writer.carrying(w.value)(ev.data))!;
-          recordLatency(ev.at - cause.at);
-          x.liveAt = ev.seq;
-          pending.delete(x);
-          if (pending.size === 0) allIn();
-          anyArrived = true;
-          if (first) {
-            first = false;
-            othersArrived();
-          }
-        } catch {
-          // not yet: the next priming write tries again
-        }
-      }),
-    );
-    clearTimeout(timer);
-    // The second write's answer, at least (its window was waited out by whoever still waited).
-    allIn();
-    await second;
-    if ([...pending].some((x) => x.sub.closed)) break;
-    // Others had the change and these did not, twice: their filters exclude it (a lost event is
-    // retried once).
-    if ((attempt >= 1 || retried) && (anyArrived || taps.some((x) => x.liveAt !== undefined && !pending.has(x)))) break;
+  const { notLive } = await prime(eventTimes(t.cfg), subscriptions, { write: primingWrite(writer) });
+  if (notLive.length === 0) {
+    if (opts.settle) await quietSince(t.cfg, writer.writes.at(-1)!.at);
+    return undefined;
   }
-  if (pending.size > 0) {
-    const reason = [...pending]
-      .map((x) => {
-        const close = x.sub.closeInfo;
-        if (close)
-          return `the target closed ${x.what} (filter ${show(x.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
-        return `${x.what} (filter ${show(x.filter)}) did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each; ${recent(x.sub)}`;
-      })
-      .join('; ');
-    const now = await readValue(t, writer.path, writer.name);
-    if (!sameValue(now, writer.current)) {
-      return {
-        reason,
-        notTested: `the write of ${writer.label} = ${show(writer.current)} did not take effect (it reads ${show(now)}): no change, no event (see EP-8)`,
-      };
-    }
-    return { reason };
-  }
-  if (opts.settle) await quietSince(t.cfg, writer.writes.at(-1)!.at);
-  return undefined;
+  const reason = notLive
+    .map(
+      (s) =>
+        closedBy(s) ??
+        `${s.what} (filter ${show(s.filter)}) did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each; ${recent(s.socket)}`,
+    )
+    .join('; ');
+  const now = await readValue(t, writer.path, writer.name);
+  if (sameValue(now, writer.current)) return { reason };
+  return {
+    reason,
+    notTested: `the write of ${writer.label} = ${show(writer.current)} did not take effect (it reads ${show(now)}): no change, no event (see EP-8)`,
+  };
 }
 
 export interface LiveOptions {
@@ -378,8 +291,8 @@ export interface LiveOptions {
 }
 
 /** As tryGoLive, with the outcome decided by `opts`. */
-export async function goLive(t: CheckContext, taps: Tap[], writer: AttrWriter, opts: LiveOptions = {}): Promise<void> {
-  const problem = await tryGoLive(t, taps, writer, opts);
+export async function goLive(t: CheckContext, subscriptions: Subscription[], writer: AttrWriter, opts: LiveOptions = {}): Promise<void> {
+  const problem = await tryGoLive(t, subscriptions, writer, opts);
   if (!problem) return;
   if (problem.notTested) t.notTested(problem.notTested);
   if (opts.notLive === 'notTested') t.notTested(`${opts.because ?? 'the subscription never went live'}: ${problem.reason}`);
@@ -392,34 +305,26 @@ export async function openLive(
   filter: unknown,
   writer: AttrWriter,
   opts: LiveOptions & { what?: string } = {},
-): Promise<Tap> {
-  const tap = await subscribe(t, filter, opts.what);
-  await goLive(t, [tap], writer, opts);
-  return tap;
+): Promise<Subscription> {
+  const s = await subscribe(t, filter, opts.what);
+  await goLive(t, [s], writer, opts);
+  return s;
 }
 
 /**
- * Writes until `witness` received the change (a witness proves the change emitted an event);
- * returns the write it received. Without success: fails, or NOT_TESTED with `notDelivered`.
+ * Writes until `witness` received the change (a witness proves the change emitted an event): the
+ * witness primed once more. Returns the event. Without one: fails, or NOT_TESTED with `notDelivered`.
  */
 export async function provoke(
   t: CheckContext,
   writer: AttrWriter,
-  witness: Tap,
+  witness: Subscription,
   opts: { notDelivered?: 'fail' | 'notTested'; because?: string } = {},
 ): Promise<ReceivedEvent> {
-  for (let attempt = 0; attempt < PRIME_ATTEMPTS; attempt++) {
-    const from = witness.sub.mark();
-    const w = await writer.write();
-    try {
-      const ev = await witness.sub.waitFor(writer.carrying(w.value), t.cfg.eventTimeoutMs, { from });
-      recordLatency(ev.at - w.at);
-      return ev;
-    } catch {
-      if (witness.sub.closed) break;
-    }
-  }
-  const reason = `${witness.what} (filter ${show(witness.filter)}) received no PropertiesChanged of ${writer.label} after ${PRIME_ATTEMPTS} writes; ${recent(witness.sub)}`;
+  const again: Subscription = { ...witness, liveAt: undefined };
+  const { writes } = await prime(eventTimes(t.cfg), [again], { write: primingWrite(writer) });
+  if (again.liveAt !== undefined) return witness.socket.events[again.liveAt]!;
+  const reason = `${witness.what} (filter ${show(witness.filter)}) received no PropertiesChanged of ${writer.label} after ${writes.length} writes; ${recent(witness.socket)}`;
   if (opts.notDelivered === 'notTested') t.notTested(`${opts.because ?? 'the change could not be observed'}: ${reason}`);
   fail(reason);
 }
@@ -430,117 +335,15 @@ export async function provoke(
  */
 export async function collect(
   t: CheckContext,
-  tap: Tap,
+  s: Subscription,
   pred: EventPredicate,
   count: number,
   from: number,
   writtenAt: number,
 ): Promise<ReceivedEvent[]> {
-  await tap.sub.waitForCount(pred, count, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+  await s.socket.waitForCount(pred, count, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
   await quietSince(t.cfg, writtenAt);
-  return matching(tap, pred, from);
-}
-
-function matching(tap: Tap, pred: EventPredicate, from: number): ReceivedEvent[] {
-  return tap.sub.events.slice(from).filter((e) => {
-    try {
-      return pred(e.data);
-    } catch {
-      return false;
-    }
-  });
-}
-
-/**
- * `collect` for several subscriptions that watched the same writes: they all wait, but once one
- * has received what it waited for, the others get one quiet window more, not a whole event
- * timeout (the events left the target together); that window also catches extras for all.
- */
-export async function collectTogether(
-  t: CheckContext,
-  watches: Array<{ tap: Tap; pred: EventPredicate; count: number; from: number }>,
-): Promise<void> {
-  const stop = new AbortController();
-  // One listener per watched subscription, a dozen or more in the matrix: not a leak.
-  setMaxListeners(Math.max(10, watches.length + 1), stop.signal);
-  let first: Promise<void> | undefined;
-  const waits = watches.map(async (w) => {
-    try {
-      await Promise.race([
-        w.tap.sub.waitForCount(w.pred, w.count, t.cfg.eventTimeoutMs, { from: w.from }),
-        new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(new Error('the others are in')))),
-      ]);
-      first ??= sleep(quietWindow(t.cfg)).then(() => stop.abort());
-    } catch {
-      // short of its count: judged by the checks
-    }
-  });
-  await Promise.all(waits);
-  await (first ?? sleep(quietWindow(t.cfg)));
-}
-
-/** Fails when any event matching `pred` arrived since `from`, or arrives within the quiet window. */
-export async function expectNone(t: CheckContext, tap: Tap, pred: EventPredicate, what: string, from = 0): Promise<void> {
-  try {
-    await tap.sub.expectQuiet(pred, quietWindow(t.cfg), { from });
-  } catch {
-    const hit = tap.sub.events.slice(from).find((e) => {
-      try {
-        return pred(e.data);
-      } catch {
-        return false;
-      }
-    });
-    fail(`${tap.what} (filter ${show(tap.filter)}) received ${what}: ${hit ? clip(hit.raw) : 'an unexpected event'}`);
-  }
-}
-
-// --- Streams --------------------------------------------------------------------------------
-
-export interface StreamAnalysis {
-  expected: unknown[];
-  received: unknown[];
-  /** Written values with no event (multiset difference). */
-  missing: unknown[];
-  /** Events beyond the writes: duplicates, or values never written. */
-  extra: unknown[];
-  /** The first event that arrived after an event of a later write, if any. */
-  orderProblem?: string;
-  /** Events matched to the write that caused them (in write order). */
-  matched: Array<{ event: ReceivedEvent; write: number }>;
-}
-
-/**
- * Compares the events of one attribute with its writes. A repeat of the value just matched is a
- * duplicate, not a reordering; a value matched only by an earlier write is out of order.
- */
-export function analyseStream(expected: unknown[], events: ReceivedEvent[], valueOf: (data: unknown) => unknown): StreamAnalysis {
-  const received = events.map((e) => valueOf(e.data));
-  const left = [...expected];
-  const extra: unknown[] = [];
-  for (const v of received) {
-    const i = left.findIndex((x) => sameValue(x, v));
-    if (i >= 0) left.splice(i, 1);
-    else extra.push(v);
-  }
-  const matched: StreamAnalysis['matched'] = [];
-  let next = 0;
-  let last = -1;
-  let orderProblem: string | undefined;
-  for (const [n, event] of events.entries()) {
-    const v = received[n];
-    if (last >= 0 && sameValue(v, expected[last])) continue;
-    let k = next;
-    while (k < expected.length && !sameValue(expected[k], v)) k++;
-    if (k < expected.length) {
-      matched.push({ event, write: k });
-      next = k + 1;
-      last = k;
-    } else if (!orderProblem && expected.some((x) => sameValue(x, v))) {
-      orderProblem = `the event #${event.seq} carrying ${show(v)} arrived after the event of a later write (${show(expected[last])})`;
-    }
-  }
-  return { expected, received, missing: left, extra, orderProblem, matched };
+  return matching(s.socket, pred, from);
 }
 
 /** Percentile of a sorted list (nearest rank). */

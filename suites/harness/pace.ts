@@ -24,6 +24,11 @@ export function slowestLatency(): number | undefined {
   return slowest;
 }
 
+/** Puts the learned pace back to `ms` (a test that fed it events of its own). */
+export function resetLatency(ms: number | undefined): void {
+  slowest = ms;
+}
+
 /** How long to watch that no (wrong) event arrives. */
 export function quietWindow(cfg: Pick<RunConfig, 'quietWindowMs' | 'eventLatency'>): number {
   const estimate = slowest ?? cfg.eventLatency.expectedMs;

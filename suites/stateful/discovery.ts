@@ -12,7 +12,7 @@ import { isPropertiesChanged } from '../events/events.js';
 import { interfaceKeys } from '../harness/tree.js';
 import { differentValue } from '../harness/writable.js';
 import { recordLatency } from '../harness/pace.js';
-import { distinctPaths, type EventFilter } from './filters.js';
+import { distinctPaths, type EventFilter } from '../events/engine/filters.js';
 import type { StatefulEnv } from './world.js';
 
 export interface Writable {

@@ -26,7 +26,7 @@ export function statefulEnv(t: CheckContext): StatefulEnv {
     writable: t.cfg.writable,
     tftp: t.cfg.tftp,
     eventTimeoutMs: t.cfg.eventTimeoutMs,
-    // A getter: the window shrinks to the target's pace once the run has seen its events.
+    // A getter, as eventTimes' (events/engine/waits.ts): the window shrinks to the target's pace.
     get quietWindowMs() {
       return quietWindow(t.cfg);
     },

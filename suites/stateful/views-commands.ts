@@ -11,7 +11,7 @@ import { VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../catalogue/requir
 import { describeResponse, show } from '../harness/assert.js';
 import { profileAllows } from '../../runner/config.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
-import { distinctPaths, type EventFilter, type FilterKind } from './filters.js';
+import { distinctPaths, type EventFilter, type FilterKind } from '../events/engine/filters.js';
 import { statefulProperty, StepCommand, type StatefulSpec } from './property.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
 import { isSuccess, type Notes, type StatefulEnv } from './world.js';
@@ -110,7 +110,7 @@ class Unsubscribe extends StepCommand<ViewsWorld> {
       this.i,
     );
     if (!s) return world.rec.begin('close a subscription: none is open');
-    world.rec.begin(`close ${s.label} ${show(s.filter)}`);
+    world.rec.begin(`close ${s.what} ${show(s.filter)}`);
     // What it was owed arrives (or is judged missing) before it goes.
     await world.settle();
     await world.unsubscribe(s);

@@ -5,7 +5,6 @@
  * shows is the finding of the endpoint that made it. After a finding the search may go on (the
  * requirement is already found): the model then follows what the target did.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcResponse } from '../../client/http.js';
 import { buildImage, defaultPurpose } from '../../client/image.js';
 import { EventSubscriber } from '../../client/subscriber.js';
@@ -14,25 +13,32 @@ import { describeResponse, envelopeOf, notJudged, show } from '../harness/assert
 import type { Judge } from '../fuzz/runner.js';
 import { ancestorsOf } from '../harness/leak.js';
 import { recordLatency } from '../harness/pace.js';
+import { prime } from '../events/engine/prime.js';
+import type { EventSocket, Subscription } from '../events/engine/subscription.js';
+import { nextMessage, sleep, waitUntil } from '../events/engine/waits.js';
 import { freshVersion } from '../harness/software.js';
 import { differentValue } from '../harness/writable.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
-import { admission, filterRequirement, type Change, type EventFilter, type NewChange } from './filters.js';
-import { addedContentProblem, admitsEverySignal, judgeStream, type Expected, type StreamJudgement } from './streams.js';
+import { admission, filterRequirement, type Change, type EventFilter, type NewChange } from '../events/engine/filters.js';
+import {
+  addedContentProblem,
+  admitsEverySignal,
+  carries,
+  judgeStream,
+  type Expected,
+  type StreamJudgement,
+} from '../events/engine/judge.js';
 import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
 
 /** Versions this area uploads start so (freshVersion('stateful')); nothing else is deleted at a sequence's end. */
 const OWN_VERSION_PREFIX = 'bmc-conformance-stateful-';
 
-/** Priming writes tried before a subscription is declared never live (nothing acknowledges a filter). */
-const PRIME_ATTEMPTS = 3;
 /** Subscriptions a sequence keeps open besides the witness. */
 export const MAX_SUBSCRIPTIONS = 3;
 
-export interface Subscription {
-  label: string;
+/** A subscription the model judges: what its filter must admit of the changes since it went live. */
+export interface JudgedSubscription extends Subscription {
   filter: EventFilter;
-  tap: EventSubscriber;
   /** The change that proved it live, and the index of its event: nothing earlier is judged. */
   since: number;
   from: number;
@@ -63,7 +69,7 @@ export class ViewsWorld extends World {
   /** Attribute maps of the versions the sequence created (GET), for their InterfacesAdded. */
   readonly objects = new Map<string, Record<string, unknown>>();
   readonly versions: VersionRecord[] = [];
-  readonly subs: Subscription[] = [];
+  readonly subs: JudgedSubscription[] = [];
   readonly log: Change[] = [];
   private changes = 0;
   private confirming = false;
@@ -124,12 +130,12 @@ export class ViewsWorld extends World {
     for (const s of this.subs) s.expected = s.expected.filter((e) => e.change !== change);
   }
 
-  judgeSub(s: Subscription): StreamJudgement {
+  judgeSub(s: JudgedSubscription): StreamJudgement {
     const j = judgeStream({
-      what: s.label,
+      what: s.what,
       filter: s.filter,
       expected: s.expected,
-      received: s.tap.events.slice(s.from),
+      received: s.socket.events.slice(s.from),
       since: s.since,
       log: this.log,
       tracked: (data) => this.tracks(data),
@@ -153,7 +159,7 @@ export class ViewsWorld extends World {
     );
   }
 
-  private received(s: Subscription, change: Change): boolean {
+  private received(s: JudgedSubscription, change: Change): boolean {
     return s.expected.some((e) => e.change === change) && !this.judgeSub(s).missing.includes(change);
   }
 
@@ -161,7 +167,7 @@ export class ViewsWorld extends World {
    * How long `s` may still take to show `change`: an event timeout from `start`, or, once another
    * subscription received it (the target did signal it), a quiet window after that.
    */
-  private deadlineFor(s: Subscription | undefined, change: Change, start: number): number {
+  private deadlineFor(s: JudgedSubscription | undefined, change: Change, start: number): number {
     let first = Number.POSITIVE_INFINITY;
     for (const o of this.subs) {
       if (o === s) continue;
@@ -179,7 +185,7 @@ export class ViewsWorld extends World {
    */
   async settle(): Promise<void> {
     const start = performance.now();
-    let missing: Array<[Subscription, Change[]]> = [];
+    let missing: Array<[JudgedSubscription, Change[]]> = [];
     for (;;) {
       missing = [];
       const deadlines: number[] = [];
@@ -197,7 +203,7 @@ export class ViewsWorld extends World {
       }
       const next = Math.max(0, ...deadlines);
       if (performance.now() >= next) break;
-      await this.nextEvent(next);
+      await nextMessage(this.sockets(), next);
     }
     for (const [s, changes] of missing) for (const c of changes) await this.missed(s, c);
     await this.judgeAdded();
@@ -225,20 +231,14 @@ export class ViewsWorld extends World {
         const problem = addedContentProblem(union, fresh.get(change.path), complete);
         if (!problem) continue;
         s.reported.add(key);
-        this.find('EV-3', `${s.label} (filter ${show(s.filter)}): InterfacesAdded of ${change.path}: ${problem}`);
+        this.find('EV-3', `${s.what} (filter ${show(s.filter)}): InterfacesAdded of ${change.path}: ${problem}`);
       }
     }
   }
 
-  /**
-   * Until the next message on any subscription (or `taps`), a closed socket, or `until`
-   * (performance.now()), whichever is first; at least once in 50 ms, for deadlines that move.
-   */
-  private async nextEvent(until: number, taps = this.subs.map((x) => x.tap)): Promise<void> {
-    const ms = Math.min(50, Math.max(1, until - performance.now()));
-    const open = taps.filter((t) => !t.closed);
-    if (open.length === 0) return void (await sleep(ms));
-    await Promise.race(open.map((t) => t.waitFor(() => true, ms, { from: t.mark() }).catch(() => undefined)));
+  /** Every subscription's socket, for the waits. */
+  private sockets(): EventSocket[] {
+    return this.subs.map((x) => x.socket);
   }
 
   /** What arrives late: the last change's quiet window, then everything judged once more. */
@@ -252,12 +252,12 @@ export class ViewsWorld extends World {
    * (a repeat tells a lost InterfacesAdded from none at all). Received by others: a repeat of it
    * tells a lost event (the repeat arrives) from a filter that drops it (the repeat does not).
    */
-  private async missed(s: Subscription, change: Change): Promise<void> {
+  private async missed(s: JudgedSubscription, change: Change): Promise<void> {
     const key = `missing#${change.no}`;
     if (s.reported.has(key) || !s.expected.some((e) => e.change === change)) return;
     s.reported.add(key);
     const others = this.subs.filter((o) => o !== s && admission(o.filter, change) === 'must');
-    const elsewhere = others.filter((o) => this.received(o, change)).map((o) => o.label);
+    const elsewhere = others.filter((o) => this.received(o, change)).map((o) => o.what);
     const what = describeChange(change);
     const drop = (): void => {
       s.expected = s.expected.filter((e) => e.change !== change);
@@ -266,7 +266,7 @@ export class ViewsWorld extends World {
       drop();
       return this.find(
         'EV-8',
-        `${what} raised no PropertiesChanged on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')})`,
+        `${what} raised no PropertiesChanged on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.what} ${show(o.filter)}`).join(', ')})`,
       );
     }
     if (this.confirming) return drop();
@@ -283,22 +283,22 @@ export class ViewsWorld extends World {
         );
       return this.find(
         'EV-3',
-        `${what} raised no InterfacesAdded on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.label} ${show(o.filter)}`).join(', ')}), nor did its repeats`,
+        `${what} raised no InterfacesAdded on any subscription whose filter admits it (${[s, ...others].map((o) => `${o.what} ${show(o.filter)}`).join(', ')}), nor did its repeats`,
       );
     }
     if (this.received(s, repeats[0]!))
       return this.find(
         'EV-8',
-        `${s.label} (filter ${show(s.filter)}) lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`,
+        `${s.what} (filter ${show(s.filter)}) lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`,
       );
     this.find(
       filterRequirement(s.filter),
-      `${s.label} (filter ${show(s.filter)}) received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`,
+      `${s.what} (filter ${show(s.filter)}) received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`,
     );
   }
 
   /** `count` repeats of `change`, each waited for on `s`; none of them is judged missing later. */
-  private async repeated(s: Subscription, change: Change, count: number): Promise<Change[]> {
+  private async repeated(s: JudgedSubscription, change: Change, count: number): Promise<Change[]> {
     const out: Change[] = [];
     this.confirming = true;
     try {
@@ -307,8 +307,8 @@ export class ViewsWorld extends World {
         if (!repeat) break;
         out.push(repeat);
         const start = performance.now();
-        while (performance.now() < this.deadlineFor(s, repeat, start) && !this.received(s, repeat) && !s.tap.closed)
-          await this.nextEvent(this.deadlineFor(s, repeat, start), [s.tap]);
+        const seen = () => this.received(s, repeat) || s.socket.closed;
+        await waitUntil(seen, () => this.deadlineFor(s, repeat, start), [s.socket]);
       }
     } finally {
       this.confirming = false;
@@ -579,68 +579,64 @@ export class ViewsWorld extends World {
    * filter). One that never goes live while the witness receives the writes breaks its filter's
    * requirement; when nothing receives them, the subscription is not judged.
    */
-  async subscribe(label: string, filter: EventFilter, prime: Writable, witness = false): Promise<Subscription | undefined> {
-    let tap: EventSubscriber;
+  async subscribe(label: string, filter: EventFilter, primer: Writable, witness = false): Promise<JudgedSubscription | undefined> {
+    let socket: EventSubscriber;
     try {
-      tap = await EventSubscriber.open(this.env.client, filter);
+      socket = await EventSubscriber.open(this.env.client, filter);
     } catch (err) {
       notJudged(
         `${label}: opening /subscribe with ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)} (see EP-14)`,
       );
     }
+    const s: JudgedSubscription = { socket, filter, what: label, since: 0, from: 0, expected: [], reported: new Set(), witness };
     const writes: Change[] = [];
-    for (let attempt = 0; attempt < PRIME_ATTEMPTS && !tap.closed; attempt++) {
-      // Another priming write would end past the check's time budget: the sequence ends here,
-      // the subscription not judged (a filter that excludes the write takes every attempt).
-      if (attempt > 0 && !this.fitsBudget(0)) {
-        this.cut = true;
-        await tap.close();
-        return undefined;
-      }
-      const mark = tap.mark();
-      const change = await this.write(prime, 'attr', { views: false });
-      if (!change) break;
-      writes.push(change);
-      const carried = (d: unknown) =>
-        isRecord(d) &&
-        d.path === change.path &&
-        isRecord(d.properties) &&
-        change.kind === 'PropertiesChanged' &&
-        sameValue(d.properties[change.name], change.value);
-      const start = performance.now();
-      const arrived = () => tap.events.slice(mark).find((e) => carried(e.data));
-      while (!arrived() && !tap.closed && performance.now() < this.deadlineFor(undefined, change, start))
-        await this.nextEvent(this.deadlineFor(undefined, change, start), [tap]);
-      const ev = arrived();
-      if (!ev) continue;
-      const s: Subscription = {
-        label,
-        filter,
-        tap,
-        since: change.no,
-        from: ev.seq,
-        expected: this.log
-          .filter((c) => c.no >= change.no)
-          .flatMap((c) => {
-            const a = admission(filter, c);
-            return a === 'never' ? [] : [{ change: c, admission: a }];
-          }),
-        reported: new Set(),
-        witness,
-      };
+    const { path, name } = primer.attr;
+    const admitting = this.subs.filter(
+      (o) => admission(o.filter, { no: 0, kind: 'PropertiesChanged', path, name, value: undefined, iface: primer.iface }) !== 'never',
+    );
+    const { cut } = await prime(this.env, [s], {
+      write: async () => {
+        const change = await this.write(primer, 'attr', { views: false });
+        if (!change) return undefined;
+        writes.push(change);
+        return { at: change.after!, carries: (d) => isRecord(d) && carries(d, change) };
+      },
+      bystanders: admitting.map((o) => o.socket),
+      // Another priming write would end past the check's time budget: the sequence ends here, the
+      // subscription not judged (a filter that excludes the write takes every round).
+      budget: () => this.fitsBudget(0),
+    });
+    if (s.liveAt !== undefined) {
+      const live = writes.find((c) => carries(socket.events[s.liveAt!]!.data as Record<string, unknown>, c))!;
+      s.since = live.no;
+      s.from = s.liveAt;
+      s.expected = this.log
+        .filter((c) => c.no >= live.no)
+        .flatMap((c) => {
+          const a = admission(filter, c);
+          return a === 'never' ? [] : [{ change: c, admission: a }];
+        });
       this.subs.push(s);
       return s;
     }
-    await tap.close();
+    await socket.close();
+    if (cut) {
+      this.cut = true;
+      return undefined;
+    }
     // A target that closes the socket at once answers before the others' events of the write arrive.
     const last = writes.at(-1);
     const waitFrom = performance.now();
-    while (last && performance.now() < waitFrom + this.env.eventTimeoutMs && !this.subs.some((o) => this.received(o, last)))
-      await this.nextEvent(waitFrom + this.env.eventTimeoutMs);
-    const how = tap.closeInfo
-      ? `the target closed it (code ${tap.closeInfo.code}${tap.closeInfo.reason ? ` "${tap.closeInfo.reason}"` : ''})`
-      : `${writes.length} write(s) of ${prime.attr.path} ${prime.attr.name} arrived nowhere on it`;
-    const seen = this.subs.filter((o) => writes.some((c) => this.received(o, c))).map((o) => o.label);
+    if (last)
+      await waitUntil(
+        () => this.subs.some((o) => this.received(o, last)),
+        () => waitFrom + this.env.eventTimeoutMs,
+        this.sockets(),
+      );
+    const how = socket.closeInfo
+      ? `the target closed it (code ${socket.closeInfo.code}${socket.closeInfo.reason ? ` "${socket.closeInfo.reason}"` : ''})`
+      : `${writes.length} write(s) of ${path} ${name} arrived nowhere on it`;
+    const seen = this.subs.filter((o) => writes.some((c) => this.received(o, c))).map((o) => o.what);
     if (witness || seen.length === 0)
       notJudged(`${label} with ${show(filter)} never went live: ${how}, and no other subscription received the writes (see EP-14)`);
     this.find(
@@ -673,13 +669,13 @@ export class ViewsWorld extends World {
     }
   }
 
-  async unsubscribe(s: Subscription): Promise<void> {
-    await s.tap.close();
+  async unsubscribe(s: JudgedSubscription): Promise<void> {
+    await s.socket.close();
     this.subs.splice(this.subs.indexOf(s), 1);
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all(this.subs.splice(0).map((s) => s.tap.close()));
+    await Promise.all(this.subs.splice(0).map((s) => s.socket.close()));
   }
 }
 

@@ -8,13 +8,14 @@ import type { BmcClient, BmcResponse } from '../../client/http.js';
 import { stringifyJson } from '../../client/json.js';
 import type { Profile, TftpSource, WritableAttribute } from '../../runner/config.js';
 import { NotJudged } from '../harness/assert.js';
-import { quietLeft } from '../harness/pace.js';
+import { quietLeft, type EventTimes } from '../events/engine/waits.js';
 import { FuzzViolation } from '../fuzz/repro.js';
 import type { Judge } from '../fuzz/runner.js';
 import type { Credential } from './credentials.js';
 import { Recorder, type SentRequest, type Step } from './steps.js';
 
-export interface StatefulEnv {
+/** The event times are the run's learned pace, read at each wait (suites/events/engine/waits.ts). */
+export interface StatefulEnv extends EventTimes {
   /** The run's logged-in client (its session is $COOKIE in printed steps). */
   client: BmcClient;
   ns: string;
@@ -25,9 +26,6 @@ export interface StatefulEnv {
   profile: Profile;
   writable: readonly WritableAttribute[];
   tftp?: TftpSource;
-  eventTimeoutMs: number;
-  /** How long "nothing (more) arrives" is watched: the run's learned pace (suites/harness/pace.ts), read at each wait. */
-  readonly quietWindowMs: number;
   /** How long a version may take to show after its upload answered. */
   uploadWaitMs: number;
   /** Puts an attribute back and reads it back equal; throws when it cannot. */

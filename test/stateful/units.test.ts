@@ -2,9 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import { Credential, chosenValue, otherCharacter, tamperValue } from '../../suites/stateful/credentials.js';
-import { admission, distinctPaths, filterRequirement, type Change } from '../../suites/stateful/filters.js';
+import { admission, distinctPaths, filterRequirement, type Change } from '../../suites/events/engine/filters.js';
 import { curlOf } from '../../suites/stateful/steps.js';
-import { addedContentProblem, judgeStream, type Expected } from '../../suites/stateful/streams.js';
+import { addedContentProblem, judgeStream, type Expected } from '../../suites/events/engine/judge.js';
 
 const ROOT = '/xyz/mgmt_project';
 const SYS = `${ROOT}/inventory/system`;

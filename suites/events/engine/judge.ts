@@ -3,10 +3,10 @@
  * order they happened, each exactly once, carrying the new values and the interface each property
  * belongs to. Every problem names the requirement it breaks.
  */
-import type { ReceivedEvent } from '../../client/subscriber.js';
-import { sameValue } from '../../client/values.js';
-import { show } from '../harness/assert.js';
-import { brief } from '../events/events.js';
+import type { ReceivedEvent } from '../../../client/subscriber.js';
+import { sameValue } from '../../../client/values.js';
+import { show } from '../../harness/assert.js';
+import { brief } from './subscription.js';
 import { admission, filterRequirement, type Admission, type Change, type EventFilter } from './filters.js';
 
 export interface Expected {
@@ -57,7 +57,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function carries(data: Record<string, unknown>, change: Change): boolean {
+/** Whether a PropertiesChanged carries the change (its path, the property, the new value). */
+export function carries(data: Record<string, unknown>, change: Change): boolean {
   if (change.kind !== 'PropertiesChanged') return false;
   const props = data.properties;
   return data.path === change.path && isRecord(props) && Object.hasOwn(props, change.name) && sameValue(props[change.name], change.value);
@@ -119,6 +120,11 @@ function inTime(e: ReceivedEvent, change: Change): boolean {
   return change.after === undefined || e.at >= change.after;
 }
 
+/** Whether a change was requested after `at` (one with no time may have been). */
+function requestedAfter(change: Change, at: number): boolean {
+  return change.after === undefined || change.after > at;
+}
+
 export function judgeStream(input: StreamInput): StreamJudgement {
   const { what, filter, expected, received, log, since, tracked } = input;
   const pending = expected.map((e) => ({ ...e, matched: false }));
@@ -160,7 +166,15 @@ export function judgeStream(input: StreamInput): StreamJudgement {
       continue;
     }
     if (data.event === 'PropertiesChanged') {
-      const slot = pending.find((p) => !p.matched && carries(data, p.change) && inTime(e, p.change));
+      const last = lastByPath.get(data.path as string);
+      // Writes sent back to back may repeat a value. The value of the change just matched on the
+      // path, again, is its repeat unless a change of that value was requested after it arrived;
+      // else the change it is, is the next of that value (an earlier one of the value was lost).
+      const repeat = last !== undefined && carries(data, last);
+      const could = pending.filter(
+        (p) => !p.matched && carries(data, p.change) && inTime(e, p.change) && (!repeat || requestedAfter(p.change, arrived.get(last.no)!)),
+      );
+      const slot = could.find((p) => last === undefined || p.change.no > last.no) ?? could[0];
       if (!slot) {
         stray(e, (c) => carries(data, c), 'EV-2', 'a PropertiesChanged whose path and value no change made');
         continue;
