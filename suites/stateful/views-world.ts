@@ -14,6 +14,7 @@ import type { Judge } from '../fuzz/runner.js';
 import { ancestorsOf } from '../harness/leak.js';
 import { recordLatency } from '../harness/pace.js';
 import { prime } from '../events/engine/prime.js';
+import { isInterfacesAdded } from '../events/events.js';
 import type { EventSocket, Subscription } from '../events/engine/subscription.js';
 import { nextMessage, sleep, waitUntil } from '../events/engine/waits.js';
 import { freshVersion } from '../harness/software.js';
@@ -198,8 +199,12 @@ export class ViewsWorld extends World {
         }
         if (j.missing.length > 0) missing.push([s, j.missing]);
         for (const c of j.missing) deadlines.push(this.deadlineFor(s, c, start));
-        // A later service may still add interfaces to the path, within the window.
-        for (const c of j.incomplete) if (!s.reported.has(`added#${c.no}`)) deadlines.push((c.after ?? start) + this.env.eventTimeoutMs);
+        // A later service may still add interfaces to the path: within an event timeout of the
+        // object's existing (its request answered) or of the path's last signal, whichever is later.
+        for (const c of j.incomplete) {
+          if (!s.reported.has(`added#${c.no}`))
+            deadlines.push(Math.max(c.after ?? start, start, lastAddedAt(s, c.path)) + this.env.eventTimeoutMs);
+        }
       }
       const next = Math.max(0, ...deadlines);
       if (performance.now() >= next) break;
@@ -677,6 +682,15 @@ export class ViewsWorld extends World {
   async closeAll(): Promise<void> {
     await Promise.all(this.subs.splice(0).map((s) => s.socket.close()));
   }
+}
+
+/** When the last InterfacesAdded of `path` reached `s`, or 0. */
+function lastAddedAt(s: JudgedSubscription, path: string): number {
+  let last = 0;
+  for (const e of s.socket.events.slice(s.from)) {
+    if (isInterfacesAdded(e.data) && e.data.path === path) last = e.at;
+  }
+  return last;
 }
 
 export function describeChange(c: Change): string {
