@@ -13,6 +13,7 @@ import { startSimulator } from '../simulator/index.js';
 import { measureFuzzThroughput } from './fuzz-throughput.js';
 import { capacityAnswers, eventDelivery, loadVsWrk } from './load-vs-wrk.js';
 import { hardwareRuns } from './hardware-run.js';
+import { linearizabilitySpeed } from './linearizability.js';
 
 const NS = 'mgmt_project';
 const CONNECTIONS = 10;
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
   await eventDelivery(50, DURATION_S);
   await capacityAnswers(2);
   await fuzzThroughput();
+  await linearizabilitySpeed();
   await hardwareRuns();
 }
 
