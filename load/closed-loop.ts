@@ -34,7 +34,7 @@ export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
   }
   const fixed = opts.source.fixed;
   const first = fixed ?? opts.source.next();
-  const tap = opts.verify;
+  const tap = opts.tap;
   // The request each connection has in flight (autocannon sends one at a time per connection), for the tap.
   const sent = new WeakMap<object, HttpRequest>();
   const mixed: autocannon.Request = {

@@ -28,7 +28,7 @@ export interface EngineOptions extends LoadBounds {
   source: RequestSource;
   onSecond?: (p: Progress) => void;
   /** load --verify: the answers it wants are read in full and judged. */
-  verify?: AnswerTap;
+  tap?: AnswerTap;
 }
 
 /** Origin and path prefix of a base URL: requests go to origin + prefix + path. */

@@ -86,12 +86,12 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
       })
       .then(async (res) => {
         let bytes = headerBytes(res.headers);
-        const judged = opts.verify?.wants(res.statusCode) ? ([] as Buffer[]) : undefined;
+        const judged = opts.tap?.wants(res.statusCode) ? ([] as Buffer[]) : undefined;
         for await (const chunk of res.body) {
           bytes += (chunk as Buffer).length;
           judged?.push(chunk as Buffer);
         }
-        if (judged) opts.verify!.judge(req, res.statusCode, res.headers, Buffer.concat(judged).toString('utf8'), rate);
+        if (judged) opts.tap!.judge(req, res.statusCode, res.headers, Buffer.concat(judged).toString('utf8'), rate);
         done({ latencyMs: performance.now() - due, status: res.statusCode, bytes });
       })
       .catch((err: unknown) => {

@@ -109,7 +109,7 @@ export class LoadFaults {
       this.objectCopies.set(path, now);
       return [];
     }
-    copy.set(name, now.get(name));
+    // The copy is the one of the last quiet write: what other writers did since is written over.
     return [...copy.entries()].filter(([n, v]) => n !== name && now.has(n) && now.get(n) !== v).map(([n, v]) => ({ name: n, value: v }));
   }
 

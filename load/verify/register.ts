@@ -88,22 +88,36 @@ export class RegisterVerifier {
   }
 
   /**
-   * Runs one round while a scenario runs: `level` tells the load at each operation's sending.
-   * Resolves with the round's verdict once `stop` is called (or the op cap is reached and stop called).
+   * Before a scenario starts, on a quiet target: the register's value, and the verifier's
+   * subscription on its path when events are judged (a register with distinct values only).
    */
-  async round(scenario: string, level: () => number, until: Promise<void>, eventTimeoutMs?: number): Promise<RegisterRound> {
-    const path = attrPath(this.register.path, this.register.name);
-    const initialRes = await this.main.get(path);
-    if (initialRes.status !== 200)
-      return { scenario, operations: 0, failed: 0, verdict: 'unknown', note: `the register's GET answered ${initialRes.statusLine}` };
-    const initial = dataOf(initialRes);
-    const ops: RegisterOperation[] = [];
-    const levels: number[] = [];
-    // Events name their write only when every value written differs.
+  async prepare(eventTimeoutMs?: number): Promise<{ initial: unknown; sub?: EventSubscriber; note?: string }> {
+    const res = await this.main.get(attrPath(this.register.path, this.register.name));
+    if (res.status !== 200) return { initial: undefined, note: `the register's GET answered ${res.statusLine}` };
+    const initial = dataOf(res);
     const sub =
       eventTimeoutMs !== undefined && typeof initial === 'string'
         ? await EventSubscriber.open(this.main, { paths: [this.register.path] }).catch(() => undefined)
         : undefined;
+    return { initial, ...(sub && { sub }) };
+  }
+
+  /** One round while a scenario runs, until `until` resolves; `level` tells the load at each operation's sending. */
+  async round(
+    scenario: string,
+    prepared: { initial: unknown; sub?: EventSubscriber; note?: string },
+    level: () => number,
+    until: Promise<void>,
+    eventTimeoutMs = 0,
+  ): Promise<RegisterRound> {
+    if (prepared.note) {
+      await until;
+      return { scenario, operations: 0, failed: 0, verdict: 'unknown', note: prepared.note };
+    }
+    const path = attrPath(this.register.path, this.register.name);
+    const { initial, sub } = prepared;
+    const ops: RegisterOperation[] = [];
+    const levels: number[] = [];
     let stop = false;
     void until.then(() => (stop = true));
     const registerSessions = this.sibling ? this.sessions.slice(0, -1) : this.sessions;
@@ -145,7 +159,7 @@ export class RegisterVerifier {
     const round = judgeRound(scenario, { initial, operations: ops }, levels);
     if (!sub) return round;
     try {
-      const deadline = performance.now() + eventTimeoutMs!;
+      const deadline = performance.now() + eventTimeoutMs;
       let count = countEvents(ops, sub.events, this.register.path, this.register.name);
       while (count.lost > 0 && performance.now() < deadline && !sub.closed) {
         await sleep(20);
