@@ -12,7 +12,7 @@
  * key. Splitting one register's history by written value is not safe in general (a read of the
  * initial value constrains every write), so the search takes the whole history, memoised.
  *
- * Conventions, as in the literature (Herlihy & Wing 1990, section 3: a history is completed by
+ * Conventions, as in the literature (Herlihy & Wing 1990, whose definition completes a history by
  * appending responses to some pending invocations and dropping the others):
  * - an operation precedes another only when its response came strictly before the other's
  *   invocation; operations that touch at one instant are concurrent (as in Porcupine);
@@ -53,7 +53,8 @@ export type CheckResult =
       blockedAt: number;
       /**
        * Positions of the operations the search could not place after `longest`: those invoked
-       * before the blocking response and not in `longest` (the blocking one among them).
+       * before the blocking response and not in `longest` (the blocking one among them), less
+       * the unanswered writes it took as never having taken effect.
        */
       unplaced: number[];
       /** The register's value after `longest`. */

@@ -134,7 +134,7 @@ describe('histories from the literature', () => {
   test('Herlihy & Shavit: sequentially consistent, not linearizable', () => {
     expectNotLinearizable(history(0, W('A', 1, 0, 1), W('B', 2, 2, 3), R('A', 1, 4, 5)));
   });
-  // Herlihy & Wing 1990, section 3: a pending invocation may be completed (took effect) or dropped.
+  // Herlihy & Wing 1990, the definition of linearizability: a pending invocation may be completed (it took effect) or dropped.
   test('Herlihy & Wing: a pending write is completed or dropped, whichever the reads need', () => {
     expectLinearizable(history(0, W('A', 1, 0, 1, false), R('B', 1, 5, 6)));
     const dropped = expectLinearizable(history(0, W('A', 1, 0, 1, false), R('B', 0, 5, 6)));
