@@ -14,13 +14,16 @@ import { runLoadJob, type LoadOptions } from '../runner/load-run.js';
 import type { Command } from 'commander';
 import { withUrlCredentials } from '../client/target-url.js';
 import type { RatePlan } from '../load/run-load.js';
+import { parseDialect } from '../simulator/index.js';
+import { UsageError } from '../client/usage-error.js';
 import { ProgressLine, TABLE_HEAD, capacityStepText, closingLines, scenarioLine } from '../load/terminal.js';
 
 export type { Ramp };
 
 /** The flags of `load` as commander hands them over: the load's options, with the target profile's file. */
-export interface LoadFlags extends TargetFlags, Omit<LoadOptions, keyof TargetFlags | 'targetProfile'> {
+export interface LoadFlags extends TargetFlags, Omit<LoadOptions, keyof TargetFlags | 'targetProfile' | 'dialect'> {
   targetProfile?: string;
+  dialect?: string;
 }
 
 export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void> {
@@ -40,7 +43,10 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
     const targetProfile = flags.targetProfile ? await loadTargetProfile(flags.targetProfile) : undefined;
     if (targetProfile) checkProfileTimeouts(targetProfile.file, targetProfile.timeouts);
     const namespace = resolveNamespace(namespaceFlag(flags, cmd), targetProfile);
-    const outcome = await runLoadJob({ ...flags, namespace, targetProfile }, interruption, {
+    const dialect = flags.dialect === undefined ? undefined : parseDialect(flags.dialect);
+    if (flags.dialect !== undefined && !dialect)
+      throw new UsageError(`Unknown dialect ${flags.dialect}: spec, phosphor-rest, bmcweb, bmcweb@current or bmcweb@2023.`);
+    const outcome = await runLoadJob({ ...flags, dialect, namespace, targetProfile }, interruption, {
       start: (h) =>
         print(
           `bmc-conformance load: ${h.target}${h.embedded ? ' (embedded simulator)' : ''}, ${describePlan(h.plan, h.connections)}, ${h.durationS} s per scenario${h.windowS ? ` in ${h.windowS} s windows` : ''}, at most ${h.maxRequests} requests each\n${TABLE_HEAD}`,

@@ -41,6 +41,8 @@ export const LOAD_LIMITS = {
   maxP99: { flag: '--max-p99', ...MS },
   abortErrorRate: { flag: '--abort-error-rate', min: 0, max: 100, unit: 'per cent', fractions: true },
   tolerance: { flag: '--tolerance', min: 0, max: 100, unit: 'per cent', fractions: true },
+  verifyEvery: { flag: '--verify-every', min: 1, max: 1_000_000, unit: 'answers' },
+  verifySessions: { flag: '--verify-sessions', min: 1, max: 64, unit: 'sessions' },
 } satisfies Record<string, Limit>;
 
 export type LimitedFlag = keyof typeof LOAD_LIMITS;

@@ -232,7 +232,28 @@ targetOptions(
   .option('--max-p99 <ms>', 'shorthand for the rule "p99 <= N ms" on every scenario', limited('maxP99'))
   .option('--baseline <file>', 'an earlier load.json: a change worse than --tolerance exits 1')
   .option('--tolerance <pct>', 'how much worse than the baseline is still no regression', percentOf('tolerance'), 20)
-  .option('--fault <name>', 'embedded simulator only: inject a fault, e.g. slow-requests or slow-serial (repeatable)', parse.collect, [])
+  .option(
+    '--verify',
+    "judge the load's own answers as the suites do, a register's linearizability under N sessions and its events: a violation FAILs its requirement (exit 1)",
+    false,
+  )
+  .option(
+    '--verify-every <n>',
+    'with --verify: judge every Nth answer, and every answer that is not 2xx (default 100)',
+    limited('verifyEvery'),
+  )
+  .option(
+    '--verify-sessions <n>',
+    'with --verify: sessions that PUT and GET the register concurrently (default 4)',
+    limited('verifySessions'),
+  )
+  .option(
+    '--fault <name>',
+    'embedded simulator only: inject a fault, e.g. slow-requests, slow-serial or load-stale-read (repeatable)',
+    parse.collect,
+    [],
+  )
+  .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest, bmcweb (bmcweb@current) or bmcweb@2023')
   .option(
     '--target-profile <file>',
     "the platform's reviewed profile: namespace, writables, timeouts, concurrency and rate caps (flags win)",

@@ -5,6 +5,7 @@
 import autocannon from 'autocannon';
 import { splitBaseUrl, type EngineOptions } from './engine.js';
 import { Recorder, type RunFigures, type StopReason } from './recorder.js';
+import type { HttpRequest } from './request-source.js';
 
 export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
   const { origin, prefix } = splitBaseUrl(opts.baseUrl);
@@ -33,12 +34,23 @@ export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
   }
   const fixed = opts.source.fixed;
   const first = fixed ?? opts.source.next();
+  const tap = opts.tap;
+  // The request each connection has in flight (autocannon sends one at a time per connection), for the tap.
+  const sent = new WeakMap<object, HttpRequest>();
   const mixed: autocannon.Request = {
     // Called for every request a connection builds, so mixes and write values change per request.
-    setupRequest: (req) => {
+    setupRequest: (req, context) => {
       const next = opts.source.next();
+      if (tap && context) sent.set(context, next);
       return { ...req, method: next.method, path: prefix + next.path, body: next.body, headers: opts.headers(next) };
     },
+    // Only with --verify: autocannon then keeps every body, which costs throughput.
+    ...(tap && {
+      onResponse: (status: number, body: string, context: object, headers: Record<string, string | string[] | undefined> | undefined) => {
+        const req = sent.get(context);
+        if (req && tap.wants(status)) tap.judge(req, status, lowerCased(headers ?? {}), body);
+      },
+    }),
   };
   let done!: () => void;
   let failed!: (err: Error) => void;
@@ -53,7 +65,7 @@ export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
       method: first.method,
       body: first.body,
       headers: opts.headers(first),
-      ...(fixed ? {} : { requests: [mixed] }),
+      ...(fixed && !tap ? {} : { requests: [mixed] }),
       connections,
       duration: opts.durationS,
       maxOverallRequests: opts.maxRequests,
@@ -83,4 +95,8 @@ export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
     stopNote = `stopped at the cap of ${opts.maxRequests} requests`;
   }
   return recorder.finish(stoppedBy, stopNote);
+}
+
+function lowerCased(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }

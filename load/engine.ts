@@ -1,6 +1,7 @@
 /** What both engines (closed loop on autocannon, open loop on undici) are given. */
 import type { Progress } from './recorder.js';
 import type { HttpRequest, RequestSource } from './request-source.js';
+import type { AnswerTap } from './verify/answers.js';
 
 /** How each scenario of a load runs: set once for the run, handed to every engine as it is. */
 export interface LoadBounds {
@@ -26,6 +27,8 @@ export interface EngineOptions extends LoadBounds {
   headers: (req: HttpRequest) => Record<string, string>;
   source: RequestSource;
   onSecond?: (p: Progress) => void;
+  /** load --verify: the answers it wants are read in full and judged. */
+  tap?: AnswerTap;
 }
 
 /** Origin and path prefix of a base URL: requests go to origin + prefix + path. */

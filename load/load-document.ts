@@ -3,6 +3,7 @@
  * baseline comparison, and the environment it ran in. No credential ever goes in: requests carry
  * the session in headers this file never records, and the target URL loses any user:password part.
  */
+import type { Verification } from './verify/verdicts.js';
 import { cpus, hostname, loadavg, totalmem } from 'node:os';
 import { createRequire } from 'node:module';
 import type { Change } from './baseline.js';
@@ -62,6 +63,8 @@ export interface LoadDocument {
   baseline?: { file: string; tolerancePct: number; changes: Change[] };
   restores: RestoreResult[];
   notes: string[];
+  /** load --verify: the requirements judged under load and their verdicts. */
+  verification?: Verification;
   /** Set when a Ctrl-C or SIGTERM stopped the run: its figures are those measured until then. */
   interrupted?: { signal: 'SIGINT' | 'SIGTERM'; at: string };
   /** An interrupted run has partial figures: neither a pass nor a fail. */

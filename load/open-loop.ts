@@ -67,7 +67,7 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
   // A signal aborted already fires no event: the run must still not start.
   if (opts.signal?.aborted) onInterrupt();
 
-  const send = (due: number, step: StepCounts): void => {
+  const send = (due: number, step: StepCounts, rate: number): void => {
     const req = opts.source.next();
     sendLag.recordMs(performance.now() - due);
     const done = (o: Outcome): void => {
@@ -86,7 +86,12 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
       })
       .then(async (res) => {
         let bytes = headerBytes(res.headers);
-        for await (const chunk of res.body) bytes += (chunk as Buffer).length;
+        const judged = opts.tap?.wants(res.statusCode) ? ([] as Buffer[]) : undefined;
+        for await (const chunk of res.body) {
+          bytes += (chunk as Buffer).length;
+          judged?.push(chunk as Buffer);
+        }
+        if (judged) opts.tap!.judge(req, res.statusCode, res.headers, Buffer.concat(judged).toString('utf8'), rate);
         done({ latencyMs: performance.now() - due, status: res.statusCode, bytes });
       })
       .catch((err: unknown) => {
@@ -116,7 +121,7 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
           stop('request-cap', `stopped at the cap of ${opts.maxRequests} requests`);
           break;
         }
-        send(due, stepCounts[stepIndex]!);
+        send(due, stepCounts[stepIndex]!, steps[stepIndex]!.rate);
         issued++;
         due += 1000 / steps[stepIndex]!.rate;
         while (due >= stepEnd && !stoppedBy) {

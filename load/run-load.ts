@@ -21,6 +21,8 @@ import { measureSubscriberCapacity, type SubscriberCapacity } from './capacity/s
 import { runUploadLoop } from './upload-loop.js';
 import type { ValueCycle } from './values.js';
 import { restoreOriginals, writeMixSource, type RestoreResult } from './write-mix.js';
+import { AnswerSampler, type Violation } from './verify/answers.js';
+import { chooseRegister, RegisterVerifier, type RegisterRound } from './verify/register.js';
 
 export type RatePlan =
   | { kind: 'closed' }
@@ -52,6 +54,19 @@ export interface LoadPlan extends LoadBounds {
   onScenario?: (r: ScenarioReport) => void;
   /** Each step of a capacity search as it starts. */
   onCapacityStep?: (scenario: string, step: CapacityProgress) => void;
+  /** load --verify: judge every Nth answer and run the register's sessions beside each scenario. */
+  verify?: { every: number; sessions: number };
+}
+
+/** What load --verify found. */
+export interface VerifyOutcome {
+  every: number;
+  /** Answers judged. */
+  judged: number;
+  /** Requirements judged under load (each FAILs when a violation names it). */
+  judgedRequirements: string[];
+  violations: Violation[];
+  register?: { path: string; name: string; sessions: number; sibling?: string; rounds: RegisterRound[] };
 }
 
 export interface CapacityProgress extends StepStart {
@@ -66,14 +81,82 @@ export interface LoadOutcome {
   restores: RestoreResult[];
   /** Things the run decided that a reader should know (a ramp stretched, a probe skipped). */
   notes: string[];
+  verification?: VerifyOutcome;
 }
 
-export async function runLoad(plan: LoadPlan): Promise<LoadOutcome> {
+export async function runLoad(given: LoadPlan): Promise<LoadOutcome> {
   const outcome: LoadOutcome = { results: [], restores: [], notes: [] };
+  let plan = given;
+  const v = given.verify;
+  const sampler = v ? new AnswerSampler(v.every, plan.namespace, [plan.password]) : undefined;
+  let verifier: RegisterVerifier | undefined;
+  const rounds: RegisterRound[] = [];
   try {
+    if (v && sampler) {
+      const chosen = registerFor(plan, outcome.notes);
+      if (chosen) {
+        // The load's own writes leave the register alone: its history must hold every write.
+        plan = { ...plan, cycles: plan.cycles.filter((c) => c !== chosen.register) };
+        verifier = await RegisterVerifier.open(plan.client, chosen.register, chosen.sibling, v.sessions);
+      }
+      outcome.verification = {
+        every: v.every,
+        judged: 0,
+        judgedRequirements: [],
+        violations: [],
+        ...(verifier &&
+          chosen && {
+            register: {
+              path: chosen.register.path,
+              name: chosen.register.name,
+              sessions: v.sessions,
+              ...(chosen.sibling && { sibling: chosen.sibling.name }),
+              rounds,
+            },
+          }),
+      };
+    }
     for (const [i, s] of plan.scenarios.entries()) {
       if (plan.signal.aborted) break;
-      const report = await runScenario(plan, s, outcome.notes, plan.scenarios.slice(i + 1));
+      sampler?.startScenario(s.name);
+      const level = { rps: undefined as number | undefined };
+      const current = (): number => level.rps ?? sampler?.servedRps() ?? 0;
+      const prepared = verifier ? await verifier.prepare(plan.eventTimeoutMs) : undefined;
+      let scenarioOver!: () => void;
+      const over = new Promise<void>((resolve) => (scenarioOver = resolve));
+      const round = verifier && prepared ? verifier.round(s.name, prepared, current, over, plan.eventTimeoutMs) : undefined;
+      let report: ScenarioReport;
+      try {
+        report = await runScenario({ ...plan, ...(sampler && { tap: sampler }), level }, s, outcome.notes, plan.scenarios.slice(i + 1));
+      } finally {
+        scenarioOver();
+      }
+      if (round) {
+        const r = await round;
+        rounds.push(r);
+        if (r.violation)
+          sampler?.add(
+            {
+              requirement: 'EP-8',
+              problem: `the register ${verifier!.path} ${verifier!.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} operations after shrinking)`,
+            },
+            r.violation.firstRps,
+          );
+        const ev = r.events;
+        if (ev && (ev.lost > 0 || ev.duplicated > 0))
+          sampler?.add(
+            {
+              requirement: 'EV-8',
+              problem: `${ev.lost} of ${ev.expected} PropertiesChanged events lost, ${ev.duplicated} duplicated (${ev.example ?? ''})`,
+            },
+            ev.firstRps,
+          );
+        if (ev && ev.reordered > 0)
+          sampler?.add(
+            { requirement: 'EV-9', problem: `${ev.reordered} events out of the order of their writes (${ev.example ?? ''})` },
+            ev.firstRps,
+          );
+      }
       outcome.results.push(report);
       plan.onScenario?.(report);
     }
@@ -99,11 +182,44 @@ export async function runLoad(plan: LoadPlan): Promise<LoadOutcome> {
   } finally {
     const written = plan.cycles.filter((c) => c.touched);
     if (written.length > 0) outcome.restores = await restoreOriginals(plan.client, written);
+    if (verifier) outcome.restores.push(...(await verifier.close()));
+    if (outcome.verification && sampler) {
+      outcome.verification.judged = sampler.judged;
+      outcome.verification.violations = sampler.found;
+      outcome.verification.judgedRequirements = [
+        ...ANSWER_REQUIREMENTS,
+        ...(rounds.length > 0 ? ['EP-8'] : []),
+        ...(rounds.some((r) => r.events) ? ['EV-8', 'EV-9'] : []),
+      ];
+    }
   }
   return outcome;
 }
 
-async function runScenario(plan: LoadPlan, s: Scenario, notes: string[], later: readonly Scenario[]): Promise<ScenarioReport> {
+/** What sampled answers are judged against: the envelope, error data and the data shape of each read. */
+export const ANSWER_REQUIREMENTS = ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4', 'ERR-1', 'EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7'];
+
+function registerFor(plan: LoadPlan, notes: string[]): ReturnType<typeof chooseRegister> {
+  if (!profileAllows(plan.profile, 'safe')) {
+    notes.push('verify: the register is not written in the read-only profile (linearizability and events not judged; --profile safe)');
+    return undefined;
+  }
+  const chosen = chooseRegister(plan.cycles);
+  if (!chosen) {
+    notes.push('verify: no declared writable attribute to use as the register (name one with --writable PATH:ATTR)');
+    return undefined;
+  }
+  const writing = plan.scenarios.some((sc) => sc.kind === 'write-mix' || sc.kind === 'events');
+  if (writing && plan.cycles.length < 2) {
+    notes.push('verify: the only writable attribute is written by the load itself, so it is not used as the register');
+    return undefined;
+  }
+  return chosen;
+}
+
+type ScenarioPlan = LoadPlan & { tap?: AnswerSampler; level?: { rps: number | undefined } };
+
+async function runScenario(plan: ScenarioPlan, s: Scenario, notes: string[], later: readonly Scenario[]): Promise<ScenarioReport> {
   const progress = (plannedS: number) => (p: Progress) => plan.onProgress?.(s.name, p, plannedS);
   const base = { scenario: s.name, description: s.description, connections: plan.connections };
   if (s.kind === 'events') {
@@ -144,6 +260,7 @@ async function runScenario(plan: LoadPlan, s: Scenario, notes: string[], later: 
     source,
     durationS,
     onSecond: progress(plannedS),
+    ...(plan.tap && { tap: plan.tap }),
   });
   const withDrift = <T extends ScenarioReport>(r: T): T => {
     const drift = plan.windowS && r.windows ? driftOf(r.windows, plan.windowS) : undefined;
@@ -155,6 +272,7 @@ async function runScenario(plan: LoadPlan, s: Scenario, notes: string[], later: 
     case 'closed':
       return withDrift({ ...base, ...(path && { path }), mode: 'closed', ...(await closedLoop(engine(plan.durationS))) });
     case 'open': {
+      if (plan.level) plan.level.rps = rp.rate;
       const f = await openLoop(engine(plan.durationS), [{ rate: rp.rate, durationS: plan.durationS }]);
       return withDrift({ ...base, ...(path && { path }), ...openReport(f, 'open'), rate: rp.rate });
     }
@@ -173,6 +291,7 @@ async function runScenario(plan: LoadPlan, s: Scenario, notes: string[], later: 
       const laterS = later.reduce((t, x) => t + (isHttpScenario(x) ? maxCapacitySteps(search) * stepS : plan.durationS), 0);
       const capacity = await findCapacity(
         async (rate) => {
+          if (plan.level) plan.level.rps = rate;
           const f = await openLoop(engine(plan.durationS), [{ rate, durationS: plan.durationS }]);
           byRate.set(rate, f);
           return f;

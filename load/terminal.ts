@@ -118,6 +118,17 @@ export function closingLines(doc: LoadDocument): string[] {
       `  ${r.restored ? 'restored' : 'NOT RESTORED'} ${r.path} ${r.name} = ${JSON.stringify(r.original)}${r.note ? ` (${r.note})` : ''}`,
     );
   for (const t of doc.thresholds) if (!t.pass) lines.push(`${doc.interrupted ? 'partial: ' : 'FAIL '}${describeMiss(t)}`);
+  const v = doc.verification;
+  if (v) {
+    const reg = v.register;
+    const lin = reg?.rounds.filter((r) => r.verdict === 'linearizable').length;
+    lines.push(
+      `  verify: ${v.judged} answers judged (every ${v.every}th and every non-2xx)${reg ? `; register ${reg.path} ${reg.name}, ${reg.sessions} sessions: ${lin}/${reg.rounds.length} scenario histories linearizable` : ''}`,
+    );
+    for (const r of v.requirements)
+      if (r.verdict === 'FAIL') lines.push(`FAIL ${r.id} under load from ${r.firstRps} req/s (${r.scenario}): ${r.problem}`);
+    for (const r of reg?.rounds ?? []) if (r.violation) lines.push(`  replay key (${r.scenario}): ${r.violation.replayKey}`);
+  }
   lines.push(verdictLine(doc));
   return lines;
 }

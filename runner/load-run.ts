@@ -26,6 +26,10 @@ import { runLoad, type CapacityProgress, type LoadOutcome, type RatePlan } from 
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS, isHttpScenario, scenarioByName, type Scenario } from '../load/scenarios.js';
 import { evaluate, describeMiss, loadThresholds, parseRule, type Rule } from '../load/thresholds.js';
 import { prepareWrites } from '../load/write-mix.js';
+import { DEFAULT_VERIFY_EVERY } from '../load/verify/answers.js';
+import { DEFAULT_VERIFY_SESSIONS } from '../load/verify/register.js';
+import { verificationOf, verificationFailures } from '../load/verify/verdicts.js';
+import type { DialectName } from '../simulator/index.js';
 
 /** A load's options, as the command line gives them (the target profile read already). */
 export interface LoadOptions {
@@ -62,6 +66,12 @@ export interface LoadOptions {
   writable: WritableAttribute[];
   eventTimeout?: number;
   fault: string[];
+  /** Embedded simulator only: behave as this field server. */
+  dialect?: DialectName;
+  /** Judge the load's answers, a register's linearizability and its events while it runs. */
+  verify?: boolean;
+  verifyEvery?: number;
+  verifySessions?: number;
   out: string;
   targetProfile?: TargetProfile;
 }
@@ -131,6 +141,9 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
   const rules = await thresholdRules(o);
   const baseline = o.baseline ? { file: resolve(o.baseline), results: await readBaseline(o.baseline) } : undefined;
   if (o.target && o.fault.length > 0) throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
+  if (o.target && o.dialect) throw new UsageError('--dialect applies to the embedded simulator only; drop --target or --dialect.');
+  if (!o.verify && (o.verifyEvery !== undefined || o.verifySessions !== undefined))
+    throw new UsageError('--verify-every and --verify-sessions need --verify.');
 
   const s = loadSettings(o);
   const profile = s.profile;
@@ -178,7 +191,8 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
     try {
       await checkPaths(client, scenarios, mix, o.namespace);
       const needWrites =
-        scenarios.some((sc) => sc.kind === 'write-mix' || sc.kind === 'events') || (plan === 'capacity' && profileAllows(profile, 'safe'));
+        scenarios.some((sc) => sc.kind === 'write-mix' || sc.kind === 'events') ||
+        ((plan === 'capacity' || o.verify === true) && profileAllows(profile, 'safe'));
       const resolved = needWrites ? await resolveWritables(client, writable, o.namespace) : { writable, unmatched: [] };
       for (const w of resolved.unmatched) notes.push(`not written: ${w} matches nothing on this target`);
       const prepared = needWrites ? await prepareWrites(client, resolved.writable) : { cycles: [], skipped: [] };
@@ -217,6 +231,9 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
         onProgress: (name, p, plannedS) => view.progress(name, p, plannedS),
         onCapacityStep: (name, step) => view.capacityStep(name, step),
         onScenario: (r) => view.scenario(r),
+        ...(o.verify && {
+          verify: { every: o.verifyEvery ?? DEFAULT_VERIFY_EVERY, sessions: o.verifySessions ?? DEFAULT_VERIFY_SESSIONS },
+        }),
       });
     } finally {
       view.end();
@@ -239,6 +256,7 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
         (r.uploads?.leftOver ?? []).map((v) => `${r.scenario}: the uploaded version ${v} could not be deleted`),
       ),
       ...outcome.results.filter((r) => r.stoppedBy === 'error-rate').map((r) => `${r.scenario}: ${r.stopNote}`),
+      ...(outcome.verification ? verificationFailures(outcome.verification) : []),
     ];
     const { signal, at } = interruption;
     const interrupted = signal && at ? { signal, at: at.toISOString() } : undefined;
@@ -281,6 +299,7 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
       ...(baseline && { baseline: { file: baseline.file, tolerancePct: o.tolerance, changes } }),
       restores: outcome.restores,
       notes,
+      ...(outcome.verification && { verification: verificationOf(outcome.verification) }),
       ...(interrupted && { interrupted }),
       // Cut short, the figures are partial: they neither pass nor fail the target.
       verdict: interrupted ? 'interrupted' : failures.length > 0 ? 'fail' : 'pass',
@@ -348,6 +367,7 @@ async function startEmbedded(flags: LoadOptions): Promise<EmbeddedTarget> {
       password: flags.password,
       faults: flags.fault,
       tftp: false,
+      ...(flags.dialect && { dialect: flags.dialect }),
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

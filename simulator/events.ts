@@ -297,6 +297,7 @@ export class EventHub {
 
   private deliver(sub: Subscriber, text: string): void {
     sub.delivered++;
+    if (this.faults.load.dropsEvent(sub)) return;
     if (this.faults.has('events-dropped') && sub.delivered % 3 === 0) return;
     const holdMs = this.faults.has('events-reordered') ? 200 : this.faults.has('events-burst-reordered') ? BURST_WINDOW_MS : 0;
     if (holdMs > 0) {

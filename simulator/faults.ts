@@ -6,6 +6,7 @@
  */
 import { LATENCY_FAULTS, LATENCY_FAULT_NAMES, LatencyFaults } from './latency-faults.js';
 import { HARNESS_FAULTS, HARNESS_FAULT_NAMES } from './harness-faults.js';
+import { LOAD_FAULTS, LOAD_FAULT_NAMES, LoadFaults } from './load-faults.js';
 import type { FaultInfo } from './fault-info.js';
 import { AUTH_FAULTS } from './faults-auth.js';
 import { LISTING_FAULTS } from './faults-listings.js';
@@ -657,11 +658,12 @@ export type FaultName =
   | (typeof DOMAIN_FAULTS)[number]['name']
   | (typeof FIDELITY_FAULTS)[number]['name']
   | (typeof LATENCY_FAULTS)[number]['name']
-  | (typeof HARNESS_FAULTS)[number]['name'];
+  | (typeof HARNESS_FAULTS)[number]['name']
+  | (typeof LOAD_FAULTS)[number]['name'];
 
-const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES]);
+const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES, ...LOAD_FAULT_NAMES]);
 
-/** A fault the simulator knows: one of the catalogue, a slow-* latency fault, or a harness fault. */
+/** A fault the simulator knows: one of the catalogue, a slow-* latency fault, a harness fault, or a load-only fault. */
 export function isFaultName(name: string): name is FaultName {
   return NAMES.has(name);
 }
@@ -671,16 +673,19 @@ export class FaultSet {
   private readonly active: ReadonlySet<string>;
   /** The slow-* faults (latency-faults.ts): awaited before each request is handled. */
   readonly latency: LatencyFaults;
+  /** The load-* faults (load-faults.ts): they show only while requests overlap. */
+  readonly load: LoadFaults;
 
   constructor(names: readonly string[] = []) {
     const unknown = names.filter((n) => !NAMES.has(n));
     if (unknown.length > 0) {
       throw new Error(
-        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS, ...HARNESS_FAULTS].map((f) => f.name).join(', ')}`,
+        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS, ...HARNESS_FAULTS, ...LOAD_FAULTS].map((f) => f.name).join(', ')}`,
       );
     }
     this.active = new Set(names);
     this.latency = new LatencyFaults(names);
+    this.load = new LoadFaults(names);
   }
 
   has(name: FaultName): boolean {

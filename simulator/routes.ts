@@ -225,7 +225,7 @@ async function attrRoute(ctx: SpecContext, req: IncomingMessage, method: string,
       if (!ctx.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
       const ref = obj && ctx.bus.findAttribute(obj, name);
       if (!ref) throw new HttpError(404, `Attribute ${name} not found on ${path}`);
-      const value = staleAttr(ctx, path, name, wireValue(ref.property));
+      const value = ctx.faults.load.readAttribute(path, name, staleAttr(ctx, path, name, wireValue(ref.property)));
       if (ctx.faults.has('attr-wrapped-in-map')) return ok({ [name]: value });
       // attr-uint64-rounded: an integer beyond 2^53 goes through a double on this route alone.
       if (ctx.faults.has('attr-uint64-rounded') && typeof value === 'bigint') return ok(Number(value));

@@ -114,6 +114,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     server = createHttpsServer({ cert: pair.cert, key: pair.key });
   }
   server.on('request', (req, res) => {
+    faults.load.track(res);
     dialectServer.handle(req, res).catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();

@@ -91,6 +91,11 @@ export class Writer {
     // transition-write-ignored: the host's requested transition alone is answered and not set.
     if (name === 'RequestedHostTransition' && this.bus.faults.has('transition-write-ignored')) return;
     this.store(path, ref, name, value);
+    const attributes = [...obj.attributes()].map(([n, r]) => ({ name: n, value: r.property.value, writable: r.property.writable }));
+    for (const back of this.bus.faults.load.afterWrite(path, name, attributes)) {
+      const r = this.bus.findAttribute(obj, back.name);
+      if (r) this.bus.setProperty(path, r, back.name, back.value as DbusValue);
+    }
     if (this.bus.faults.has('put-attr-writes-namesakes')) this.bus.writeNamesakes(path, name, value);
     if (this.bus.faults.has('put-attr-writes-neighbour-attr') && !ref.property.enumValues) {
       const neighbour = [...obj.attributes()].find(

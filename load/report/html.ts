@@ -44,6 +44,7 @@ ${doc.failures.length ? `<ul class="failures">${doc.failures.map((f) => `<li>${e
 <section><h2>Over time</h2><div id="chart-throughput" class="chart"></div><div id="chart-latency" class="chart"></div></section>
 ${doc.results.map((r, n) => scenarioSection(r, n)).join('\n')}
 ${capacitySection(doc)}
+${verificationSection(doc)}
 ${thresholdSection(doc)}
 ${baselineSection(doc)}
 ${restoreSection(doc)}
@@ -66,6 +67,7 @@ table { border-collapse: collapse; margin: 6px 0; } th, td { padding: 3px 10px; 
 th:first-child, td:first-child, th.text, td.text { text-align: left; } th { background: #f4f4f4; }
 .verdict { font-weight: bold; font-size: 16px; } .verdict.pass { color: #1a7f37; } .verdict.fail { color: #c62828; }
 .verdict.interrupted { color: #9a6700; }
+.timeline svg { max-width: 100%; height: auto; } code.key { word-break: break-all; font-size: 11px; }
 .miss { color: #c62828; font-weight: bold; } .ok { color: #1a7f37; } .muted { color: #666; }
 .chart { margin: 8px 0 18px; max-width: 1320px; }
 .kv td { text-align: left; }
@@ -219,6 +221,56 @@ function thresholdSection(doc: LoadDocument): string {
     ? ''
     : '<p>No thresholds given (--thresholds, --min-rps, --max-p99): each scenario is only held to no failed request.</p>';
   return `<section><h2>${given ? 'Thresholds' : 'Failed requests'}</h2>${lead}${table(['scenario', 'rule', 'actual', 'note', 'result'], rows, true)}${misses.length ? `<ul>${misses.map((m) => `<li class="miss">${esc(m)}</li>`).join('')}</ul>` : ''}</section>`;
+}
+
+/** load --verify: each requirement judged under load, and the timeline of a failing register history. */
+function verificationSection(doc: LoadDocument): string {
+  const v = doc.verification;
+  if (!v) return '';
+  const rows = v.requirements.map((r) => [
+    r.id,
+    r.title,
+    r.firstRps === undefined ? '' : `from ${r.firstRps} req/s (${r.scenario ?? ''})`,
+    r.problem ?? '',
+    r.verdict === 'FAIL' ? `<span class="miss">FAIL</span> ×${r.count ?? 1}` : '<span class="ok">PASS</span>',
+  ]);
+  const evidence = v.requirements
+    .filter((r) => r.evidence)
+    .map((r) => {
+      const e = r.evidence!;
+      const text = [e.request, e.requestBody, e.status === undefined ? undefined : `→ ${e.status}`, e.responseBody]
+        .filter(Boolean)
+        .join('\n');
+      return `<details><summary>${esc(r.id)}: the first answer that broke it</summary><pre>${esc(text)}</pre></details>`;
+    })
+    .join('');
+  const reg = v.register;
+  const rounds = reg
+    ? `<p>Register ${esc(reg.path)} ${esc(reg.name)}: ${reg.sessions} sessions PUT and GET it while each scenario runs${reg.sibling ? `, one more writes ${esc(reg.sibling)} of the same object` : ''}.</p>${table(
+        ['scenario', 'operations', 'failed', 'events (owed / delivered / lost / duplicated / reordered)', 'history'],
+        reg.rounds.map((r) => [
+          r.scenario,
+          r.operations,
+          r.failed,
+          r.events
+            ? `${r.events.expected} / ${r.events.delivered} / ${r.events.lost} / ${r.events.duplicated} / ${r.events.reordered}`
+            : '',
+          r.verdict === 'not-linearizable'
+            ? '<span class="miss">not linearizable</span>'
+            : r.verdict === 'linearizable'
+              ? '<span class="ok">linearizable</span>'
+              : `<span class="muted">${esc(r.note ?? 'unknown')}</span>`,
+        ]),
+        true,
+      )}${reg.rounds
+        .filter((r) => r.violation)
+        .map(
+          (r) =>
+            `<h3>${esc(r.scenario)}: a shrunk history of ${r.violation!.operations} operations, from ${r.violation!.firstRps} req/s</h3><div class="timeline">${r.violation!.svg}</div><p>Replay key: <code class="key">${esc(r.violation!.replayKey)}</code></p>`,
+        )
+        .join('')}`
+    : '';
+  return `<section id="verification"><h2>Verification</h2><p>${v.judged} answers judged as the suites judge them (every ${v.every}th, and every answer that was not 2xx).</p>${table(['requirement', 'statement', 'first seen', 'problem', 'verdict'], rows, true)}${evidence}${rounds}</section>`;
 }
 
 function baselineSection(doc: LoadDocument): string {

@@ -1,0 +1,74 @@
+/**
+ * load --verify against the embedded simulator on 127.0.0.1: the clean simulator and both field
+ * dialects pass; each load-only fault FAILs its requirement. Every run is bounded by a request cap
+ * and a 1 s duration; nothing here asserts a time.
+ */
+import { describe, expect, test } from 'vitest';
+import { LOAD_FAULTS } from '../../simulator/load-faults.js';
+import { decide } from '../../catalogue/fault-model.js';
+import { REQUIREMENTS } from '../../catalogue/requirements.js';
+import { runLoadCommand } from './helpers.js';
+
+const POWER_CAP = '/xyz/mgmt_project/control/power_cap';
+/** Two writers of one object, the register's values distinct: what a lost update needs to show. */
+const TWO_WRITERS = [
+  { path: POWER_CAP, name: 'PowerCap', values: Array.from({ length: 100 }, (_, i) => 601 + i) },
+  { path: POWER_CAP, name: 'PowerCapEnable' },
+];
+
+const base = { verify: true, duration: 1, maxRequests: 800, scenario: ['get-object'], verifySessions: 3, eventTimeout: 3000 };
+
+function failed(doc: Awaited<ReturnType<typeof runLoadCommand>>['doc']): string[] {
+  return (doc.verification?.requirements ?? []).filter((r) => r.verdict === 'FAIL').map((r) => r.id);
+}
+
+describe('load --verify', () => {
+  test('every load-only fault names a requirement and an operator the fault model says applies', () => {
+    for (const f of LOAD_FAULTS) {
+      const req = REQUIREMENTS.find((r) => r.id === f.requirement)!;
+      expect(decide(req, f.operator), f.name).toEqual({ applies: true });
+    }
+  });
+
+  test('the clean simulator passes: answers, the register and its events', async () => {
+    const run = await runLoadCommand(base);
+    expect(failed(run.doc)).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    const v = run.doc.verification!;
+    expect(v.judged).toBeGreaterThan(0);
+    expect(v.requirements.map((r) => r.id)).toEqual(expect.arrayContaining(['ENV-1', 'ENV-4', 'EP-3', 'EP-8', 'EV-8']));
+    const round = v.register!.rounds[0]!;
+    expect(round.verdict).toBe('linearizable');
+    expect(round.events!.lost).toBe(0);
+    expect(run.doc.restores.every((r) => r.restored)).toBe(true);
+  });
+
+  test.each(['phosphor-rest', 'bmcweb'])('the %s dialect passes the same verification', async (dialect) => {
+    const run = await runLoadCommand({ ...base, dialect, maxRequests: 300 });
+    expect(failed(run.doc)).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.doc.verification!.register!.rounds[0]!.verdict).toBe('linearizable');
+  });
+
+  test.each([
+    ['load-stale-read', 'EP-8', {}],
+    ['load-lost-update', 'EP-8', { writable: TWO_WRITERS }],
+    ['load-event-queue-drop', 'EV-8', {}],
+    ['load-response-cut', 'ENV-4', {}],
+  ] as const)('%s FAILs %s under load, with the level it appeared at', async (fault, requirement, over) => {
+    const run = await runLoadCommand({ ...base, eventTimeout: 500, ...over, fault: [fault] });
+    expect(failed(run.doc)).toContain(requirement);
+    expect(run.exitCode).toBe(1);
+    const r = run.doc.verification!.requirements.find((x) => x.id === requirement)!;
+    expect(r.firstRps).toBeGreaterThanOrEqual(0);
+    expect(run.stdout).toContain(`FAIL ${requirement} under load from`);
+    if (requirement === 'EP-8') {
+      const round = run.doc.verification!.register!.rounds.find((x) => x.violation)!;
+      expect(round.violation!.replayKey).toMatch(/^lin1\./);
+      expect(round.violation!.svg).toContain('<svg');
+    }
+    // Every write is put back, also after a failing run.
+    expect(run.doc.restores.length).toBeGreaterThan(0);
+    expect(run.doc.restores.every((x) => x.restored)).toBe(true);
+  });
+});
