@@ -5,6 +5,7 @@
  */
 import { LATENCY_FAULTS } from './latency-faults.js';
 import { HARNESS_FAULTS } from './harness-faults.js';
+import { LOAD_FAULTS } from './load-faults.js';
 import { FAULTS } from './faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
@@ -37,8 +38,8 @@ export async function runSimulatorCli(opts: SimulatorOptions = {}): Promise<numb
 
 /** A printable table of the faults: name, requirement, description. */
 export function listFaultsText(): string {
-  const nameWidth = Math.max(5, ...FAULTS.map((f) => f.name.length));
-  const reqWidth = Math.max(11, ...FAULTS.map((f) => f.requirement.length));
+  const nameWidth = Math.max(5, ...[...FAULTS, ...LOAD_FAULTS].map((f) => f.name.length));
+  const reqWidth = Math.max(11, ...FAULTS.map((f) => f.requirement.length), ...LOAD_FAULTS.map((f) => f.requirement.length + 16));
   const opWidth = Math.max(8, ...FAULTS.map((f) => f.operator.length));
   const row = (a: string, b: string, op: string, c: string): string =>
     `${a.padEnd(nameWidth)}  ${b.padEnd(reqWidth)}  ${op.padEnd(opWidth)}  ${c}`;
@@ -46,6 +47,8 @@ export function listFaultsText(): string {
     row('FAULT', 'REQUIREMENT', 'OPERATOR', 'DESCRIPTION'),
     ...FAULTS.map((f) => row(f.name, f.requirement, f.operator, f.description)),
     // A slow BMC breaks no statement of the spec: these exist for load thresholds and baselines.
+    // Shown only under concurrency: judged by `load --verify`, not by a conformance run.
+    ...LOAD_FAULTS.map((f) => row(f.name, `${f.requirement} (load --verify)`, f.operator, f.description)),
     ...LATENCY_FAULTS.map((f) => row(f.name, '(load)', '', f.description)),
     ...HARNESS_FAULTS.map((f) => row(f.name, '(run)', '', f.description)),
   ].join('\n');

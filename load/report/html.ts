@@ -270,7 +270,7 @@ function verificationSection(doc: LoadDocument): string {
         )
         .join('')}`
     : '';
-  return `<section id="verification"><h2>Verification</h2><p>${v.judged} answers judged as the suites judge them (every ${v.every}th, and every answer that was not 2xx).</p>${table(['requirement', 'statement', 'first seen', 'problem', 'verdict'], rows, true)}${evidence}${rounds}</section>`;
+  return `<section id="verification"><h2>Verification</h2><p>${v.judged} answer${v.judged === 1 ? '' : 's'} judged as the suites judge them (every ${v.every}th, and every answer that was not 2xx).</p>${table(['requirement', 'statement', 'first seen', 'problem', 'verdict'], rows, true)}${evidence}${rounds}</section>`;
 }
 
 function baselineSection(doc: LoadDocument): string {
