@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
+import type { TargetFlags } from '../runner/settings.js';
 
-/** The options every command that talks to a target shares (see targetOptions in main.ts). */
-export interface TargetFlags {
-  target?: string;
-  user: string;
-  password: string;
-  namespace: string;
-  insecure: boolean;
-  timeout?: number;
-}
+export type { TargetFlags };
 
 /** --namespace as given: `given` unless commander filled in its default (BMC_NAMESPACE counts as given). */
 export function namespaceFlag(flags: TargetFlags, cmd: Command | undefined): { value: string; given: boolean } {

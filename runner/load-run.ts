@@ -14,7 +14,7 @@ import type { Interruption } from './signals.js';
 import { UsageError } from '../client/usage-error.js';
 import { forNamespace, type TargetProfile } from './target-profile.js';
 import { resolveWritables } from './writables.js';
-import { firstNamed, layered, LOAD_DEFAULTS, resolveSettings, targetKind } from './settings.js';
+import { firstNamed, layered, LOAD_DEFAULTS, resolveSettings, targetKind, type TargetFlags } from './settings.js';
 import type { BmcClient } from '../client/http.js';
 import { attachToAllure } from '../load/allure.js';
 import { compareToBaseline, readBaseline, type Change } from '../load/baseline.js';
@@ -31,15 +31,11 @@ import { DEFAULT_VERIFY_SESSIONS } from '../load/verify/register.js';
 import { verificationOf, verificationFailures } from '../load/verify/verdicts.js';
 import type { DialectName } from '../simulator/index.js';
 
-/** A load's options, as the command line gives them (the target profile read already). */
-export interface LoadOptions {
-  target?: string;
-  user: string;
-  password: string;
-  /** Resolved already: a flag wins over the profile's (settings.ts `resolveNamespace`). */
-  namespace: string;
-  insecure: boolean;
-  timeout?: number;
+/**
+ * A load's options, as the command line gives them (the target profile read already); `namespace`
+ * is resolved already: a flag wins over the profile's (settings.ts `resolveNamespace`).
+ */
+export interface LoadOptions extends TargetFlags {
   scenario?: string[];
   duration?: number;
   connections?: number;

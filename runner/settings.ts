@@ -5,7 +5,7 @@
  * (its TFTP source, how late a polling dialect delivers events) beneath the profile.
  */
 import type { DialectName } from '../simulator/index.js';
-import type { Profile, TftpSource, WritableAttribute } from './config.js';
+import type { RunConfig, TftpSource, WritableAttribute } from './config.js';
 import type { TargetProfile } from './target-profile.js';
 
 export type TargetKind = 'simulator' | 'dialect' | 'url';
@@ -16,19 +16,32 @@ export function targetKind(embedded: boolean, dialect?: DialectName): TargetKind
   return dialect && dialect !== 'spec' ? 'dialect' : 'simulator';
 }
 
-export interface TargetSettings {
-  profile: Profile;
+/** The options every command that talks to a target shares (see targetOptions in cli/main.ts). */
+export interface TargetFlags {
+  target?: string;
+  user: string;
+  password: string;
+  namespace: string;
   insecure: boolean;
-  timeoutMs: number;
-  eventTimeoutMs: number;
-  quietWindowMs: number;
-  eventWrites: number;
-  eventLatency: { expectedMs?: number; maxMs?: number };
-  allowFactoryReset: boolean;
+  timeout?: number;
+}
+
+/** The settings a run and a load resolve alike: RunConfig's, each given (undefined where none applies). */
+export type TargetSettings = Pick<
+  RunConfig,
+  | 'profile'
+  | 'insecure'
+  | 'timeoutMs'
+  | 'eventTimeoutMs'
+  | 'quietWindowMs'
+  | 'eventWrites'
+  | 'eventLatency'
+  | 'allowFactoryReset'
+  | 'deletable'
+  | 'fuzzRuns'
+  | 'statefulRuns'
+> & {
   tftp: TftpSource | undefined;
-  deletable: string[];
-  fuzzRuns: number;
-  statefulRuns: number;
   /** Undefined: as long as its sequences take. */
   statefulTimeMs: number | undefined;
   maxRequestsPerSecond: number | undefined;
@@ -36,7 +49,7 @@ export interface TargetSettings {
   concurrency: number | undefined;
   /** How long to wait for a target that went away to come back. */
   rebootWaitMs: number;
-}
+};
 
 /** What a command line can set (a switch left off is no flag given). */
 export type SettingFlags = Partial<Omit<TargetSettings, 'eventLatency' | 'deletable' | 'concurrency'>>;
