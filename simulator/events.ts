@@ -100,8 +100,12 @@ export interface HubOptions {
  */
 const BURST_WINDOW_MS = 20;
 
-/** properties-changed-coalesced: changes within this many ms of the first go out as one event. */
-const COALESCE_MS = 40;
+/**
+ * properties-changed-coalesced: changes within this many ms of the first go out as one event. Wide
+ * enough that two writes sent one after the other still meet in it on a busy machine (at 40 ms a
+ * loaded CI runner spaced them wider, and the fault went unseen).
+ */
+const COALESCE_MS = 250;
 
 /** A subscriber that lets this much pile up unsent is closed rather than silently skipped. */
 const MAX_BUFFERED = 64 * 1024 * 1024;

@@ -47,7 +47,7 @@ export const EVENT_FAULTS = [
   {
     name: 'properties-changed-coalesced',
     requirement: 'EV-8',
-    description: 'changes of one object and interface within 40 ms go out as one PropertiesChanged with the last values',
+    description: 'changes of one object and interface within 250 ms go out as one PropertiesChanged with the last values',
     operator: 'coalesce',
   },
 ] as const satisfies readonly FaultInfo[];
