@@ -22,7 +22,11 @@ import { SD_BUS_STANDARD_INTERFACES } from '../phosphor/events.js';
 import { ServicesHub } from '../services.js';
 import { decodeUtf8, JsonObject, parseTypedJson, type TypedJson } from '../typed-json.js';
 
-const VALID_PATH = /^\/([A-Za-z0-9_]+\/?)*$/;
+/**
+ * bmcweb's `^/([A-Za-z0-9_]+/?)*$`, written so that a word cannot be split in two: the original's
+ * optional slash lets a long path that fails at its end take exponential time (22 letters: 0.3 s).
+ */
+const VALID_PATH = /^\/([A-Za-z0-9_]+\/)*[A-Za-z0-9_]*$/;
 const VALID_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
 /** What the D-Bus daemon accepts as path_namespace: a valid object path. */
 const OBJECT_PATH = /^\/$|^(\/[A-Za-z0-9_]+)+$/;
