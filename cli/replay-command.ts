@@ -1,4 +1,5 @@
 /** `bmc-conformance replay`: repeats a failing test of a finished run against a target (runner/replay.ts). */
+import { withoutTrailingSlashes } from '../client/trim-end.js';
 import { join, resolve } from 'node:path';
 import { withUrlCredentials } from '../client/target-url.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
@@ -20,7 +21,7 @@ export async function replayCommand(flags: ReplayFlags): Promise<void> {
     target: url,
     user,
     password,
-  } = withUrlCredentials({ target: target.replace(/\/+$/, ''), user: flags.user, password: flags.password });
+  } = withUrlCredentials({ target: withoutTrailingSlashes(target), user: flags.user, password: flags.password });
   const outcome = await replay({
     dir,
     requirement: flags.requirement,

@@ -1,4 +1,5 @@
 /** `run`: options from commander → a conformance run; exit 0 (no FAIL), 1 (a FAIL), 2 (usage). */
+import { withoutTrailingSlashes } from '../client/trim-end.js';
 import type { RunFlags } from './run-flags.js';
 import { withUrlCredentials } from '../client/target-url.js';
 import { runConformance } from '../runner/run.js';
@@ -31,7 +32,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     throw new UsageError('--allow-factory-reset needs --profile destructive.');
   }
   const outcome = await runConformance({
-    target: flags.target?.replace(/\/+$/, ''),
+    target: flags.target === undefined ? undefined : withoutTrailingSlashes(flags.target),
     user: flags.user,
     password: flags.password,
     namespace,

@@ -1,4 +1,5 @@
 /** What both engines (closed loop on autocannon, open loop on undici) are given. */
+import { withoutTrailingSlashes } from '../client/trim-end.js';
 import type { Progress } from './recorder.js';
 import type { HttpRequest, RequestSource } from './request-source.js';
 import type { AnswerTap } from './verify/answers.js';
@@ -34,5 +35,5 @@ export interface EngineOptions extends LoadBounds {
 /** Origin and path prefix of a base URL: requests go to origin + prefix + path. */
 export function splitBaseUrl(baseUrl: string): { origin: string; prefix: string } {
   const url = new URL(baseUrl);
-  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+  return { origin: url.origin, prefix: withoutTrailingSlashes(url.pathname) };
 }

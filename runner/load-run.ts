@@ -5,6 +5,7 @@
  * Exit 0 when every threshold holds, 1 on a miss, a regression against the baseline, a value that
  * could not be restored or an upload left behind, 130 or 143 when a signal stopped it.
  */
+import { withoutTrailingSlashes } from '../client/trim-end.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { profileAllows, type Profile, type WritableAttribute } from './config.js';
@@ -176,7 +177,7 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
   const env = environment();
   const embedded = o.target ? undefined : await startEmbedded(o);
   try {
-    const target = embedded?.url ?? o.target!.replace(/\/+$/, '');
+    const target = embedded?.url ?? withoutTrailingSlashes(o.target!);
     const { client } = await preflight({ target, user: o.user, password: o.password, insecure: s.insecure, timeoutMs });
     const interrupt = new AbortController();
     interruption.onStop(() => interrupt.abort());

@@ -4,6 +4,7 @@
  * optional name and platform label. A password written into the file is refused outright: the
  * file is meant to be committed and shared.
  */
+import { withoutTrailingSlashes } from '../../client/trim-end.js';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
@@ -57,7 +58,7 @@ export async function loadTargets(file: string): Promise<FleetEntry[]> {
     const profile = await loadTargetProfile(targetProfile);
     entries.push({
       name: raw.name ?? nameFromUrl(raw.url),
-      url: raw.url.replace(/\/+$/, ''),
+      url: withoutTrailingSlashes(raw.url),
       user: raw.user ?? 'root',
       passwordEnv: raw.passwordEnv,
       targetProfile,
