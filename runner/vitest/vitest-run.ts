@@ -109,40 +109,37 @@ function newRelay(): Relay {
  * brings its config, name pattern and reporters; the suites' worker is new for every run, so no
  * module state carries over.
  */
-let shared: { vitest: Vitest; relay: Relay; busy: boolean } | undefined;
+interface LeanVitest {
+  vitest: Vitest;
+  relay: Relay;
+  busy: boolean;
+}
+
+/** Made once, on the first lean run (the promise, so two first runs at once share it too). */
+let shared: Promise<LeanVitest> | undefined;
 
 async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
-  // Two lean runs at once in one process (no caller does it today) each get a vitest of their own.
-  if (shared?.busy) {
-    const passOn = newRelay();
-    const vitest = await leanVitest(run, passOn);
-    try {
-      await leanRun(vitest, passOn, run, reporter, files);
-    } finally {
-      await vitest.close();
-    }
-    return;
-  }
-  if (!shared) {
-    const passOn = newRelay();
-    const vitest = await leanVitest(run, passOn);
-    shared = { vitest, relay: passOn, busy: false };
-  }
-  const mine = shared;
-  mine.busy = true;
+  const first = await (shared ??= leanVitest(run));
+  // Two lean runs at once in one process (no caller does it today): the second gets a vitest of its own.
+  const own = first.busy ? await leanVitest(run) : undefined;
+  const lean = own ?? first;
+  lean.busy = true;
   try {
-    await leanRun(mine.vitest, mine.relay, run, reporter, files);
+    await leanRun(lean, run, reporter, files);
   } finally {
-    mine.busy = false;
+    lean.busy = false;
+    await own?.vitest.close();
   }
 }
 
 /** A vitest for lean runs: each run's name pattern is set when it starts, so none is built in. */
-function leanVitest(run: SuiteRun, relay: Relay): Promise<Vitest> {
-  return createVitest('test', vitestOptions({ ...run, requirements: undefined }, packageRoot(), [relay.reporter]), VITEST_LOGGING);
+async function leanVitest(run: SuiteRun): Promise<LeanVitest> {
+  const relay = newRelay();
+  const options = vitestOptions({ ...run, requirements: undefined }, packageRoot(), [relay.reporter]);
+  return { vitest: await createVitest('test', options, VITEST_LOGGING), relay, busy: false };
 }
 
-async function leanRun(vitest: Vitest, relay: Relay, run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
+async function leanRun({ vitest, relay }: LeanVitest, run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
   vitest.provide('bmc', run.cfg);
   vitest.provide('runChannel', run.control.channel);
   vitest.setGlobalTestNamePattern(run.requirements ? idPattern(run.requirements) : '');
@@ -159,7 +156,7 @@ async function leanRun(vitest: Vitest, relay: Relay, run: SuiteRun, reporter: Ve
 export async function closeLeanRuns(): Promise<void> {
   const closing = shared;
   shared = undefined;
-  await closing?.vitest.close();
+  await (await closing)?.vitest.close();
 }
 
 function vitestOptions(run: SuiteRun, root: string, reporters: Reporter[]): Parameters<typeof createVitest>[1] {
