@@ -74,3 +74,12 @@ export function errorDataProblem(res: BmcResponse): string | undefined {
   }
   return undefined;
 }
+/** The `data` member of a JSON answer, whatever its status; undefined when there is none. */
+export function dataOf(res: BmcResponse): unknown {
+  return (res.json as { data?: unknown } | undefined)?.data;
+}
+
+/** The `data` of a 200 answer; undefined for any other answer, or none. */
+export function okData(res: BmcResponse | undefined): unknown {
+  return res?.status === 200 ? dataOf(res) : undefined;
+}

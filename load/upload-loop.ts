@@ -3,6 +3,7 @@
  * delete it, check it is gone; again until the time or the cap is reached. One upload at a time:
  * bmcweb answers concurrent uploads with 503. The recorded latency is the upload request's.
  */
+import { dataOf } from '../client/answer.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcClient } from '../client/http.js';
 import { buildImage } from '../client/image.js';
@@ -62,7 +63,7 @@ export async function runUploadLoop(opts: UploadLoopOptions): Promise<{ figures:
       try {
         const res = await client.upload(image);
         recorder.record({ latencyMs: performance.now() - sentAt, status: res.status, bytes: res.text.length });
-        id = res.status === 200 ? (res.json as { data?: unknown } | undefined)?.data : undefined;
+        id = res.status === 200 ? dataOf(res) : undefined;
       } catch {
         recorder.record({ latencyMs: performance.now() - sentAt, bytes: 0, error: 'network' });
       }

@@ -2,6 +2,7 @@
  * The write mix: PUTs of the declared writable attributes in turn, each value different from the
  * one before it. The originals are read first and written back at the end, then read back.
  */
+import { dataOf } from '../client/answer.js';
 import type { BmcClient } from '../client/http.js';
 import { stringifyJson } from '../client/json.js';
 import type { WritableAttribute } from '../client/profile.js';
@@ -34,7 +35,7 @@ export async function prepareWrites(client: BmcClient, writable: readonly Writab
       skipped.push(`${attr.path} ${attr.name}: GET answered ${res.statusLine}`);
       continue;
     }
-    const cycle = ValueCycle.for(attr, (res.json as { data?: unknown } | undefined)?.data);
+    const cycle = ValueCycle.for(attr, dataOf(res));
     if (typeof cycle === 'string') skipped.push(cycle);
     else cycles.push(cycle);
   }
@@ -62,7 +63,7 @@ export async function restoreOriginals(client: BmcClient, cycles: readonly Value
     try {
       const put = await client.put(path, c.original);
       const get = await client.get(path);
-      const readBack = (get.json as { data?: unknown } | undefined)?.data;
+      const readBack = dataOf(get);
       const restored = put.status === 200 && get.status === 200 && sameValue(readBack, c.original);
       results.push({
         ...base,

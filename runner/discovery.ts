@@ -5,6 +5,7 @@
  * then restored and read back. Only the read-only and safe profiles never write what was not
  * named; this runs in the destructive profile alone.
  */
+import { okData } from '../client/answer.js';
 import type { BmcClient } from '../client/http.js';
 import { sameValue } from '../client/values.js';
 import type { WritableAttribute } from './config.js';
@@ -41,14 +42,10 @@ export interface Discovery {
   refused: string[];
 }
 
-function dataOf(res: { status: number; json: unknown }): unknown {
-  return res.status === 200 ? (res.json as { data?: unknown } | undefined)?.data : undefined;
-}
-
 async function expand(client: BmcClient, root: string, path: string): Promise<string[]> {
   if (!path.endsWith('/*')) return [`${root}/${path}`];
   const parent = `${root}/${path.slice(0, -2)}`;
-  const kids = dataOf(await client.get(`${parent}/`));
+  const kids = okData(await client.get(`${parent}/`));
   return Array.isArray(kids)
     ? kids
         .filter((k): k is string => typeof k === 'string' && k.startsWith(`${parent}/`))
@@ -68,7 +65,7 @@ function another(current: unknown, values: string[] | undefined): unknown {
 }
 
 async function valueOf(client: BmcClient, path: string, name: string): Promise<unknown> {
-  return dataOf(await client.get(`${path}/attr/${name}`));
+  return okData(await client.get(`${path}/attr/${name}`));
 }
 
 /** Writes `next`, reads it back, writes `original` back and reads that back: the proof. */

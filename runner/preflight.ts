@@ -4,6 +4,7 @@
  * fingerprint. Every environment problem (unreachable, TLS, wrong password, timeout, never ready)
  * becomes one plain sentence within seconds.
  */
+import { okData } from '../client/answer.js';
 import type { EvidenceLog } from '../client/evidence.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect as tlsConnect } from 'node:tls';
@@ -96,7 +97,7 @@ export async function preflight(opts: {
  * Names the namespaces /xyz/ lists, when it lists any.
  */
 async function wrongNamespace(client: BmcClient, ns: string): Promise<string> {
-  const listed = dataOf(await client.get('/xyz/', { relogin: false }).catch(() => undefined));
+  const listed = okData(await client.get('/xyz/', { relogin: false }).catch(() => undefined));
   const names = (Array.isArray(listed) ? listed : [])
     .filter((p): p is string => typeof p === 'string' && /^\/xyz\/[^/]+$/.test(p))
     .map((p) => p.slice('/xyz/'.length));
@@ -120,10 +121,6 @@ async function ready(client: BmcClient, path: string, withinMs: number): Promise
   }
 }
 
-function dataOf(res: BmcResponse | undefined): unknown {
-  return res?.status === 200 ? (res.json as { data?: unknown } | undefined)?.data : undefined;
-}
-
 /**
  * How the target names itself (Server header), the firmware it runs (the active BMC version under
  * software/, when it shows one) and how many objects its namespace lists.
@@ -133,11 +130,11 @@ async function fingerprintOf(client: BmcClient, ns: string, probe: BmcResponse |
     const v = probe?.headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  const listed = dataOf(await client.get(`/xyz/${ns}/list`).catch(() => undefined));
-  const versions = dataOf(await client.get(`/xyz/${ns}/software/`).catch(() => undefined));
+  const listed = okData(await client.get(`/xyz/${ns}/list`).catch(() => undefined));
+  const versions = okData(await client.get(`/xyz/${ns}/software/`).catch(() => undefined));
   let firmware: string | undefined;
   for (const path of (Array.isArray(versions) ? versions : []).filter((p): p is string => typeof p === 'string').slice(0, 8)) {
-    const v = dataOf(await client.get(path).catch(() => undefined)) as Record<string, unknown> | undefined;
+    const v = okData(await client.get(path).catch(() => undefined)) as Record<string, unknown> | undefined;
     if (v && /\.BMC$/.test(String(v.Purpose)) && /\.Active$/.test(String(v.Activation)) && typeof v.Version === 'string') {
       firmware = v.Version;
       break;

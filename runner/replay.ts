@@ -7,6 +7,7 @@
  * Deletes, uploads, actions, logins and logouts are listed, never repeated: a replay must not do
  * on hardware what the user did not ask for again.
  */
+import { dataOf } from '../client/answer.js';
 import { join } from 'node:path';
 import { EvidenceLog, type Exchange } from '../client/evidence.js';
 import { parseJson } from '../client/json.js';
@@ -283,7 +284,7 @@ export async function replay(opts: ReplayOptions): Promise<ReplayOutcome> {
       const x = step.x;
       if (x.method === 'PUT' && !restores.has(x.url)) {
         const before = await client.get(x.url);
-        if (before.status === 200) restores.set(x.url, (before.json as { data?: unknown } | undefined)?.data);
+        if (before.status === 200) restores.set(x.url, dataOf(before));
       }
       const body = sentBody(x) ?? undefined;
       const contentType = contentTypeOf(x);

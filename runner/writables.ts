@@ -2,6 +2,7 @@
  * The writable attributes a run may use, made concrete: `{ns}` filled in, and a `*` path element
  * (a profile's "any logging entry") resolved to the first instance the target lists there.
  */
+import { dataOf } from '../client/answer.js';
 import type { BmcClient } from '../client/http.js';
 import type { WritableAttribute } from './config.js';
 
@@ -13,7 +14,7 @@ function fillNamespace(w: WritableAttribute, ns: string): WritableAttribute {
 /** The first child the target lists under `parent`, in sorted order; undefined when none answers. */
 async function firstChild(client: BmcClient, parent: string): Promise<string | undefined> {
   const res = await client.get(`${parent}/`);
-  const data = (res.json as { data?: unknown } | undefined)?.data;
+  const data = dataOf(res);
   if (res.status !== 200 || !Array.isArray(data)) return undefined;
   return data.filter((p): p is string => typeof p === 'string' && p.startsWith(`${parent}/`)).sort()[0];
 }

@@ -7,7 +7,8 @@
  * failing one is shrunk to a minimal history for the report. The register's value is put back and
  * read back at the end of the run.
  */
-import type { BmcClient, BmcResponse } from '../../client/http.js';
+import { dataOf } from '../../client/answer.js';
+import type { BmcClient } from '../../client/http.js';
 import type { RestoreResult } from '../write-mix.js';
 import { attrPath, restoreOriginals } from '../write-mix.js';
 import type { ValueCycle } from '../values.js';
@@ -140,7 +141,7 @@ export class RegisterVerifier {
         try {
           const res = write ? await c.put(path, value) : await c.get(path);
           op.returnedAt = performance.now();
-          op.ok = res.status === 200 && (write || (res.json as { data?: unknown } | undefined)?.data !== undefined);
+          op.ok = res.status === 200 && (write || dataOf(res) !== undefined);
           if (!write) op.value = dataOf(res);
         } catch {
           // No answer: a write stays pending (ambiguous), a read observed nothing.
@@ -198,8 +199,4 @@ export function judgeRound(scenario: string, history: RegisterHistory, levels: r
       history: shrunk.history,
     },
   };
-}
-
-function dataOf(res: BmcResponse): unknown {
-  return (res.json as { data?: unknown } | undefined)?.data;
 }
