@@ -15,7 +15,9 @@ const REQUEST_DELAY_MS = 100;
 const SERIAL_SERVICE_MS = 5;
 const STALL_PERIOD_MS = 3_000;
 const STALL_MS = 1_000;
-const LEAK_REQUESTS_PER_MS = 200;
+/** Growth of the leak's delay per second the server has been up, up to its cap. */
+const LEAK_MS_PER_S = 50;
+const LEAK_CAP_MS = 2_000;
 
 export const LATENCY_FAULTS = [
   { name: 'slow-requests', description: `every request waits ${REQUEST_DELAY_MS} ms before it is handled` },
@@ -29,7 +31,7 @@ export const LATENCY_FAULTS = [
   },
   {
     name: 'slow-leak',
-    description: `each request waits 1 ms longer per ${LEAK_REQUESTS_PER_MS.toLocaleString('en')} requests served before it (a leak a soak run shows)`,
+    description: `each request waits ${LEAK_MS_PER_S} ms longer for every second since the server's first request, up to ${LEAK_CAP_MS / 1000} s (a leak a soak run shows)`,
   },
 ] as const satisfies readonly LatencyFaultInfo[];
 
@@ -39,8 +41,8 @@ export const LATENCY_FAULT_NAMES: ReadonlySet<string> = new Set(LATENCY_FAULTS.m
 export class LatencyFaults {
   private readonly active: ReadonlySet<string>;
   private readonly startedAt = performance.now();
-  private served = 0;
   private serialTail: Promise<void> = Promise.resolve();
+  private firstRequestAt: number | undefined;
 
   constructor(names: readonly string[]) {
     this.active = new Set(names.filter((n) => LATENCY_FAULT_NAMES.has(n)));
@@ -48,12 +50,18 @@ export class LatencyFaults {
 
   async beforeRequest(): Promise<void> {
     if (this.active.size === 0) return;
-    const leakMs = this.served++ / LEAK_REQUESTS_PER_MS;
     if (this.active.has('slow-stalls')) await sleep(this.stallRemainingMs());
     if (this.active.has('slow-requests')) await sleep(REQUEST_DELAY_MS);
-    // Timers round below 1 ms up to 1 ms: the leak starts to show once it has grown that far.
-    if (this.active.has('slow-leak') && leakMs >= 1) await sleep(leakMs);
+    // Grown with time, not with requests served: a busy machine serving fewer requests sees the same
+    // drift, so a soak shows it whatever else runs beside.
+    if (this.active.has('slow-leak')) await sleep(this.leakMs());
     if (this.active.has('slow-serial')) await this.serialTurn();
+  }
+
+  private leakMs(): number {
+    const now = performance.now();
+    this.firstRequestAt ??= now;
+    return Math.min(LEAK_CAP_MS, ((now - this.firstRequestAt) / 1000) * LEAK_MS_PER_S);
   }
 
   /** The stall is the last STALL_MS of each period, so a run sees the server healthy first. */

@@ -31,16 +31,21 @@ test('a p99 threshold and the baseline both fail on a simulator slowed by slow-r
   // The fault holds every request 100 ms or more: the p99 it reports is at least that (a busy machine adds to it).
   const missed = slow.doc.failures.map((f) => /^get-object: p99 < 100ms missed \(actual ([\d.]+)/.exec(f)?.[1]).find(Boolean);
   expect(Number(missed)).toBeGreaterThanOrEqual(99);
-  expect(slow.doc.failures).toContainEqual(expect.stringMatching(/^get-object: p99 regressed against the baseline/));
   expect(slow.stdout).toMatch(/FAIL get-object: p99 < 100ms missed/);
+  // Throughput is the baseline's sure sign: two connections held 100 ms a request serve at most 20 a
+  // second, far below the clean run on any machine. The clean p99 of a busy machine can reach the
+  // slowed one's, so latency is not asserted to regress.
   expect(slow.doc.baseline?.changes.find((c) => c.metric === 'rps')?.regression).toBe(true);
+  expect(slow.doc.failures).toContainEqual(expect.stringMatching(/^get-object: rps regressed against the baseline/));
 });
 
 test('a soak on a leaking target reports the drift between its first and last windows', async () => {
-  // slow-leak: 1 ms more per 200 requests served; 4 connections serve thousands in 3 s.
+  // slow-leak: 50 ms more per second since the first request, so the last of three 1 s windows waits
+  // about 100 ms more than the first, however few requests a busy machine serves.
   const r = await runLoadCommand({ scenario: ['get-object'], soak: 3, window: 1, connections: 4, fault: ['slow-leak'] });
   const drift = r.doc.results[0]!.drift!;
   expect(drift.windows).toBeGreaterThanOrEqual(2);
-  expect(drift.p50ChangePct, JSON.stringify(drift)).toBeGreaterThan(50);
+  expect(drift.last.p50 - drift.first.p50, JSON.stringify(drift)).toBeGreaterThanOrEqual(50);
+  expect(drift.p50ChangePct, JSON.stringify(drift)).toBeGreaterThan(0);
   expect(r.doc.results[0]!.windows!.length).toBeGreaterThanOrEqual(2);
 });
