@@ -3,7 +3,7 @@
  * BMC_FUZZ_PATH with the same seed replays exactly that case, and the curl line sends the same bytes.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -76,7 +76,6 @@ describe('shrinking and replay', () => {
 function curlArgs(line: string, env: Record<string, string>): { method: string; url: string; body?: Buffer; headers: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'fuzz-curl-'));
   const script = `curl() { local out=${JSON.stringify(dir)}; : > "$out/headers"; while [ $# -gt 0 ]; do case "$1" in -X) printf %s "$2" > "$out/method"; shift;; -H) printf '%s\\n' "$2" >> "$out/headers"; shift;; -b) shift;; --data-raw) printf %s "$2" > "$out/body"; shift;; --data-binary) cat "\${2#@}" > "$out/body"; shift;; https://*|'http://'*) printf %s "$1" > "$out/url";; esac; shift; done; }\n${line}\n`;
-  execFileSync('bash', ['-c', script], { env: { ...process.env, ...env } });
   const read = (f: string) => {
     try {
       return readFileSync(join(dir, f));
@@ -84,12 +83,17 @@ function curlArgs(line: string, env: Record<string, string>): { method: string; 
       return undefined;
     }
   };
-  return {
-    method: read('method')!.toString(),
-    url: read('url')!.toString(),
-    body: read('body'),
-    headers: read('headers')!.toString().split('\n').filter(Boolean),
-  };
+  try {
+    execFileSync('bash', ['-c', script], { env: { ...process.env, ...env } });
+    return {
+      method: read('method')!.toString(),
+      url: read('url')!.toString(),
+      body: read('body'),
+      headers: read('headers')!.toString().split('\n').filter(Boolean),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('curl reproductions', () => {

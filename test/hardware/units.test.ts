@@ -1,6 +1,5 @@
 /** The pieces of a hardware-grade run on their own: the learned pace, the trace comparison, profiles. */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { BmcClient } from '../../client/http.js';
@@ -8,6 +7,7 @@ import { loadTargetProfile } from '../../runner/target-profile.js';
 import { compareSnapshots } from '../../runner/trace.js';
 // One module per test file: the pace starts with no event seen, as a run does.
 import * as pace from '../../suites/harness/pace.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 describe('the quiet window learned from the run', () => {
   test("starts at the configured window or the profile's estimate, follows the slowest event, stays within bounds", () => {
@@ -40,9 +40,11 @@ describe('what a run left behind', () => {
   });
 });
 
+const tempDir = tempDirs('bmc-tp-');
+
 describe('target profiles', () => {
   async function file(doc: unknown): Promise<string> {
-    const f = join(await mkdtemp(join(tmpdir(), 'bmc-tp-')), 'p.json');
+    const f = join(await tempDir(), 'p.json');
     await writeFile(f, typeof doc === 'string' ? doc : JSON.stringify(doc));
     return f;
   }

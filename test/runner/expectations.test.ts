@@ -1,16 +1,18 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { requirement } from '../../catalogue/requirements.js';
 import { applyExpectations, expectationsFrom, loadExpectations, unexpectedFailures } from '../../runner/expectations.js';
 import { rollUp, type TestOutcome } from '../../client/results.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const result = (id: string, verdict: TestOutcome['verdict']) =>
   rollUp(requirement(id), [{ name: 't', file: 'f', requirements: [id], verdict, reason: verdict === 'FAIL' ? 'why' : undefined }], 'x');
 
+const tempDir = tempDirs('bmc-exp-');
+
 async function file(content: string): Promise<string> {
-  const f = join(await mkdtemp(join(tmpdir(), 'bmc-exp-')), 'expectations.json');
+  const f = join(await tempDir(), 'expectations.json');
   await writeFile(f, content);
   return f;
 }
