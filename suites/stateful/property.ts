@@ -59,6 +59,24 @@ export abstract class StepCommand<W extends World> implements fc.AsyncCommand<W,
   abstract toString(): string;
 }
 
+/** A command from its printed form, `kind(parameters)` (fast-check prints it, the budget reads its kind), and what it does. */
+export class Command<W extends World> extends StepCommand<W> {
+  constructor(
+    private readonly text: string,
+    private readonly action: (w: W) => Promise<void>,
+  ) {
+    super();
+  }
+
+  protected act(w: W): Promise<void> {
+    return this.action(w);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
 export interface StatefulSpec<W extends World> {
   key: string;
   requirements: readonly string[];

@@ -7,16 +7,16 @@
  */
 import { loginFormRejected, type BmcClient } from '../../client/http.js';
 import { corruptImage } from '../../client/image.js';
-import { EventSubscriber, type EventPredicate } from '../../client/subscriber.js';
-import { sameValue } from '../../client/values.js';
+import { EventSubscriber } from '../../client/subscriber.js';
 import { profileAllows } from '../../runner/config.js';
 import { describeResponse, notJudged, show } from '../harness/assert.js';
-import { isPropertiesChanged } from '../events/events.js';
+import { prime, type PrimeWrite } from '../events/engine/prime.js';
+import type { Subscription } from '../events/engine/subscription.js';
 import type { Judge } from '../fuzz/runner.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
 import { Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
-import type { Writable } from './discovery.js';
+import { carrying, type Writable } from './discovery.js';
 import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
 
 export interface SessionsDiscovery {
@@ -104,7 +104,8 @@ export async function probe(
 export async function discoverSessions(env: StatefulEnv, writable: Writable | undefined): Promise<SessionsDiscovery> {
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
   const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
-  if (!profileAllows(env.profile, 'safe')) out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
+  if (!profileAllows(env.cfg.profile, 'safe'))
+    out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
   // The channels at once, and the socket check beside them: a failed upload may take a field
   // server 10-15 s to answer, and each socket watches a quiet window.
   const channelProbes = (['upload', 'WebSocket'] as const).map(async (channel) => {
@@ -136,17 +137,31 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
   return out;
 }
 
-/** Why a socket of the run's session does not show a change of the writable, if it does not. */
+/**
+ * Why a socket of the run's session does not show a change of the writable, if it does not: it is
+ * primed as any subscription is (engine/prime.ts), with writes of the writable.
+ */
 async function unwatchable(env: StatefulEnv, w: Writable, filter: { paths: string[] }): Promise<string | undefined> {
   const socket = await EventSubscriber.open(env.client, filter);
+  const sub: Subscription = { socket, filter, what: "the run's session's socket" };
+  let current = w.original;
+  let refused: string | undefined;
   try {
-    const value = differentValue(w.attr, w.original);
-    const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
-    if (!isSuccess(res)) return `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
-    const seen = await socket
-      .waitFor((d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value), env.eventTimeoutMs)
-      .catch(() => undefined);
-    return seen ? undefined : `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
+    await prime(env, [sub], {
+      write: async () => {
+        const value = differentValue(w.attr, current);
+        const at = performance.now();
+        const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
+        if (!isSuccess(res)) {
+          refused = `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
+          return undefined;
+        }
+        current = value;
+        return { at, carries: carrying(w, value) };
+      },
+    });
+    if (refused || sub.liveAt !== undefined) return refused;
+    return `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
   } finally {
     await socket.close();
     await env.restore(w.attr.path, w.attr.name, w.original);
@@ -189,7 +204,7 @@ export class SessionsWorld extends World {
     const made = chosen || this.sessions.length === 0 ? this.d.shared.chosen(`$CHOSEN_${label}`) : undefined;
     this.rec.begin(made ? `log in as ${label}, sending session cookies the client made up (${made.shown})` : `log in as ${label}`);
     if (made) this.rec.note(`${made.shown.slice(1)}='${made.header}' (made up by the client)`);
-    const { user, password } = this.env;
+    const { user, password } = this.env.cfg;
     const shown = `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`;
     let res = await this.request('POST', '/login', { data: [user, password], shownBody: shown, cred: made, anonymous: !made });
     if (!isSuccess(res) && loginFormRejected(res.status)) {
@@ -302,7 +317,7 @@ export class SessionsWorld extends World {
    */
   private async watch(s: Session): Promise<void> {
     const w = this.d.writable;
-    if (!w || this.d.unwatchable || !profileAllows(this.env.profile, 'safe')) return;
+    if (!w || this.d.unwatchable || !profileAllows(this.env.cfg.profile, 'safe')) return;
     if (this.sessions.some((o) => o.socket)) return;
     this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
     const client = s.cred.client(this.env.client);
@@ -317,17 +332,9 @@ export class SessionsWorld extends World {
       s.socket = undefined;
       return this.rec.note(`no socket to watch: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const marks = sockets.map((x) => x.mark());
-    const carried = await this.change();
-    const live = await Promise.all(
-      sockets.map((x, i) =>
-        x.waitFor(carried, this.env.eventTimeoutMs, { from: marks[i] }).then(
-          () => true,
-          () => false,
-        ),
-      ),
-    );
-    if (!live.every(Boolean)) {
+    const subs = sockets.map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
+    const { notLive } = await prime(this.env, subs, { write: () => this.change() });
+    if (notLive.length > 0) {
       s.socket = undefined;
       this.rec.note('the change did not reach both sockets: whether the socket goes quiet is not judged (see EP-14)');
     }
@@ -339,7 +346,7 @@ export class SessionsWorld extends World {
     this.rec.begin(`change ${this.d.writable!.attr.path} ${this.d.writable!.attr.name}: ${s.label}'s socket must receive nothing`);
     const mark = socket.mark();
     const witnessMark = this.witness!.mark();
-    const carried = await this.change();
+    const { carries: carried } = await this.change();
     const seen = await this.witness!.waitFor(carried, this.env.eventTimeoutMs, { from: witnessMark }).catch(() => undefined);
     if (!seen) return this.rec.note('the witness did not receive the change: not judged');
     // A socket the target closed receives nothing; an open one gets a quiet window to show it does.
@@ -355,15 +362,16 @@ export class SessionsWorld extends World {
     );
   }
 
-  /** PUT of the writable through the run's session; returns what its event carries. */
-  private async change(): Promise<EventPredicate> {
+  /** PUT of the writable through the run's session; returns when it was sent and what its event carries. */
+  private async change(): Promise<PrimeWrite> {
     const w = this.d.writable!;
     const value = differentValue(w.attr, this.current);
     this.noteWrite(w.attr.path, w.attr.name, w.original);
+    const at = performance.now();
     const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { data: value });
     if (!isSuccess(res)) notJudged(`PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`);
     this.current = value;
-    return (d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value);
+    return { at, carries: carrying(w, value) };
   }
 
   /** Closes every socket, logs out every session still live, and puts the writable back. */

@@ -9,31 +9,23 @@ import { requirementsFailedSoFar, type CheckContext } from '../harness/check.js'
 import { clip } from '../fuzz/repro.js';
 import { replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
 import type { StatefulProperty } from './property.js';
-import { quietWindow } from '../harness/pace.js';
+import { eventTimes } from '../events/engine/waits.js';
 import { uploadWaitMs } from '../harness/software.js';
 import { restoreValue } from '../harness/writable.js';
 import { stepsDetail, stepsLine } from './steps.js';
 import { Notes, StatefulViolation, type StatefulEnv } from './world.js';
 
 export function statefulEnv(t: CheckContext): StatefulEnv {
-  return {
+  // On eventTimes' object, whose quiet window is a getter: the window shrinks to the target's pace.
+  return Object.assign(eventTimes(t.cfg), {
     client: t.client,
+    cfg: t.cfg,
     ns: t.ns,
     root: t.root,
-    user: t.cfg.user,
-    password: t.cfg.password,
-    profile: t.cfg.profile,
-    writable: t.cfg.writable,
-    tftp: t.cfg.tftp,
-    eventTimeoutMs: t.cfg.eventTimeoutMs,
-    // A getter, as eventTimes' (events/engine/waits.ts): the window shrinks to the target's pace.
-    get quietWindowMs() {
-      return quietWindow(t.cfg);
-    },
     uploadWaitMs: uploadWaitMs(t),
-    restore: (path, name, original) => restoreValue(t, path, name, original),
+    restore: (path: string, name: string, original: unknown) => restoreValue(t, path, name, original),
     startedAt: performance.now(),
-  };
+  });
 }
 
 /**

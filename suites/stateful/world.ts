@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcClient, BmcResponse } from '../../client/http.js';
 import { stringifyJson } from '../../client/json.js';
-import type { Profile, TftpSource, WritableAttribute } from '../../runner/config.js';
+import type { RunConfig } from '../../runner/config.js';
 import { NotJudged } from '../harness/assert.js';
 import { quietLeft, type EventTimes } from '../events/engine/waits.js';
 import { FuzzViolation } from '../fuzz/repro.js';
@@ -18,14 +18,11 @@ import { Recorder, type SentRequest, type Step } from './steps.js';
 export interface StatefulEnv extends EventTimes {
   /** The run's logged-in client (its session is $COOKIE in printed steps). */
   client: BmcClient;
+  /** The run's settings: user, password, profile, declared writables, TFTP source. */
+  cfg: Pick<RunConfig, 'user' | 'password' | 'profile' | 'writable' | 'tftp'>;
   ns: string;
   /** `/xyz/{ns}` */
   root: string;
-  user: string;
-  password: string;
-  profile: Profile;
-  writable: readonly WritableAttribute[];
-  tftp?: TftpSource;
   /** How long a version may take to show after its upload answered. */
   uploadWaitMs: number;
   /** Puts an attribute back and reads it back equal; throws when it cannot. */
