@@ -34,8 +34,6 @@ export interface ViewsDiscovery {
   eventsWhyNot?: string;
   /** The subscription every sequence watches all changes through: {} where it works. */
   witness: EventFilter;
-  /** The version DownloadViaTFTP registers, once a sequence saw it appear. */
-  tftpVersion?: string;
 }
 
 const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;

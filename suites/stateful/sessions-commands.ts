@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { CREDENTIAL_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { TAMPERS, type Tamper } from './credentials.js';
-import { Command, statefulProperty, type StatefulSpec } from './property.js';
+import { Command, statefulProperty } from './property.js';
 import { SessionsWorld, type SessionsDiscovery } from './sessions.js';
 import type { Notes, StatefulEnv } from './world.js';
 
@@ -36,8 +36,8 @@ const replay = (i: number): SessionsCommand => new Command(`replay(${i})`, (worl
 
 export const MAX_SESSION_COMMANDS = 6;
 
-export function sessionsSpec(env: StatefulEnv, d: SessionsDiscovery, notes: Notes): StatefulSpec<SessionsWorld> {
-  return {
+export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery, notes: Notes) {
+  return statefulProperty({
     key: 'stateful-credentials',
     requirements: CREDENTIAL_REQUIREMENTS,
     command: fc.oneof(
@@ -52,9 +52,5 @@ export function sessionsSpec(env: StatefulEnv, d: SessionsDiscovery, notes: Note
     open: async (judge) => new SessionsWorld(env, judge, notes, d),
     finish: async () => undefined,
     close: (world) => world.close(),
-  };
-}
-
-export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery, notes: Notes) {
-  return statefulProperty(sessionsSpec(env, d, notes));
+  });
 }

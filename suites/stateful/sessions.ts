@@ -15,9 +15,9 @@ import type { Subscription } from '../events/engine/subscription.js';
 import type { Judge } from '../fuzz/runner.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
-import { Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
+import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
 import { carrying, type Writable } from './discovery.js';
-import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
+import { isSuccess, send, World, type Notes, type StatefulEnv } from './world.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */
@@ -62,26 +62,17 @@ export async function probe(
   cred: Credential | undefined,
   filter: unknown,
 ): Promise<Probe> {
-  const send = (method: string, path: string, image?: Buffer) =>
-    world
-      ? world.request(method, path, {
-          cred,
-          anonymous: cred === undefined,
-          image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined,
-        })
-      : env.client.request(method, path, {
-          auth: false,
-          relogin: false,
-          headers: cred?.headers(method),
-          ...(image ? { body: image, contentType: 'application/octet-stream' } : {}),
-        });
+  const request = (method: string, path: string, image?: Buffer) => {
+    const opts = { cred, anonymous: cred === undefined, image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined };
+    return world ? world.request(method, path, opts) : send(env.client, method, path, opts);
+  };
   if (channel === 'HTTP') {
-    const res = await send('GET', `${env.root}/`);
+    const res = await request('GET', `${env.root}/`);
     return { accepted: isSuccess(res), answer: describeResponse(res) };
   }
   if (channel === 'upload') {
     world?.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
-    const res = await send('POST', '/upload/image', corruptImage());
+    const res = await request('POST', '/upload/image', corruptImage());
     return { accepted: uploadProcessed(res), answer: describeResponse(res) };
   }
   const client = cred ? cred.client(env.client) : env.client;
@@ -175,6 +166,10 @@ interface Session {
   socket?: EventSubscriber;
 }
 
+function howEnded(s: Session): string {
+  return s.state === 'logged-out' ? 'logged out' : 'ended by the target';
+}
+
 export class SessionsWorld extends World {
   readonly sessions: Session[] = [];
   private witness?: EventSubscriber;
@@ -224,18 +219,15 @@ export class SessionsWorld extends World {
     const works = await probe(this.env, this, 'HTTP', cred, this.d.filter);
     if (!works.accepted) notJudged(`${label}'s cookie is refused right after its login: ${works.answer} (see EP-1)`);
     // An id issued again: whoever kept the cookie of the session that had it is let back in.
-    const same = (o: Session) => o.cred.session.some((c) => cred.session.some((n) => n.name === c.name && n.value === c.value));
-    const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && same(o));
+    const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && o.cred.sharesSession(cred));
     if (revived) {
-      const how = revived.state === 'logged-out' ? 'logged out' : 'ended by the target';
       this.find(
         revived.state === 'logged-out' ? 'EP-2' : 'AUTH-1',
-        `the login of ${label} was issued the session cookie of ${revived.label}, ${how} before: ${revived.label}'s cookie works again`,
+        `the login of ${label} was issued the session cookie of ${revived.label}, ${howEnded(revived)} before: ${revived.label}'s cookie works again`,
       );
     }
     if (made) {
-      const adopted = cred.session.some((c) => made.session.some((m) => m.name === c.name && m.value === c.value));
-      if (adopted)
+      if (cred.sharesSession(made))
         this.find(
           'AUTH-1',
           `the login of ${label} adopted the session cookie the client sent with it: a cookie chosen before login is now a working session`,
@@ -247,7 +239,7 @@ export class SessionsWorld extends World {
 
   /** A cookie that must be refused, tried on HTTP, then upload, then WebSocket: the first that takes it is the finding. */
   async refusedEverywhere(cred: Credential, what: string, requirements: ChannelRequirements): Promise<void> {
-    for (const channel of ['HTTP', 'upload', 'WebSocket'] as const) {
+    for (const channel of CHANNELS) {
       if (this.d.unjudgedChannels[channel]) continue;
       const p = await probe(this.env, this, channel, cred, this.d.filter);
       if (p.accepted)
@@ -302,10 +294,9 @@ export class SessionsWorld extends World {
     const s = gone[i % gone.length]!;
     await this.login(false);
     this.rec.begin(`try ${s.label}'s cookie (${s.cred.shown}) again on HTTP, upload and WebSocket, now that a later session logged in`);
-    const how = s.state === 'logged-out' ? 'logged out' : 'ended by the target';
     await this.refusedEverywhere(
       s.cred,
-      `${s.label}'s cookie (${how} before a later login)`,
+      `${s.label}'s cookie (${howEnded(s)} before a later login)`,
       s.state === 'logged-out' ? LOGGED_OUT : TAMPERED,
     );
   }

@@ -28,24 +28,23 @@ export function statefulEnv(t: CheckContext): StatefulEnv {
   });
 }
 
+/** A request's share of the time: the rate cap's spacing, at least `floor`. */
+const perRequestMs = (cfg: RunConfig, floor: number): number =>
+  Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, floor);
+
 /**
  * How long a property goes on starting sequences and shrinking: the run's budget on a target, or,
  * on the embedded simulator, a safety net as long as its sequences (and their shrinking) take.
  */
 export function statefulTimeLimitMs(cfg: RunConfig, requestsPerRun: number): number {
   if (cfg.statefulTimeMs !== undefined) return cfg.statefulTimeMs;
-  const perRequest = Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, 4);
-  const perRun = requestsPerRun * perRequest + cfg.eventTimeoutMs + cfg.quietWindowMs;
+  const perRun = requestsPerRun * perRequestMs(cfg, 4) + cfg.eventTimeoutMs + cfg.quietWindowMs;
   return Math.min(Math.max(cfg.statefulRuns * perRun, 3_000), 60 * 60_000);
 }
 
 /** The longest one sequence may take on a slow target: every request at its timeout's share, every wait at its bound. */
 function sequenceBoundMs(cfg: RunConfig, requestsPerRun: number): number {
-  return (
-    requestsPerRun * Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, 1500) +
-    cfg.eventTimeoutMs * 4 +
-    cfg.quietWindowMs * 4
-  );
+  return requestsPerRun * perRequestMs(cfg, 1500) + cfg.eventTimeoutMs * 4 + cfg.quietWindowMs * 4;
 }
 
 /** The vitest timeout of a stateful check: discovery, the time limit, and a request in flight. */

@@ -179,22 +179,17 @@ function subscribeArb(kinds: readonly FilterKind[], weight: number): Weighted {
   return { weight, arbitrary: fc.tuple(fc.constantFrom(...kinds), fc.nat(), fc.nat()).map(([k, a, b]) => subscribeCommand(k, a, b)) };
 }
 
-/** What every sequence of both checks starts with: the witness, live. */
-function viewsSpec(
-  key: string,
-  requirements: readonly string[],
-  commands: Weighted[],
-  maxCommands: number,
+/** A views check as a property; every sequence of both starts with the witness, live. */
+function viewsProperty(
+  { commands, ...check }: Pick<StatefulSpec<ViewsWorld>, 'key' | 'requirements' | 'maxCommands'> & { commands: Weighted[] },
   env: StatefulEnv,
   d: ViewsDiscovery,
   notes: Notes,
-): StatefulSpec<ViewsWorld> {
-  return {
-    key,
-    requirements,
+) {
+  return statefulProperty<ViewsWorld>({
+    ...check,
     command: fc.oneof(...commands),
-    maxCommands,
-    requestsPerRun: requestsPerRun(maxCommands),
+    requestsPerRun: requestsPerRun(check.maxCommands),
     notes,
     open: async (judge) => {
       const world = new ViewsWorld(env, judge, notes, d);
@@ -211,26 +206,22 @@ function viewsSpec(
       await world.restoreWrites();
       await deleteOwnVersions(world);
     },
-  };
+  });
 }
 
 /** The values check: attribute and whole-object PUTs of the declared writables, watched by subscriptions of every kind. */
 export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
-  return statefulProperty(
-    viewsSpec(
-      'stateful-values',
-      VALUE_REQUIREMENTS,
-      [
-        { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'attr')) },
-        { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'object')) },
-        subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
-        { weight: 1, arbitrary: fc.nat().map(unsubscribeCommand) },
-      ],
-      MAX_VALUE_COMMANDS,
-      env,
-      d,
-      notes,
-    ),
+  const commands: Weighted[] = [
+    { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'attr')) },
+    { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'object')) },
+    subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
+    { weight: 1, arbitrary: fc.nat().map(unsubscribeCommand) },
+  ];
+  return viewsProperty(
+    { key: 'stateful-values', requirements: VALUE_REQUIREMENTS, commands, maxCommands: MAX_VALUE_COMMANDS },
+    env,
+    d,
+    notes,
   );
 }
 
@@ -252,5 +243,10 @@ export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Not
     subscribeArb(['interfaces'], 2),
   ];
   if (env.cfg.tftp) commands.push({ weight: 1, arbitrary: fc.constant(null).map(downloadCommand) });
-  return statefulProperty(viewsSpec('stateful-versions', VERSION_REQUIREMENTS, commands, MAX_VERSION_COMMANDS, env, d, notes));
+  return viewsProperty(
+    { key: 'stateful-versions', requirements: VERSION_REQUIREMENTS, commands, maxCommands: MAX_VERSION_COMMANDS },
+    env,
+    d,
+    notes,
+  );
 }

@@ -143,12 +143,7 @@ export class World {
     this.rec.sent(sent);
     this.notes.requests++;
     if (method !== 'GET') this.lastChangeAt = performance.now();
-    return this.env.client.request(method, path, {
-      ...(json !== undefined ? { json } : {}),
-      ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
-      ...(own ? {} : { auth: false, relogin: false }),
-      ...(cred ? { headers: cred.headers(method) } : {}),
-    });
+    return send(this.env.client, method, path, opts);
   }
 
   /** A write of the run's session, remembered so that the sequence's end puts the value back. */
@@ -180,6 +175,17 @@ export class World {
       }
     }
   }
+}
+
+/** A request through `client` as `opts` say, with the run's session or exactly the cookies of `opts.cred`; not recorded. */
+export function send(client: BmcClient, method: string, path: string, opts: RequestOptions): Promise<BmcResponse> {
+  const json = opts.data !== undefined ? { data: opts.data } : opts.json;
+  return client.request(method, path, {
+    ...(json !== undefined ? { json } : {}),
+    ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
+    ...(opts.cred === undefined && !opts.anonymous ? {} : { auth: false, relogin: false }),
+    ...(opts.cred ? { headers: opts.cred.headers(method) } : {}),
+  });
 }
 
 export function isSuccess(res: BmcResponse): boolean {
