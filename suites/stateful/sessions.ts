@@ -12,12 +12,11 @@ import { profileAllows } from '../../runner/config.js';
 import { describeResponse, notJudged, show } from '../harness/assert.js';
 import { prime, type PrimeWrite } from '../events/engine/prime.js';
 import type { Subscription } from '../events/engine/subscription.js';
-import type { Judge } from '../fuzz/runner.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
 import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
 import { carrying, type Writable } from './discovery.js';
-import { isSuccess, send, World, type Notes, type StatefulEnv } from './world.js';
+import { isSuccess, send, World, type StatefulEnv } from './world.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */
@@ -57,7 +56,7 @@ export function sharedCredential(client: BmcClient): Credential {
 /** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
 export async function probe(
   env: StatefulEnv,
-  world: World | undefined,
+  world: World<unknown> | undefined,
   channel: Channel,
   cred: Credential | undefined,
   filter: unknown,
@@ -170,21 +169,12 @@ function howEnded(s: Session): string {
   return s.state === 'logged-out' ? 'logged out' : 'ended by the target';
 }
 
-export class SessionsWorld extends World {
+export class SessionsWorld extends World<SessionsDiscovery> {
   readonly sessions: Session[] = [];
   private witness?: EventSubscriber;
   private readonly clients: BmcClient[] = [];
-  private current: unknown;
-
-  constructor(
-    env: StatefulEnv,
-    judge: Judge,
-    notes: Notes,
-    readonly d: SessionsDiscovery,
-  ) {
-    super(env, judge, notes);
-    this.current = d.writable?.original;
-  }
+  /** The writable's value as the sequence's last write left it. */
+  private current: unknown = this.d.writable?.original;
 
   get live(): Session[] {
     return this.sessions.filter((s) => s.state === 'live');

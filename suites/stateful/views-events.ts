@@ -135,10 +135,8 @@ export async function subscribe(
     const live = writes.find((c) => carries(socket.events[s.liveAt!]!.data as Record<string, unknown>, c))!;
     s.since = live.no;
     s.from = s.liveAt;
-    s.expected = owed(
-      filter,
-      world.log.filter((c) => c.no >= live.no),
-    );
+    const sinceLive = world.log.filter((c) => c.no >= live.no);
+    s.expected = owed(filter, sinceLive);
     world.subs.push(s);
     return s;
   }

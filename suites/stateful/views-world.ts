@@ -10,7 +10,6 @@
  * waits (views-events.ts) and the diagnosis of a missed event (missed-events.ts) act on it.
  */
 import { okData } from '../../client/answer.js';
-import type { Judge } from '../fuzz/runner.js';
 import { show } from '../harness/assert.js';
 import { ancestorsOf } from '../harness/leak.js';
 import { recordLatency } from '../harness/pace.js';
@@ -20,7 +19,7 @@ import type { ViewsDiscovery, Writable } from './discovery.js';
 import { admission, type Change, type EventFilter, type NewChange } from '../events/engine/filters.js';
 import { judgeStream, type Expected, type StreamJudgement } from '../events/engine/judge.js';
 import type { EventSocket, Subscription } from '../events/engine/subscription.js';
-import { World, type Notes, type StatefulEnv } from './world.js';
+import { World } from './world.js';
 
 /** Subscriptions a sequence keeps open besides the witness. */
 export const MAX_SUBSCRIPTIONS = 3;
@@ -57,8 +56,8 @@ export function owed(filter: EventFilter, changes: readonly Change[]): Expected[
   });
 }
 
-export class ViewsWorld extends World {
-  readonly values = new Map<string, unknown>();
+export class ViewsWorld extends World<ViewsDiscovery> {
+  readonly values = new Map<string, unknown>(this.d.writables.map((w) => [w.key, w.original]));
   /** Attribute maps of the versions the sequence created (GET), for their InterfacesAdded. */
   readonly objects = new Map<string, Record<string, unknown>>();
   readonly versions: VersionRecord[] = [];
@@ -67,16 +66,6 @@ export class ViewsWorld extends World {
   private changes = 0;
   /** A missed change is being repeated: what its repeats miss is not diagnosed again. */
   confirming = false;
-
-  constructor(
-    env: StatefulEnv,
-    judge: Judge,
-    notes: Notes,
-    readonly d: ViewsDiscovery,
-  ) {
-    super(env, judge, notes);
-    for (const w of d.writables) this.values.set(w.key, w.original);
-  }
 
   get versionInterface(): string {
     return `xyz.${this.env.ns}.Software.Version`;

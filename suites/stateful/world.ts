@@ -76,7 +76,8 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
-export class World {
+/** One sequence's world; `D` is what the check learned before its sequences (none by default). */
+export class World<D = void> {
   readonly rec = new Recorder();
   violation?: StatefulViolation;
   unjudged?: string;
@@ -97,6 +98,7 @@ export class World {
     readonly env: StatefulEnv,
     private readonly judge: Judge,
     readonly notes: Notes,
+    readonly d: D,
   ) {}
 
   /**
