@@ -70,7 +70,7 @@ const subscribeCommand = (kind: FilterKind, a: number, b: number): ViewsCommand 
   new Command(`subscribe(${kind}, ${a}, ${b})`, async (world) => {
     const label = world.label('S');
     if (!world.d.events) return world.rec.begin(`subscribe ${label}: not sent, events are not judged (${world.d.eventsWhyNot})`);
-    const open = world.subs.filter((s) => !s.witness).length;
+    const open = world.opened.length;
     if (open >= MAX_SUBSCRIPTIONS) return world.rec.begin(`subscribe ${label}: not sent, ${open} subscriptions are open`);
     const { filter, prime } = filterOf(world, kind, a, b);
     world.rec.begin(`subscribe ${label} with ${show(filter)} (${kind}), live once a PUT of ${prime.attr.path} ${prime.attr.name} arrives`);
@@ -79,10 +79,7 @@ const subscribeCommand = (kind: FilterKind, a: number, b: number): ViewsCommand 
 
 const unsubscribeCommand = (i: number): ViewsCommand =>
   new Command(`unsubscribe(${i})`, async (world) => {
-    const s = pick(
-      world.subs.filter((x) => !x.witness),
-      i,
-    );
+    const s = pick(world.opened, i);
     if (!s) return world.rec.begin('close a subscription: none is open');
     world.rec.begin(`close ${s.what} ${show(s.filter)}`);
     // What it was owed arrives (or is judged missing) before it goes.
@@ -94,10 +91,8 @@ export type UploadState = 'new' | 'existing' | 'deleted';
 
 /** A version this sequence uploaded in the given state, made so first (as steps of their own) when there is none. */
 async function versionIn(world: ViewsWorld, state: Exclude<UploadState, 'new'>, i: number): Promise<VersionRecord | undefined> {
-  const found = pick(
-    world.versions.filter((v) => v.version !== undefined && (state === 'existing' ? v.exists : v.deleted && !v.exists)),
-    i,
-  );
+  const inState = (v: VersionRecord) => v.version !== undefined && (state === 'existing' ? v.exists : v.deleted && !v.exists);
+  const found = pick(world.versions.filter(inState), i);
   if (found) return found;
   const rec = world.newVersion();
   world.rec.begin(`POST /upload/image of ${rec.label} (a new version, to have one ${state === 'existing' ? 'that exists' : 'to delete'})`);

@@ -160,6 +160,11 @@ export class ViewsWorld extends World<ViewsDiscovery> {
     return Math.min(start + this.env.eventTimeoutMs, first + this.env.quietWindowMs);
   }
 
+  /** The subscriptions the commands opened: all but the witness. */
+  get opened(): JudgedSubscription[] {
+    return this.subs.filter((s) => !s.witness);
+  }
+
   /** Every subscription's socket, for the waits. */
   sockets(): EventSocket[] {
     return this.subs.map((x) => x.socket);
