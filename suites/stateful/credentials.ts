@@ -74,6 +74,11 @@ export class Credential {
     return this.cookies.filter((c) => c.name !== XSRF_COOKIE);
   }
 
+  /** Whether the two carry a session cookie of the same name and value. */
+  sharesSession(other: Credential): boolean {
+    return this.session.some((c) => other.session.some((o) => o.name === c.name && o.value === c.value));
+  }
+
   get xsrf(): string | undefined {
     return this.cookies.find((c) => c.name === XSRF_COOKIE)?.value;
   }

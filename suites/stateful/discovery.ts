@@ -4,15 +4,16 @@
  * interface each writable property belongs to. Learning that writes each attribute once through
  * its attribute PUT and puts it back: that endpoint's signal is the reference the others must match.
  */
-import { EventSubscriber } from '../../client/subscriber.js';
-import { sameValue } from '../../client/values.js';
+import { okData } from '../../client/answer.js';
+import { EventSubscriber, type EventPredicate } from '../../client/subscriber.js';
+import { isMap } from '../../client/values.js';
 import { profileAllows, type WritableAttribute } from '../../runner/config.js';
-import { envelopeOf, notJudged, show } from '../harness/assert.js';
-import { isPropertiesChanged } from '../events/events.js';
+import { notJudged, show } from '../harness/assert.js';
+import { carries } from '../events/engine/judge.js';
 import { interfaceKeys } from '../harness/tree.js';
 import { differentValue } from '../harness/writable.js';
 import { recordLatency } from '../harness/pace.js';
-import { distinctPaths, type EventFilter } from '../events/engine/filters.js';
+import { distinctPaths, type Change, type EventFilter } from '../events/engine/filters.js';
 import type { StatefulEnv } from './world.js';
 
 export interface Writable {
@@ -33,8 +34,6 @@ export interface ViewsDiscovery {
   eventsWhyNot?: string;
   /** The subscription every sequence watches all changes through: {} where it works. */
   witness: EventFilter;
-  /** The version DownloadViaTFTP registers, once a sequence saw it appear. */
-  tftpVersion?: string;
 }
 
 const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
@@ -48,27 +47,26 @@ export function writableKey(path: string, name: string): string {
   return `${path}\u0000${name}`;
 }
 
-async function readData(env: StatefulEnv, path: string): Promise<unknown> {
-  const res = await env.client.get(path);
-  if (res.status !== 200) return undefined;
-  const envelope = envelopeOf(res);
-  return envelope && 'data' in envelope ? envelope.data : undefined;
+const readData = async (env: StatefulEnv, path: string): Promise<unknown> => okData(await env.client.get(path));
+
+/** An event that carries `value` for the writable, as the stream judge matches the model's changes. */
+export function carrying(w: Writable, value: unknown): EventPredicate {
+  const change: Change = { no: 0, kind: 'PropertiesChanged', path: w.attr.path, name: w.attr.name, value };
+  return (d) => isMap(d) && carries(d, change);
 }
 
 /** The declared writables that answer, each with a value to change to. */
 export async function declaredWritables(env: StatefulEnv): Promise<Writable[]> {
   const out: Writable[] = [];
-  for (const attr of env.writable) {
+  for (const attr of env.cfg.writable) {
     const key = writableKey(attr.path, attr.name);
     if (out.some((w) => w.key === key)) continue;
     const map = await readData(env, attr.path);
-    if (map === null || typeof map !== 'object' || Array.isArray(map)) continue;
-    const interfaces = interfaceKeys(map as Record<string, unknown>);
+    if (!isMap(map)) continue;
+    const interfaces = interfaceKeys(map);
     if (interfaces.length > 0)
       notJudged(`GET ${attr.path} maps interface names (${show(interfaces.slice(0, 2))}), not attributes (see EP-3)`);
-    const original = Object.hasOwn(map, attr.name)
-      ? (map as Record<string, unknown>)[attr.name]
-      : await readData(env, `${attr.path}/attr/${attr.name}`);
+    const original = Object.hasOwn(map, attr.name) ? map[attr.name] : await readData(env, `${attr.path}/attr/${attr.name}`);
     if (original === undefined || differentValue(attr, original) === undefined) continue;
     out.push({ attr, key, original });
   }
@@ -94,11 +92,7 @@ async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick
         const sent = performance.now();
         const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
         if (res.status < 200 || res.status >= 300) return true;
-        const carries = (d: unknown) =>
-          isPropertiesChanged(d) &&
-          d.path === w.attr.path &&
-          Object.hasOwn(d.properties, w.attr.name) &&
-          sameValue(d.properties[w.attr.name], value);
+        const carries = carrying(w, value);
         const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from: 0 }).catch(() => undefined);
         await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);
         if (ev) {
@@ -127,7 +121,7 @@ export async function discoverViews(env: StatefulEnv): Promise<ViewsDiscovery | 
   const list = await declaredWritables(env);
   if (list.length === 0) return undefined;
   const softwareRoot = `${env.root}/software`;
-  const kids = profileAllows(env.profile, 'destructive') ? await readData(env, `${softwareRoot}/`) : [];
+  const kids = profileAllows(env.cfg.profile, 'destructive') ? await readData(env, `${softwareRoot}/`) : [];
   const versionsBefore = new Set(Array.isArray(kids) ? kids.filter((k): k is string => typeof k === 'string') : []);
   return { writables: list, softwareRoot, versionsBefore, ...(await learnInterfaces(env, list)) };
 }

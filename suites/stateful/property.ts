@@ -16,7 +16,7 @@ import type { Notes, World } from './world.js';
 export const ALL_COMMANDS_RAN = `${'/'.repeat(64)}:${'/'.repeat(11)}`;
 
 /** A command of a sequence: it always runs, and does nothing once the sequence has stopped. */
-export abstract class StepCommand<W extends World> implements fc.AsyncCommand<W, W> {
+export abstract class StepCommand<W extends World<unknown>> implements fc.AsyncCommand<W, W> {
   check(): boolean {
     return true;
   }
@@ -59,7 +59,25 @@ export abstract class StepCommand<W extends World> implements fc.AsyncCommand<W,
   abstract toString(): string;
 }
 
-export interface StatefulSpec<W extends World> {
+/** A command from its printed form, `kind(parameters)` (fast-check prints it, the budget reads its kind), and what it does. */
+export class Command<W extends World<unknown>> extends StepCommand<W> {
+  constructor(
+    private readonly text: string,
+    private readonly action: (w: W) => Promise<void>,
+  ) {
+    super();
+  }
+
+  protected act(w: W): Promise<void> {
+    return this.action(w);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+export interface StatefulSpec<W extends World<unknown>> {
   key: string;
   requirements: readonly string[];
   /** One command, drawn from a weighted choice of the kinds the profile allows. */
@@ -97,7 +115,7 @@ export type StatefulProperty<T> = FuzzProperty<T> & {
   replay(value: T, judge: Judge): Promise<void>;
 };
 
-export function statefulProperty<W extends World>(spec: StatefulSpec<W>): StatefulProperty<Iterable<fc.AsyncCommand<W, W>>> {
+export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>): StatefulProperty<Iterable<fc.AsyncCommand<W, W>>> {
   let running: Promise<unknown> = Promise.resolve();
   let deadline = Number.POSITIVE_INFINITY;
   let longest = 0;

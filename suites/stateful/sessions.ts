@@ -7,17 +7,16 @@
  */
 import { loginFormRejected, type BmcClient } from '../../client/http.js';
 import { corruptImage } from '../../client/image.js';
-import { EventSubscriber, type EventPredicate } from '../../client/subscriber.js';
-import { sameValue } from '../../client/values.js';
+import { EventSubscriber } from '../../client/subscriber.js';
 import { profileAllows } from '../../runner/config.js';
 import { describeResponse, notJudged, show } from '../harness/assert.js';
-import { isPropertiesChanged } from '../events/events.js';
-import type { Judge } from '../fuzz/runner.js';
+import { prime, type PrimeWrite } from '../events/engine/prime.js';
+import type { Subscription } from '../events/engine/subscription.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
-import { Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
-import type { Writable } from './discovery.js';
-import { isSuccess, World, type Notes, type StatefulEnv } from './world.js';
+import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
+import { carrying, type Writable } from './discovery.js';
+import { isSuccess, send, World, type StatefulEnv } from './world.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */
@@ -57,31 +56,22 @@ export function sharedCredential(client: BmcClient): Credential {
 /** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
 export async function probe(
   env: StatefulEnv,
-  world: World | undefined,
+  world: World<unknown> | undefined,
   channel: Channel,
   cred: Credential | undefined,
   filter: unknown,
 ): Promise<Probe> {
-  const send = (method: string, path: string, image?: Buffer) =>
-    world
-      ? world.request(method, path, {
-          cred,
-          anonymous: cred === undefined,
-          image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined,
-        })
-      : env.client.request(method, path, {
-          auth: false,
-          relogin: false,
-          headers: cred?.headers(method),
-          ...(image ? { body: image, contentType: 'application/octet-stream' } : {}),
-        });
+  const request = (method: string, path: string, image?: Buffer) => {
+    const opts = { cred, anonymous: cred === undefined, image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined };
+    return world ? world.request(method, path, opts) : send(env.client, method, path, opts);
+  };
   if (channel === 'HTTP') {
-    const res = await send('GET', `${env.root}/`);
+    const res = await request('GET', `${env.root}/`);
     return { accepted: isSuccess(res), answer: describeResponse(res) };
   }
   if (channel === 'upload') {
     world?.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
-    const res = await send('POST', '/upload/image', corruptImage());
+    const res = await request('POST', '/upload/image', corruptImage());
     return { accepted: uploadProcessed(res), answer: describeResponse(res) };
   }
   const client = cred ? cred.client(env.client) : env.client;
@@ -104,7 +94,8 @@ export async function probe(
 export async function discoverSessions(env: StatefulEnv, writable: Writable | undefined): Promise<SessionsDiscovery> {
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
   const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
-  if (!profileAllows(env.profile, 'safe')) out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
+  if (!profileAllows(env.cfg.profile, 'safe'))
+    out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
   // The channels at once, and the socket check beside them: a failed upload may take a field
   // server 10-15 s to answer, and each socket watches a quiet window.
   const channelProbes = (['upload', 'WebSocket'] as const).map(async (channel) => {
@@ -136,17 +127,31 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
   return out;
 }
 
-/** Why a socket of the run's session does not show a change of the writable, if it does not. */
+/**
+ * Why a socket of the run's session does not show a change of the writable, if it does not: it is
+ * primed as any subscription is (engine/prime.ts), with writes of the writable.
+ */
 async function unwatchable(env: StatefulEnv, w: Writable, filter: { paths: string[] }): Promise<string | undefined> {
   const socket = await EventSubscriber.open(env.client, filter);
+  const sub: Subscription = { socket, filter, what: "the run's session's socket" };
+  let current = w.original;
+  let refused: string | undefined;
   try {
-    const value = differentValue(w.attr, w.original);
-    const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
-    if (!isSuccess(res)) return `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
-    const seen = await socket
-      .waitFor((d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value), env.eventTimeoutMs)
-      .catch(() => undefined);
-    return seen ? undefined : `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
+    await prime(env, [sub], {
+      write: async () => {
+        const value = differentValue(w.attr, current);
+        const at = performance.now();
+        const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
+        if (!isSuccess(res)) {
+          refused = `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
+          return undefined;
+        }
+        current = value;
+        return { at, carries: carrying(w, value) };
+      },
+    });
+    if (refused || sub.liveAt !== undefined) return refused;
+    return `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
   } finally {
     await socket.close();
     await env.restore(w.attr.path, w.attr.name, w.original);
@@ -160,21 +165,16 @@ interface Session {
   socket?: EventSubscriber;
 }
 
-export class SessionsWorld extends World {
+function howEnded(s: Session): string {
+  return s.state === 'logged-out' ? 'logged out' : 'ended by the target';
+}
+
+export class SessionsWorld extends World<SessionsDiscovery> {
   readonly sessions: Session[] = [];
   private witness?: EventSubscriber;
   private readonly clients: BmcClient[] = [];
-  private current: unknown;
-
-  constructor(
-    env: StatefulEnv,
-    judge: Judge,
-    notes: Notes,
-    readonly d: SessionsDiscovery,
-  ) {
-    super(env, judge, notes);
-    this.current = d.writable?.original;
-  }
+  /** The writable's value as the sequence's last write left it. */
+  private current: unknown = this.d.writable?.original;
 
   get live(): Session[] {
     return this.sessions.filter((s) => s.state === 'live');
@@ -189,7 +189,7 @@ export class SessionsWorld extends World {
     const made = chosen || this.sessions.length === 0 ? this.d.shared.chosen(`$CHOSEN_${label}`) : undefined;
     this.rec.begin(made ? `log in as ${label}, sending session cookies the client made up (${made.shown})` : `log in as ${label}`);
     if (made) this.rec.note(`${made.shown.slice(1)}='${made.header}' (made up by the client)`);
-    const { user, password } = this.env;
+    const { user, password } = this.env.cfg;
     const shown = `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`;
     let res = await this.request('POST', '/login', { data: [user, password], shownBody: shown, cred: made, anonymous: !made });
     if (!isSuccess(res) && loginFormRejected(res.status)) {
@@ -209,18 +209,15 @@ export class SessionsWorld extends World {
     const works = await probe(this.env, this, 'HTTP', cred, this.d.filter);
     if (!works.accepted) notJudged(`${label}'s cookie is refused right after its login: ${works.answer} (see EP-1)`);
     // An id issued again: whoever kept the cookie of the session that had it is let back in.
-    const same = (o: Session) => o.cred.session.some((c) => cred.session.some((n) => n.name === c.name && n.value === c.value));
-    const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && same(o));
+    const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && o.cred.sharesSession(cred));
     if (revived) {
-      const how = revived.state === 'logged-out' ? 'logged out' : 'ended by the target';
       this.find(
         revived.state === 'logged-out' ? 'EP-2' : 'AUTH-1',
-        `the login of ${label} was issued the session cookie of ${revived.label}, ${how} before: ${revived.label}'s cookie works again`,
+        `the login of ${label} was issued the session cookie of ${revived.label}, ${howEnded(revived)} before: ${revived.label}'s cookie works again`,
       );
     }
     if (made) {
-      const adopted = cred.session.some((c) => made.session.some((m) => m.name === c.name && m.value === c.value));
-      if (adopted)
+      if (cred.sharesSession(made))
         this.find(
           'AUTH-1',
           `the login of ${label} adopted the session cookie the client sent with it: a cookie chosen before login is now a working session`,
@@ -232,7 +229,7 @@ export class SessionsWorld extends World {
 
   /** A cookie that must be refused, tried on HTTP, then upload, then WebSocket: the first that takes it is the finding. */
   async refusedEverywhere(cred: Credential, what: string, requirements: ChannelRequirements): Promise<void> {
-    for (const channel of ['HTTP', 'upload', 'WebSocket'] as const) {
+    for (const channel of CHANNELS) {
       if (this.d.unjudgedChannels[channel]) continue;
       const p = await probe(this.env, this, channel, cred, this.d.filter);
       if (p.accepted)
@@ -287,10 +284,9 @@ export class SessionsWorld extends World {
     const s = gone[i % gone.length]!;
     await this.login(false);
     this.rec.begin(`try ${s.label}'s cookie (${s.cred.shown}) again on HTTP, upload and WebSocket, now that a later session logged in`);
-    const how = s.state === 'logged-out' ? 'logged out' : 'ended by the target';
     await this.refusedEverywhere(
       s.cred,
-      `${s.label}'s cookie (${how} before a later login)`,
+      `${s.label}'s cookie (${howEnded(s)} before a later login)`,
       s.state === 'logged-out' ? LOGGED_OUT : TAMPERED,
     );
   }
@@ -302,7 +298,7 @@ export class SessionsWorld extends World {
    */
   private async watch(s: Session): Promise<void> {
     const w = this.d.writable;
-    if (!w || this.d.unwatchable || !profileAllows(this.env.profile, 'safe')) return;
+    if (!w || this.d.unwatchable || !profileAllows(this.env.cfg.profile, 'safe')) return;
     if (this.sessions.some((o) => o.socket)) return;
     this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
     const client = s.cred.client(this.env.client);
@@ -317,17 +313,9 @@ export class SessionsWorld extends World {
       s.socket = undefined;
       return this.rec.note(`no socket to watch: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const marks = sockets.map((x) => x.mark());
-    const carried = await this.change();
-    const live = await Promise.all(
-      sockets.map((x, i) =>
-        x.waitFor(carried, this.env.eventTimeoutMs, { from: marks[i] }).then(
-          () => true,
-          () => false,
-        ),
-      ),
-    );
-    if (!live.every(Boolean)) {
+    const subs = sockets.map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
+    const { notLive } = await prime(this.env, subs, { write: () => this.change() });
+    if (notLive.length > 0) {
       s.socket = undefined;
       this.rec.note('the change did not reach both sockets: whether the socket goes quiet is not judged (see EP-14)');
     }
@@ -339,7 +327,7 @@ export class SessionsWorld extends World {
     this.rec.begin(`change ${this.d.writable!.attr.path} ${this.d.writable!.attr.name}: ${s.label}'s socket must receive nothing`);
     const mark = socket.mark();
     const witnessMark = this.witness!.mark();
-    const carried = await this.change();
+    const { carries: carried } = await this.change();
     const seen = await this.witness!.waitFor(carried, this.env.eventTimeoutMs, { from: witnessMark }).catch(() => undefined);
     if (!seen) return this.rec.note('the witness did not receive the change: not judged');
     // A socket the target closed receives nothing; an open one gets a quiet window to show it does.
@@ -355,15 +343,16 @@ export class SessionsWorld extends World {
     );
   }
 
-  /** PUT of the writable through the run's session; returns what its event carries. */
-  private async change(): Promise<EventPredicate> {
+  /** PUT of the writable through the run's session; returns when it was sent and what its event carries. */
+  private async change(): Promise<PrimeWrite> {
     const w = this.d.writable!;
     const value = differentValue(w.attr, this.current);
     this.noteWrite(w.attr.path, w.attr.name, w.original);
+    const at = performance.now();
     const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { data: value });
     if (!isSuccess(res)) notJudged(`PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`);
     this.current = value;
-    return (d) => isPropertiesChanged(d) && d.path === w.attr.path && sameValue(d.properties[w.attr.name], value);
+    return { at, carries: carrying(w, value) };
   }
 
   /** Closes every socket, logs out every session still live, and puts the writable back. */

@@ -9,32 +9,28 @@ import { requirementsFailedSoFar, type CheckContext } from '../harness/check.js'
 import { clip } from '../fuzz/repro.js';
 import { replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
 import type { StatefulProperty } from './property.js';
-import { quietWindow } from '../harness/pace.js';
+import { eventTimes } from '../events/engine/waits.js';
 import { uploadWaitMs } from '../harness/software.js';
 import { restoreValue } from '../harness/writable.js';
 import { stepsDetail, stepsLine } from './steps.js';
 import { Notes, StatefulViolation, type StatefulEnv } from './world.js';
 
 export function statefulEnv(t: CheckContext): StatefulEnv {
-  return {
+  // On eventTimes' object, whose quiet window is a getter: the window shrinks to the target's pace.
+  return Object.assign(eventTimes(t.cfg), {
     client: t.client,
+    cfg: t.cfg,
     ns: t.ns,
     root: t.root,
-    user: t.cfg.user,
-    password: t.cfg.password,
-    profile: t.cfg.profile,
-    writable: t.cfg.writable,
-    tftp: t.cfg.tftp,
-    eventTimeoutMs: t.cfg.eventTimeoutMs,
-    // A getter, as eventTimes' (events/engine/waits.ts): the window shrinks to the target's pace.
-    get quietWindowMs() {
-      return quietWindow(t.cfg);
-    },
     uploadWaitMs: uploadWaitMs(t),
-    restore: (path, name, original) => restoreValue(t, path, name, original),
+    restore: (path: string, name: string, original: unknown) => restoreValue(t, path, name, original),
     startedAt: performance.now(),
-  };
+  });
 }
+
+/** A request's share of the time: the rate cap's spacing, at least `floor`. */
+const perRequestMs = (cfg: RunConfig, floor: number): number =>
+  Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, floor);
 
 /**
  * How long a property goes on starting sequences and shrinking: the run's budget on a target, or,
@@ -42,18 +38,13 @@ export function statefulEnv(t: CheckContext): StatefulEnv {
  */
 export function statefulTimeLimitMs(cfg: RunConfig, requestsPerRun: number): number {
   if (cfg.statefulTimeMs !== undefined) return cfg.statefulTimeMs;
-  const perRequest = Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, 4);
-  const perRun = requestsPerRun * perRequest + cfg.eventTimeoutMs + cfg.quietWindowMs;
+  const perRun = requestsPerRun * perRequestMs(cfg, 4) + cfg.eventTimeoutMs + cfg.quietWindowMs;
   return Math.min(Math.max(cfg.statefulRuns * perRun, 3_000), 60 * 60_000);
 }
 
 /** The longest one sequence may take on a slow target: every request at its timeout's share, every wait at its bound. */
 function sequenceBoundMs(cfg: RunConfig, requestsPerRun: number): number {
-  return (
-    requestsPerRun * Math.max(cfg.maxRequestsPerSecond ? 1000 / cfg.maxRequestsPerSecond : 0, 1500) +
-    cfg.eventTimeoutMs * 4 +
-    cfg.quietWindowMs * 4
-  );
+  return requestsPerRun * perRequestMs(cfg, 1500) + cfg.eventTimeoutMs * 4 + cfg.quietWindowMs * 4;
 }
 
 /** The vitest timeout of a stateful check: discovery, the time limit, and a request in flight. */

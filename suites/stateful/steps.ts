@@ -32,15 +32,13 @@ export interface Step {
 
 export class Recorder {
   readonly steps: Step[] = [];
-  requests = 0;
 
   begin(text: string): void {
     this.steps.push({ text, requests: [], notes: [] });
   }
 
-  /** A request of the current step (set-up requests before the first step are counted only). */
+  /** A request of the current step (set-up requests before the first step are not shown). */
   sent(request: SentRequest): void {
-    this.requests++;
     this.steps.at(-1)?.requests.push(request);
   }
 

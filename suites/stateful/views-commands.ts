@@ -12,36 +12,29 @@ import { describeResponse, show } from '../harness/assert.js';
 import { profileAllows } from '../../runner/config.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
 import { distinctPaths, type EventFilter, type FilterKind } from '../events/engine/filters.js';
-import { statefulProperty, StepCommand, type StatefulSpec } from './property.js';
+import { Command, statefulProperty, type StatefulSpec } from './property.js';
+import { finish, settle, subscribe } from './views-events.js';
+import { appeared, deleteOwnVersions, remove, upload, versionAdded, versionsNow } from './views-versions.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
+import { write } from './views-writes.js';
 import { isSuccess, type Notes, type StatefulEnv } from './world.js';
 import { slowestRefusedUploadMs } from '../harness/software.js';
 
 const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
 
-class Write extends StepCommand<ViewsWorld> {
-  constructor(
-    readonly w: number,
-    readonly via: Via,
-  ) {
-    super();
-  }
+type ViewsCommand = Command<ViewsWorld>;
 
-  protected async act(world: ViewsWorld): Promise<void> {
-    const w = pick(world.d.writables, this.w)!;
+const writeCommand = (i: number, via: Via): ViewsCommand =>
+  new Command(`write(${i}, ${via})`, async (world) => {
+    const w = pick(world.d.writables, i)!;
     const value = world.nextValue(w);
     const { path, name } = w.attr;
     world.rec.begin(
-      this.via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`,
+      via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`,
     );
-    await world.write(w, this.via);
-    await world.settle();
-  }
-
-  toString(): string {
-    return `write(${this.w}, ${this.via})`;
-  }
-}
+    await write(world, w, via);
+    await settle(world);
+  });
 
 /** A filter of the given kind over the writables (and, for an interfaces filter, the version interface). */
 export function filterOf(world: ViewsWorld, kind: FilterKind, a: number, b: number): { filter: EventFilter; prime: Writable } {
@@ -49,7 +42,7 @@ export function filterOf(world: ViewsWorld, kind: FilterKind, a: number, b: numb
   const named = all.filter((w) => w.iface !== undefined);
   const first = pick(all, a)!;
   const withIface = pick(named, a);
-  const destructive = profileAllows(world.env.profile, 'destructive');
+  const destructive = profileAllows(world.env.cfg.profile, 'destructive');
   switch (kind) {
     case 'empty':
       return { filter: {}, prime: first };
@@ -73,100 +66,65 @@ export function filterOf(world: ViewsWorld, kind: FilterKind, a: number, b: numb
   return { filter: { paths: distinctPaths([first.attr.path]) }, prime: first };
 }
 
-class Subscribe extends StepCommand<ViewsWorld> {
-  constructor(
-    readonly kind: FilterKind,
-    readonly a: number,
-    readonly b: number,
-  ) {
-    super();
-  }
-
-  protected async act(world: ViewsWorld): Promise<void> {
+const subscribeCommand = (kind: FilterKind, a: number, b: number): ViewsCommand =>
+  new Command(`subscribe(${kind}, ${a}, ${b})`, async (world) => {
     const label = world.label('S');
     if (!world.d.events) return world.rec.begin(`subscribe ${label}: not sent, events are not judged (${world.d.eventsWhyNot})`);
-    const open = world.subs.filter((s) => !s.witness).length;
+    const open = world.opened.length;
     if (open >= MAX_SUBSCRIPTIONS) return world.rec.begin(`subscribe ${label}: not sent, ${open} subscriptions are open`);
-    const { filter, prime } = filterOf(world, this.kind, this.a, this.b);
-    world.rec.begin(
-      `subscribe ${label} with ${show(filter)} (${this.kind}), live once a PUT of ${prime.attr.path} ${prime.attr.name} arrives`,
-    );
-    if (await world.subscribe(label, filter, prime)) await world.settle();
-  }
+    const { filter, prime } = filterOf(world, kind, a, b);
+    world.rec.begin(`subscribe ${label} with ${show(filter)} (${kind}), live once a PUT of ${prime.attr.path} ${prime.attr.name} arrives`);
+    if (await subscribe(world, label, filter, prime)) await settle(world);
+  });
 
-  toString(): string {
-    return `subscribe(${this.kind}, ${this.a}, ${this.b})`;
-  }
-}
-
-class Unsubscribe extends StepCommand<ViewsWorld> {
-  constructor(readonly i: number) {
-    super();
-  }
-
-  protected async act(world: ViewsWorld): Promise<void> {
-    const s = pick(
-      world.subs.filter((x) => !x.witness),
-      this.i,
-    );
+const unsubscribeCommand = (i: number): ViewsCommand =>
+  new Command(`unsubscribe(${i})`, async (world) => {
+    const s = pick(world.opened, i);
     if (!s) return world.rec.begin('close a subscription: none is open');
     world.rec.begin(`close ${s.what} ${show(s.filter)}`);
     // What it was owed arrives (or is judged missing) before it goes.
-    await world.settle();
+    await settle(world);
     await world.unsubscribe(s);
-  }
-
-  toString(): string {
-    return `unsubscribe(${this.i})`;
-  }
-}
+  });
 
 export type UploadState = 'new' | 'existing' | 'deleted';
 
 /** A version this sequence uploaded in the given state, made so first (as steps of their own) when there is none. */
 async function versionIn(world: ViewsWorld, state: Exclude<UploadState, 'new'>, i: number): Promise<VersionRecord | undefined> {
-  const found = pick(
-    world.versions.filter((v) => v.version !== undefined && (state === 'existing' ? v.exists : v.deleted && !v.exists)),
-    i,
-  );
+  const inState = (v: VersionRecord) => v.version !== undefined && (state === 'existing' ? v.exists : v.deleted && !v.exists);
+  const found = pick(world.versions.filter(inState), i);
   if (found) return found;
   const rec = world.newVersion();
   world.rec.begin(`POST /upload/image of ${rec.label} (a new version, to have one ${state === 'existing' ? 'that exists' : 'to delete'})`);
-  await world.upload(rec, 'POST');
-  await world.settle();
+  await upload(world, rec, 'POST');
+  await settle(world);
   if (!rec.exists) return undefined;
   if (state === 'existing') return rec;
-  world.rec.begin(`DELETE ${rec.path} (${rec.label})`);
-  await world.remove(rec);
-  await world.settle();
+  await deleteStep(world, rec);
   return rec.deleted ? rec : undefined;
 }
 
-class Upload extends StepCommand<ViewsWorld> {
+async function deleteStep(world: ViewsWorld, rec: VersionRecord): Promise<void> {
+  world.rec.begin(`DELETE ${rec.path} (${rec.label})`);
+  await remove(world, rec);
+  await settle(world);
+}
+
+class Upload extends Command<ViewsWorld> {
   constructor(
     readonly state: UploadState,
-    readonly via: 'POST' | 'PUT',
-    readonly i: number,
+    via: 'POST' | 'PUT',
+    i: number,
   ) {
-    super();
-  }
-
-  protected async act(world: ViewsWorld): Promise<void> {
-    const rec = this.state === 'new' ? world.newVersion() : await versionIn(world, this.state, this.i);
-    if (!rec) return;
-    const state =
-      this.state === 'new'
-        ? 'a new version'
-        : this.state === 'existing'
-          ? `again, while it exists as ${rec.path}`
-          : 'again, after its deletion';
-    world.rec.begin(`${this.via === 'POST' ? 'POST /upload/image' : 'PUT /upload/image/{name}'} of ${rec.label} (${state})`);
-    await world.upload(rec, this.via);
-    await world.settle();
-  }
-
-  toString(): string {
-    return `upload(${this.state}, ${this.via}, ${this.i})`;
+    super(`upload(${state}, ${via}, ${i})`, async (world) => {
+      const rec = state === 'new' ? world.newVersion() : await versionIn(world, state, i);
+      if (!rec) return;
+      const how =
+        state === 'new' ? 'a new version' : state === 'existing' ? `again, while it exists as ${rec.path}` : 'again, after its deletion';
+      world.rec.begin(`${via === 'POST' ? 'POST /upload/image' : 'PUT /upload/image/{name}'} of ${rec.label} (${how})`);
+      await upload(world, rec, via);
+      await settle(world);
+    });
   }
 
   override budgetKind(): string {
@@ -179,31 +137,19 @@ class Upload extends StepCommand<ViewsWorld> {
   }
 }
 
-class Delete extends StepCommand<ViewsWorld> {
-  constructor(readonly i: number) {
-    super();
-  }
+const deleteCommand = (i: number): ViewsCommand =>
+  new Command(`delete(${i})`, async (world) => {
+    const rec = await versionIn(world, 'existing', i);
+    if (rec) await deleteStep(world, rec);
+  });
 
-  protected async act(world: ViewsWorld): Promise<void> {
-    const rec = await versionIn(world, 'existing', this.i);
-    if (!rec) return;
-    world.rec.begin(`DELETE ${rec.path} (${rec.label})`);
-    await world.remove(rec);
-    await world.settle();
-  }
-
-  toString(): string {
-    return `delete(${this.i})`;
-  }
-}
-
-class Download extends StepCommand<ViewsWorld> {
-  protected async act(world: ViewsWorld): Promise<void> {
-    const { file, server } = world.env.tftp!;
+const downloadCommand = (): ViewsCommand =>
+  new Command('download()', async (world) => {
+    const { file, server } = world.env.cfg.tftp!;
     const action = `${world.d.softwareRoot}/action/DownloadViaTFTP`;
     const existing = world.versions.find((v) => v.version === undefined && v.exists);
     world.rec.begin(`POST ${action} [${show(file)}, ${show(server)}]${existing ? ` (its version exists as ${existing.path})` : ''}`);
-    const before = await world.versionsNow();
+    const before = await versionsNow(world);
     const after = performance.now();
     const res = await world.request('POST', action, { data: [file, server] });
     // Whether the image's version existed before the check is unknown (it may be the running one):
@@ -211,18 +157,10 @@ class Download extends StepCommand<ViewsWorld> {
     if (existing || !isSuccess(res)) return world.rec.note(`DownloadViaTFTP answered ${describeResponse(res)}: not judged`);
     const rec: VersionRecord = { label: 'T', exists: false, deleted: false };
     world.versions.push(rec);
-    const path = await world.appeared(before, undefined, `POST ${action}`, 'ACT-1', (p) => {
-      rec.path = p;
-      rec.exists = true;
-    });
-    if (path) world.apply({ kind: 'InterfacesAdded', path, interfaces: [world.versionInterface], map: world.objects.get(path), after });
-    await world.settle();
-  }
-
-  toString(): string {
-    return 'download()';
-  }
-}
+    const path = await appeared(world, rec, before, undefined, `POST ${action}`, 'ACT-1');
+    if (path) versionAdded(world, path, after);
+    await settle(world);
+  });
 
 export const MAX_VALUE_COMMANDS = 8;
 /** Fewer: every upload is a tarball the target extracts. */
@@ -230,64 +168,55 @@ export const MAX_VERSION_COMMANDS = 6;
 /** Requests of a sequence of `commands`, for time budgets. */
 export const requestsPerRun = (commands: number): number => commands * 8 + 10;
 
-type Weighted = fc.WeightedArbitrary<fc.AsyncCommand<ViewsWorld, ViewsWorld>>;
+type Weighted = fc.WeightedArbitrary<ViewsCommand>;
 
 function subscribeArb(kinds: readonly FilterKind[], weight: number): Weighted {
-  return { weight, arbitrary: fc.tuple(fc.constantFrom(...kinds), fc.nat(), fc.nat()).map(([k, a, b]) => new Subscribe(k, a, b)) };
+  return { weight, arbitrary: fc.tuple(fc.constantFrom(...kinds), fc.nat(), fc.nat()).map(([k, a, b]) => subscribeCommand(k, a, b)) };
 }
 
-/** What every sequence of both checks starts with: the witness, live. */
-function viewsSpec(
-  key: string,
-  requirements: readonly string[],
-  commands: Weighted[],
-  maxCommands: number,
+/** A views check as a property; every sequence of both starts with the witness, live. */
+function viewsProperty(
+  { commands, ...check }: Pick<StatefulSpec<ViewsWorld>, 'key' | 'requirements' | 'maxCommands'> & { commands: Weighted[] },
   env: StatefulEnv,
   d: ViewsDiscovery,
   notes: Notes,
-): StatefulSpec<ViewsWorld> {
-  return {
-    key,
-    requirements,
+) {
+  return statefulProperty<ViewsWorld>({
+    ...check,
     command: fc.oneof(...commands),
-    maxCommands,
-    requestsPerRun: requestsPerRun(maxCommands),
+    requestsPerRun: requestsPerRun(check.maxCommands),
     notes,
     open: async (judge) => {
       const world = new ViewsWorld(env, judge, notes, d);
       if (d.events) {
         world.rec.begin(`subscribe the witness W with ${show(d.witness)} (every sequence starts so)`);
-        await world.subscribe('W', d.witness, d.writables[0]!, true);
+        await subscribe(world, 'W', d.witness, d.writables[0]!, true);
       }
       return world;
     },
-    finish: (world) => world.finish(),
+    finish,
     close: async (world) => {
       world.rec.begin('put the target back');
       await world.closeAll();
       await world.restoreWrites();
-      await world.deleteOwnVersions();
+      await deleteOwnVersions(world);
     },
-  };
+  });
 }
 
 /** The values check: attribute and whole-object PUTs of the declared writables, watched by subscriptions of every kind. */
 export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
-  return statefulProperty(
-    viewsSpec(
-      'stateful-values',
-      VALUE_REQUIREMENTS,
-      [
-        { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'attr')) },
-        { weight: 2, arbitrary: fc.nat().map((w) => new Write(w, 'object')) },
-        subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
-        { weight: 1, arbitrary: fc.nat().map((i) => new Unsubscribe(i)) },
-      ],
-      MAX_VALUE_COMMANDS,
-      env,
-      d,
-      notes,
-    ),
+  const commands: Weighted[] = [
+    { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'attr')) },
+    { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'object')) },
+    subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
+    { weight: 1, arbitrary: fc.nat().map(unsubscribeCommand) },
+  ];
+  return viewsProperty(
+    { key: 'stateful-values', requirements: VALUE_REQUIREMENTS, commands, maxCommands: MAX_VALUE_COMMANDS },
+    env,
+    d,
+    notes,
   );
 }
 
@@ -304,10 +233,15 @@ export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Not
         .tuple(fc.constantFrom<UploadState>('new', 'existing', 'deleted'), fc.constantFrom<'POST' | 'PUT'>('POST', 'PUT'), fc.nat())
         .map(([state, via, i]) => new Upload(state, via, i)),
     },
-    { weight: 1, arbitrary: fc.nat().map((i) => new Delete(i)) },
+    { weight: 1, arbitrary: fc.nat().map(deleteCommand) },
     // InterfacesAdded must reach a subscription through its interfaces filter (through paths it may).
     subscribeArb(['interfaces'], 2),
   ];
-  if (env.tftp) commands.push({ weight: 1, arbitrary: fc.constant(null).map(() => new Download()) });
-  return statefulProperty(viewsSpec('stateful-versions', VERSION_REQUIREMENTS, commands, MAX_VERSION_COMMANDS, env, d, notes));
+  if (env.cfg.tftp) commands.push({ weight: 1, arbitrary: fc.constant(null).map(downloadCommand) });
+  return viewsProperty(
+    { key: 'stateful-versions', requirements: VERSION_REQUIREMENTS, commands, maxCommands: MAX_VERSION_COMMANDS },
+    env,
+    d,
+    notes,
+  );
 }

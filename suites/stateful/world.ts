@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcClient, BmcResponse } from '../../client/http.js';
 import { stringifyJson } from '../../client/json.js';
-import type { Profile, TftpSource, WritableAttribute } from '../../runner/config.js';
+import type { RunConfig } from '../../runner/config.js';
 import { NotJudged } from '../harness/assert.js';
 import { quietLeft, type EventTimes } from '../events/engine/waits.js';
 import { FuzzViolation } from '../fuzz/repro.js';
@@ -18,14 +18,11 @@ import { Recorder, type SentRequest, type Step } from './steps.js';
 export interface StatefulEnv extends EventTimes {
   /** The run's logged-in client (its session is $COOKIE in printed steps). */
   client: BmcClient;
+  /** The run's settings: user, password, profile, declared writables, TFTP source. */
+  cfg: Pick<RunConfig, 'user' | 'password' | 'profile' | 'writable' | 'tftp'>;
   ns: string;
   /** `/xyz/{ns}` */
   root: string;
-  user: string;
-  password: string;
-  profile: Profile;
-  writable: readonly WritableAttribute[];
-  tftp?: TftpSource;
   /** How long a version may take to show after its upload answered. */
   uploadWaitMs: number;
   /** Puts an attribute back and reads it back equal; throws when it cannot. */
@@ -79,7 +76,8 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
-export class World {
+/** One sequence's world; `D` is what the check learned before its sequences (none by default). */
+export class World<D = void> {
   readonly rec = new Recorder();
   violation?: StatefulViolation;
   unjudged?: string;
@@ -100,6 +98,7 @@ export class World {
     readonly env: StatefulEnv,
     private readonly judge: Judge,
     readonly notes: Notes,
+    readonly d: D,
   ) {}
 
   /**
@@ -146,12 +145,7 @@ export class World {
     this.rec.sent(sent);
     this.notes.requests++;
     if (method !== 'GET') this.lastChangeAt = performance.now();
-    return this.env.client.request(method, path, {
-      ...(json !== undefined ? { json } : {}),
-      ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
-      ...(own ? {} : { auth: false, relogin: false }),
-      ...(cred ? { headers: cred.headers(method) } : {}),
-    });
+    return send(this.env.client, method, path, opts);
   }
 
   /** A write of the run's session, remembered so that the sequence's end puts the value back. */
@@ -183,6 +177,17 @@ export class World {
       }
     }
   }
+}
+
+/** A request through `client` as `opts` say, with the run's session or exactly the cookies of `opts.cred`; not recorded. */
+export function send(client: BmcClient, method: string, path: string, opts: RequestOptions): Promise<BmcResponse> {
+  const json = opts.data !== undefined ? { data: opts.data } : opts.json;
+  return client.request(method, path, {
+    ...(json !== undefined ? { json } : {}),
+    ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
+    ...(opts.cred === undefined && !opts.anonymous ? {} : { auth: false, relogin: false }),
+    ...(opts.cred ? { headers: opts.cred.headers(method) } : {}),
+  });
 }
 
 export function isSuccess(res: BmcResponse): boolean {
