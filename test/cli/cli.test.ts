@@ -219,11 +219,15 @@ describe('run against a target', () => {
     ];
     expect(files.length).toBeGreaterThan(5);
     const outputs = [...files.map((f) => [f, readFile(f, 'utf8')] as const), ['stdout', r.stdout] as const, ['stderr', r.stderr] as const];
+    let redacted = 0;
     for (const [name, content] of outputs) {
       const text = await content;
+      if (text.includes('<redacted>')) redacted++;
       expect(text.includes(PASSWORD), `${name} holds the password`).toBe(false);
       expect(/sid=[0-9a-f]{16}/.test(text), `${name} holds a session cookie`).toBe(false);
     }
+    // The credentials were there to leak: the exchanges that carried them are kept, redacted.
+    expect(redacted).toBeGreaterThan(1);
   });
 
   test('--requirements judges only the IDs it names, though their tests name others too', async () => {

@@ -57,6 +57,9 @@ describe('a destructive run without --writable against the simulator, with every
     for (const name of ['results.json', 'junit.xml', 'summary.html', 'summary.md']) expect([...files.keys()]).toContain(name);
     // Each test's result, with its requests as steps: the exchanges of every area.
     expect([...files.keys()].filter((f) => f.startsWith('allure-results/')).length).toBeGreaterThan(AREAS.length);
+    // The credentials were there to leak: the exchanges that carried them are kept, redacted.
+    expect(files.get('results.json')).toContain('<redacted>');
+    expect([...files].filter(([f, text]) => f.startsWith('allure-results/') && text.includes('<redacted>')).length).toBeGreaterThan(0);
     for (const [name, text] of [...files, ['printed lines', printed.join('\n')] as const]) {
       expect(text.includes(PASSWORD), `${name} holds the password`).toBe(false);
       expect(/sid=[0-9a-f]{16}/.test(text), `${name} holds a session cookie`).toBe(false);
