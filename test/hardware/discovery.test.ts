@@ -14,6 +14,8 @@ import { notTested, runAgainst } from './run.js';
 import { hangAfter } from '../support/hang.js';
 
 const PASSWORD = 'disc-Secret-7d2e';
+/** Writing every report, a run takes longer than the lean runs beside it: only a hang may meet this. */
+const WITH_REPORTS_MS = 240_000;
 
 function expectWritablesFoundAndNothingLeft(outcome: RunOutcome): void {
   const found = outcome.results.discovered?.writable ?? [];
@@ -43,7 +45,7 @@ describe('a destructive run without --writable against the simulator, with every
         }
       },
     );
-  }, hangAfter(120_000));
+  }, hangAfter(WITH_REPORTS_MS));
   afterAll(() => {
     vi.unstubAllEnvs();
   });
