@@ -272,9 +272,15 @@ async function sendHuge(res: ServerResponse, bytes: number, chunked: boolean): P
     const chunk = left >= HUGE_CHUNK.length ? HUGE_CHUNK : HUGE_CHUNK.subarray(0, left);
     left -= chunk.length;
     if (!res.write(chunk))
-      await new Promise((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
+      await new Promise<void>((resolve) => {
+        // Whichever comes first removes the other: a listener left per wait adds up over a long body.
+        const done = (): void => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
       });
   }
   if (!res.destroyed) res.end(tail);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator, startTftpServer, type TftpServerHandle } from '../../simulator/index.js';
 import { buildImageTarball } from '../../simulator/image-archive.js';
-import { CLI, cli } from '../support/cli.js';
+import { CLI, cli, type Ran } from '../support/cli.js';
 
 const PASSWORD = 'cli-Secret-9f3a';
 
@@ -14,6 +14,31 @@ const PASSWORD = 'cli-Secret-9f3a';
 /** `run` against the test's simulator, with these flags after the target's. */
 function onSim(...flags: string[]): string[] {
   return ['run', '--target', sim.url, '--insecure', '--password', PASSWORD, ...flags];
+}
+
+/**
+ * One run serves two tests: every input it gives is right (namespace, writable, TFTP server), and
+ * it selects one requirement whose test names another too. Started by whichever test comes first.
+ */
+let selectiveRun: Promise<Ran> | undefined;
+function runWithInputsSelectingEp2(): Promise<Ran> {
+  selectiveRun ??= cli(
+    onSim(
+      '--only',
+      'auth',
+      '--requirements',
+      'EP-2',
+      '--namespace',
+      'mgmt_project',
+      '--writable',
+      '/xyz/mgmt_project/inventory/system:AssetTag',
+      '--tftp-server',
+      `127.0.0.1:${tftp.port}`,
+      '--out',
+      join(out, 'run-requirements'),
+    ),
+  );
+  return selectiveRun;
 }
 
 function expectSentence(stderr: string): void {
@@ -140,15 +165,7 @@ describe('usage errors exit 2 with one sentence', () => {
     });
 
     test('the same inputs, right, are taken', async () => {
-      const r = await cli([
-        ...on(),
-        '--namespace',
-        'mgmt_project',
-        '--writable',
-        '/xyz/mgmt_project/inventory/system:AssetTag',
-        '--tftp-server',
-        `127.0.0.1:${tftp.port}`,
-      ]);
+      const r = await runWithInputsSelectingEp2();
       expect(r.code, r.stderr).toBe(0);
     });
   });
@@ -180,15 +197,42 @@ describe('run against a target', () => {
     expect(await readFile(join(dir, 'summary.md'), 'utf8')).toMatch(/: nothing judged/);
   });
 
-  test('--min-judged: a run that judged fewer requirements than asked exits 5 and says how many', async () => {
-    const r = await cli(onSim('--only', 'auth', '--min-judged', '60', '--out', join(out, 'min-judged')));
+  test('a partial run: --min-judged above what it judged exits 5 and says how many; results.json, junit.xml and Allure results say why the rest were not judged and hold no credential', async () => {
+    const dir = join(out, 'run');
+    const r = await cli(onSim('--only', 'auth,envelope,objects', '--min-judged', '60', '--out', dir));
     expect(r.code, r.stdout + r.stderr).toBe(5);
     expect(r.stdout).toMatch(/coverage: \d+ of \d+ selected requirements were judged; --min-judged asks for 60 \(exit 5\)/);
+    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
+    expect(results).toMatchObject({ target: sim.url, namespace: 'mgmt_project', profile: 'safe' });
+    // Exit 5 came from the coverage alone: nothing the areas judged failed.
+    expect(results.summary.FAIL).toBe(0);
+    expect(typeof results.seed).toBe('number');
+    const byId = Object.fromEntries(results.requirements.map((x: { id: string }) => [x.id, x]));
+    expect(byId['EP-1'].verdict).toBe('PASS');
+    expect(byId['EP-5']).toMatchObject({ verdict: 'NOT_TESTED', reason: 'area listings not selected (--only)' });
+    expect(byId['AUTH-2'].tests.some((t: { verdict: string }) => t.verdict === 'NOT_TESTED')).toBe(true);
+    // Every area's run, destructive and without --writable, is checked the same way in test/hardware/discovery.test.ts.
+    const files = [
+      join(dir, 'results.json'),
+      join(dir, 'junit.xml'),
+      ...(await readdir(join(dir, 'allure-results'))).map((f) => join(dir, 'allure-results', f)),
+    ];
+    expect(files.length).toBeGreaterThan(5);
+    const outputs = [...files.map((f) => [f, readFile(f, 'utf8')] as const), ['stdout', r.stdout] as const, ['stderr', r.stderr] as const];
+    let redacted = 0;
+    for (const [name, content] of outputs) {
+      const text = await content;
+      if (text.includes('<redacted>')) redacted++;
+      expect(text.includes(PASSWORD), `${name} holds the password`).toBe(false);
+      expect(/sid=[0-9a-f]{16}/.test(text), `${name} holds a session cookie`).toBe(false);
+    }
+    // The credentials were there to leak: the exchanges that carried them are kept, redacted.
+    expect(redacted).toBeGreaterThan(1);
   });
 
   test('--requirements judges only the IDs it names, though their tests name others too', async () => {
     const dir = join(out, 'run-requirements');
-    const r = await cli(onSim('--only', 'auth', '--requirements', 'EP-2', '--out', dir));
+    const r = await runWithInputsSelectingEp2();
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
     const judged = results.requirements.filter((x: { verdict: string }) => x.verdict !== 'NOT_TESTED').map((x: { id: string }) => x.id);
@@ -198,31 +242,6 @@ describe('run against a target', () => {
     expect(auth5).toMatchObject({ verdict: 'NOT_TESTED', reason: 'not selected (--requirements)' });
     expect(r.stdout).toMatch(/requirement\(s\) not selected: IDs not named \(--requirements\)/);
     expect(r.stdout.split('\n').filter((l) => /not selected/.test(l))).toHaveLength(1);
-  });
-
-  test('writes results.json, junit.xml and Allure results, none holding a credential', async () => {
-    const dir = join(out, 'run');
-    const r = await cli(onSim('--only', 'auth,envelope,objects', '--out', dir));
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8'));
-    expect(results).toMatchObject({ target: sim.url, namespace: 'mgmt_project', profile: 'safe' });
-    expect(results.summary.FAIL).toBe(0);
-    expect(typeof results.seed).toBe('number');
-    const byId = Object.fromEntries(results.requirements.map((x: { id: string }) => [x.id, x]));
-    expect(byId['EP-1'].verdict).toBe('PASS');
-    expect(byId['EP-5']).toMatchObject({ verdict: 'NOT_TESTED', reason: 'area listings not selected (--only)' });
-    expect(byId['AUTH-2'].tests.some((t: { verdict: string }) => t.verdict === 'NOT_TESTED')).toBe(true);
-    const files = [
-      join(dir, 'results.json'),
-      join(dir, 'junit.xml'),
-      ...(await readdir(join(dir, 'allure-results'))).map((f) => join(dir, 'allure-results', f)),
-    ];
-    expect(files.length).toBeGreaterThan(5);
-    for (const f of files) {
-      const text = await readFile(f, 'utf8');
-      expect(text.includes(PASSWORD), `${f} holds the password`).toBe(false);
-      expect(/sid=[0-9a-f]{16}/.test(text), `${f} holds a session cookie`).toBe(false);
-    }
   });
 
   test('report prints the verdicts and the changes since a baseline', async () => {

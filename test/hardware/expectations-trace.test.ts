@@ -66,7 +66,17 @@ describe("a profile naming the faults' requirements", () => {
       const obj8 = run.results.requirements.find((r) => r.id === 'OBJ-8')!;
       expect(obj8.verdict).toBe('XPASS');
       expect(obj8.reason).toMatch(/expected to fail \(matches attribute names in any case\) but now PASS/);
-      const strict = await embeddedRun({ faults: faults.slice(0, 2), targetProfile: profile, only, strictExpectations: true });
+      // Strict, the same XPASS alone fails the run: only its requirement is judged, so nothing else can.
+      const strict = await embeddedRun({
+        faults: faults.slice(0, 2),
+        targetProfile: profile,
+        only: ['objects'],
+        requirements: ['OBJ-8'],
+        strictExpectations: true,
+      });
+      expect(strict.results.requirements.filter((r) => r.verdict !== 'NOT_TESTED').map((r) => [r.id, r.verdict])).toEqual([
+        ['OBJ-8', 'XPASS'],
+      ]);
       expect(strict.exitCode).toBe(1);
     },
     hangAfter(60_000),

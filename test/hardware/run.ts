@@ -6,11 +6,16 @@ import { runConformance, type RunOptions, type RunOutcome } from '../../runner/r
 import { startSimulator, type SimulatorOptions } from '../../simulator/index.js';
 import { testRunOptions } from '../support/run-options.js';
 
-export async function runAgainst(sim: SimulatorOptions, opts: Partial<RunOptions> = {}): Promise<RunOutcome> {
+/** `inspect` reads the run's output folder before it is removed. */
+export async function runAgainst(
+  sim: SimulatorOptions,
+  opts: Partial<RunOptions> = {},
+  inspect?: (out: string) => Promise<void>,
+): Promise<RunOutcome> {
   const target = await startSimulator({ log: () => {}, ...sim });
   const out = await mkdtemp(join(tmpdir(), 'bmc-hardware-'));
   try {
-    return await runConformance(
+    const outcome = await runConformance(
       testRunOptions(out, {
         target: target.url,
         seed: 20261123,
@@ -18,13 +23,17 @@ export async function runAgainst(sim: SimulatorOptions, opts: Partial<RunOptions
         timeoutMs: 30_000,
         eventTimeoutMs: 3_000,
         quietWindowMs: 1_000,
-        fuzzRuns: 60,
+        // Enough fuzzed writes to show the fuzz area uses the writables found and restores them;
+        // finding the dialects' deviations is test/dialects' (60 runs, shrinking each finding).
+        fuzzRuns: 15,
         // One sequence per stateful check: enough to show it finds its writables and restores them
         // (test/stateful judges the area itself); with hardware-like windows each costs seconds.
         statefulRuns: 1,
         ...opts,
       }),
     );
+    await inspect?.(out);
+    return outcome;
   } finally {
     await target.close();
     await rm(out, { recursive: true, force: true });
