@@ -4,6 +4,7 @@
  * (defaults, the interruption), and learns from it what they met (outages) and which sessions they
  * hold, so that it can close them.
  */
+import { setMaxListeners } from 'node:events';
 import type { SerializedCookies } from './cookies.js';
 import { InterruptedError, type Outage, type SessionLoss } from './errors.js';
 
@@ -23,7 +24,7 @@ export type ClientEvent =
 
 let defaults: ClientDefaults = {};
 const listeners = new Set<(event: ClientEvent) => void>();
-let inFlight = new AbortController();
+let inFlight = runWideController();
 let interrupted: string | undefined;
 let abandoned = false;
 
@@ -63,7 +64,14 @@ export function abandonRequests(): void {
   if (abandoned || interrupted === undefined) return;
   abandoned = true;
   inFlight.abort(new InterruptedError(interrupted));
-  inFlight = new AbortController();
+  inFlight = runWideController();
+}
+
+/** Every request in flight listens on this one signal: dozens at once are the normal case, not a leak. */
+function runWideController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 /** The reason of the interruption once requests in flight were abandoned. */

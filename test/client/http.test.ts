@@ -301,6 +301,23 @@ describe('request format', () => {
 });
 
 describe('limits', () => {
+  test('twenty requests in flight at once warn of no listener leak (they share the run-wide abort signal)', async () => {
+    const s = await serve((_req, res) => setTimeout(() => sendJson(res, 200, envelope(200, null)), 50));
+    const c = client(s, { connections: 20 });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => c.get(`/xyz/${i}`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   test('a per-request timeout gives a plain TargetTimeoutError quickly', async () => {
     const s = await serve(() => undefined); // never answers
     const c = client(s, { timeoutMs: 30_000 });
