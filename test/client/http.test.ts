@@ -302,7 +302,9 @@ describe('request format', () => {
 
 describe('limits', () => {
   test('twenty requests in flight at once warn of no listener leak (they share the run-wide abort signal)', async () => {
-    const s = await serve((_req, res) => setTimeout(() => sendJson(res, 200, envelope(200, null)), 50));
+    const s = await serve((_req, res) => {
+      setTimeout(() => sendJson(res, 200, envelope(200, null)), 50);
+    });
     const c = client(s, { connections: 20 });
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);

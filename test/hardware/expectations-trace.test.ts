@@ -3,18 +3,20 @@
  * makes them XFAIL and the run exit 0; a deviation that disappeared is XPASS (a failure only when
  * strict); a safe run leaves the target as it found it, and says so when a restore did not take.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadTargetProfile, type TargetProfile } from '../../runner/target-profile.js';
 import { runConformance, type RunOptions, type RunOutcome } from '../../runner/run.js';
 import { testRunOptions } from '../support/run-options.js';
 import { hangAfter } from '../support/hang.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+const tempDir = tempDirs('bmc-hw-');
 
 async function embeddedRun(opts: Partial<RunOptions>): Promise<RunOutcome> {
   return runConformance(
-    testRunOptions(await mkdtemp(join(tmpdir(), 'bmc-hw-')), {
+    testRunOptions(await tempDir(), {
       seed: 20261123,
       fuzzRuns: 40,
       ...opts,
@@ -26,7 +28,7 @@ describe("a profile naming the faults' requirements", () => {
   let profile: TargetProfile;
   const faults = ['post-create-405', 'delete-nondeletable-404', 'attr-case-insensitive'];
   beforeAll(async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'bmc-profile-')), 'lab.json');
+    const file = join(await tempDir(), 'lab.json');
     await writeFile(
       file,
       JSON.stringify({
