@@ -198,6 +198,12 @@ targetOptions(
     'search the highest rate each scenario sustains, then the concurrent sessions (destructive) and subscribers',
     false,
   )
+  .addOption(
+    new Option(
+      '--capacity-criterion <criterion>',
+      'what a capacity step must keep: p99 (under --capacity-p99, default) or conformant (no violation found by its verification; implies --verify; p99 bounds it too only when --capacity-p99 is given)',
+    ).choices(['p99', 'conformant']),
+  )
   .option('--capacity-p99 <ms>', 'p99 bound of the capacity search (default 250)', limited('capacityP99'))
   .option('--max-rate <r>', 'highest rate the capacity search offers (default 100; 20000 on the simulator)', limited('maxRate'))
   .option('--max-sessions <n>', 'bound of the session capacity probe (default 32; 64 on the simulator)', limited('maxSessions'))

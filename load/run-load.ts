@@ -5,7 +5,14 @@
  */
 import type { BmcClient } from '../client/http.js';
 import { profileAllows, type Profile } from '../client/profile.js';
-import { CAPACITY_DEFAULTS, findCapacity, maxCapacitySteps, type StepStart } from './capacity/capacity.js';
+import {
+  CAPACITY_DEFAULTS,
+  findCapacity,
+  maxCapacitySteps,
+  type CapacityCriterion,
+  type StepFigures,
+  type StepStart,
+} from './capacity/capacity.js';
 import { closedLoop } from './closed-loop.js';
 import type { EngineOptions, LoadBounds } from './engine.js';
 import { runEventScenario } from './events.js';
@@ -28,7 +35,7 @@ export type RatePlan =
   | { kind: 'closed' }
   | { kind: 'open'; rate: number }
   | { kind: 'ramp'; from: number; to: number; steps: number }
-  | { kind: 'capacity'; startRate: number; maxRate: number; p99BoundMs: number };
+  | { kind: 'capacity'; startRate: number; maxRate: number; criterion: CapacityCriterion; p99BoundMs?: number };
 
 export interface LoadPlan extends LoadBounds {
   client: BmcClient;
@@ -121,42 +128,36 @@ export async function runLoad(given: LoadPlan): Promise<LoadOutcome> {
       sampler?.startScenario(s.name);
       const level = { rps: undefined as number | undefined };
       const current = (): number => level.rps ?? sampler?.servedRps() ?? 0;
-      const prepared = verifier ? await verifier.prepare(plan.eventTimeoutMs) : undefined;
-      let scenarioOver!: () => void;
-      const over = new Promise<void>((resolve) => (scenarioOver = resolve));
-      const round = verifier && prepared ? verifier.round(s.name, prepared, current, over, plan.eventTimeoutMs) : undefined;
-      let report: ScenarioReport;
-      try {
-        report = await runScenario({ ...plan, ...(sampler && { tap: sampler }), level }, s, outcome.notes, plan.scenarios.slice(i + 1));
-      } finally {
-        scenarioOver();
-      }
-      if (round) {
-        const r = await round;
-        rounds.push(r);
-        if (r.violation)
-          sampler?.add(
-            {
-              requirement: 'EP-8',
-              problem: `the register ${verifier!.path} ${verifier!.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} operations after shrinking)`,
-            },
-            r.violation.firstRps,
-          );
-        const ev = r.events;
-        if (ev && (ev.lost > 0 || ev.duplicated > 0))
-          sampler?.add(
-            {
-              requirement: 'EV-8',
-              problem: `${ev.lost} of ${ev.expected} PropertiesChanged events lost, ${ev.duplicated} duplicated (${ev.example ?? ''})`,
-            },
-            ev.firstRps,
-          );
-        if (ev && ev.reordered > 0)
-          sampler?.add(
-            { requirement: 'EV-9', problem: `${ev.reordered} events out of the order of their writes (${ev.example ?? ''})` },
-            ev.firstRps,
-          );
-      }
+      // Conformant capacity search: each step gets its own verification, and its verdict judges the step.
+      const perStep = plan.plan.kind === 'capacity' && plan.plan.criterion === 'conformant' && isHttpScenario(s);
+      const verifyRound = async <T>(label: string, rate: number | undefined, work: () => Promise<T>): Promise<T> => {
+        const prepared = verifier ? await verifier.prepare(plan.eventTimeoutMs) : undefined;
+        let over!: () => void;
+        const ended = new Promise<void>((resolve) => (over = resolve));
+        const round = verifier && prepared ? verifier.round(label, prepared, current, ended, plan.eventTimeoutMs) : undefined;
+        try {
+          return await work();
+        } finally {
+          over();
+          if (round) {
+            const r = await round;
+            rounds.push(rate === undefined ? r : { ...r, rate });
+            if (sampler) addRoundViolations(sampler, verifier!, r);
+          }
+        }
+      };
+      const verifyStep =
+        perStep && sampler
+          ? async (rate: number, run: () => Promise<OpenLoopFigures>): Promise<StepFigures> => {
+              const before = sampler.counts();
+              const f = await verifyRound(s.name, rate, run);
+              const broken = sampler.found.find((x) => x.count > (before.get(x.requirement) ?? 0));
+              return broken ? { ...f, violation: { requirement: broken.requirement, problem: broken.problem } } : f;
+            }
+          : undefined;
+      const scenarioPlan: ScenarioPlan = { ...plan, ...(sampler && { tap: sampler }), level, ...(verifyStep && { verifyStep }) };
+      const run = () => runScenario(scenarioPlan, s, outcome.notes, plan.scenarios.slice(i + 1));
+      const report = perStep || !verifier ? await run() : await verifyRound(s.name, undefined, run);
       outcome.results.push(report);
       plan.onScenario?.(report);
     }
@@ -196,6 +197,32 @@ export async function runLoad(given: LoadPlan): Promise<LoadOutcome> {
   return outcome;
 }
 
+/** The requirements a register round found broken, added to the run's violations. */
+function addRoundViolations(sampler: AnswerSampler, verifier: RegisterVerifier, r: RegisterRound): void {
+  if (r.violation)
+    sampler.add(
+      {
+        requirement: 'EP-8',
+        problem: `the register ${verifier.path} ${verifier.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} operations after shrinking)`,
+      },
+      r.violation.firstRps,
+    );
+  const ev = r.events;
+  if (ev && (ev.lost > 0 || ev.duplicated > 0))
+    sampler.add(
+      {
+        requirement: 'EV-8',
+        problem: `${ev.lost} of ${ev.expected} PropertiesChanged events lost, ${ev.duplicated} duplicated (${ev.example ?? ''})`,
+      },
+      ev.firstRps,
+    );
+  if (ev && ev.reordered > 0)
+    sampler.add(
+      { requirement: 'EV-9', problem: `${ev.reordered} events out of the order of their writes (${ev.example ?? ''})` },
+      ev.firstRps,
+    );
+}
+
 /** What sampled answers are judged against: the envelope, error data and the data shape of each read. */
 export const ANSWER_REQUIREMENTS = ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4', 'ERR-1', 'EP-3', 'EP-4', 'EP-5', 'EP-6', 'EP-7'];
 
@@ -217,7 +244,12 @@ function registerFor(plan: LoadPlan, notes: string[]): ReturnType<typeof chooseR
   return chosen;
 }
 
-type ScenarioPlan = LoadPlan & { tap?: AnswerSampler; level?: { rps: number | undefined } };
+type ScenarioPlan = LoadPlan & {
+  tap?: AnswerSampler;
+  level?: { rps: number | undefined };
+  /** Conformant capacity search: runs one step under its own verification. */
+  verifyStep?: (rate: number, run: () => Promise<OpenLoopFigures>) => Promise<StepFigures>;
+};
 
 async function runScenario(plan: ScenarioPlan, s: Scenario, notes: string[], later: readonly Scenario[]): Promise<ScenarioReport> {
   const progress = (plannedS: number) => (p: Progress) => plan.onProgress?.(s.name, p, plannedS);
@@ -286,13 +318,21 @@ async function runScenario(plan: ScenarioPlan, s: Scenario, notes: string[], lat
     }
     case 'capacity': {
       const byRate = new Map<number, OpenLoopFigures>();
-      const search = { ...CAPACITY_DEFAULTS, startRate: rp.startRate, maxRate: rp.maxRate, p99BoundMs: rp.p99BoundMs, signal: plan.signal };
+      const search = {
+        ...CAPACITY_DEFAULTS,
+        startRate: rp.startRate,
+        maxRate: rp.maxRate,
+        criterion: rp.criterion,
+        ...(rp.p99BoundMs !== undefined && { p99BoundMs: rp.p99BoundMs }),
+        signal: plan.signal,
+      };
       const stepS = plan.durationS + search.pauseMs / 1000;
       const laterS = later.reduce((t, x) => t + (isHttpScenario(x) ? maxCapacitySteps(search) * stepS : plan.durationS), 0);
       const capacity = await findCapacity(
         async (rate) => {
           if (plan.level) plan.level.rps = rate;
-          const f = await openLoop(engine(plan.durationS), [{ rate, durationS: plan.durationS }]);
+          const run = () => openLoop(engine(plan.durationS), [{ rate, durationS: plan.durationS }]);
+          const f = plan.verifyStep ? await plan.verifyStep(rate, run) : await run();
           byRate.set(rate, f);
           return f;
         },

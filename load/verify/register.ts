@@ -28,6 +28,8 @@ export const MAX_REGISTER_OPS = 600;
 /** What a round (one scenario) of the register found. */
 export interface RegisterRound {
   scenario: string;
+  /** A step of a conformant capacity search: its offered rate (requests/s). */
+  rate?: number;
   operations: number;
   /** Operations that failed or never answered (ambiguous writes, dropped reads). */
   failed: number;

@@ -23,6 +23,7 @@ export interface VerifiedRequirement {
 
 export interface VerifiedRound {
   scenario: string;
+  rate?: number;
   operations: number;
   failed: number;
   verdict: 'linearizable' | 'not-linearizable' | 'unknown';

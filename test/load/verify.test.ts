@@ -72,3 +72,42 @@ describe('load --verify', () => {
     expect(run.doc.restores.every((x) => x.restored)).toBe(true);
   });
 });
+
+describe('load --find-capacity --capacity-criterion conformant', () => {
+  // Three climbing steps at most (50, 100, 200 requests/s), each 1 s; the target probes kept small.
+  const search = {
+    ...base,
+    verify: undefined,
+    findCapacity: true,
+    capacityCriterion: 'conformant' as const,
+    rate: 50,
+    maxRate: 200,
+    maxSubscribers: 4,
+    profile: 'safe' as const,
+  };
+
+  test('a step is judged by its own verification: a stale read stops the search at the rate it appears', async () => {
+    const run = await runLoadCommand({ ...search, eventTimeout: 500, fault: ['load-stale-read'] });
+    const c = run.doc.results[0]!.capacity!;
+    expect(c.criterion).toBe('conformant');
+    expect(c.limitedBy).toBe('conformance');
+    expect(c.brokenFrom?.requirement).toBe('EP-8');
+    expect(c.sustainableRps).toBeLessThan(c.brokenFrom!.rps);
+    // Every step that broke EP-8 was refused, whatever its p99.
+    for (const s of c.steps.filter((x) => x.violation)) expect(s.sustained).toBe(false);
+    // The verification ran (implied), one register history per step.
+    expect(run.doc.verification!.register!.rounds.map((r) => r.rate)).toEqual(c.steps.map((s) => s.rate));
+    expect(run.stdout).toMatch(/limited by conformance: EP-8 broken from [\d.]+ req\/s on/);
+    expect(run.exitCode).toBe(1);
+  });
+
+  test('the clean simulator is not stopped by conformance', async () => {
+    const run = await runLoadCommand(search);
+    const c = run.doc.results[0]!.capacity!;
+    expect(c.brokenFrom).toBeUndefined();
+    expect(c.limitedBy).not.toBe('conformance');
+    expect(c.steps.every((s) => !s.violation)).toBe(true);
+    expect(run.doc.settings.capacity).toMatchObject({ criterion: 'conformant' });
+    expect(run.doc.settings.capacity!.p99BoundMs).toBeUndefined();
+  });
+});
