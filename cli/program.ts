@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../client/usage-error.js';
 import * as parse from './parse.js';
-import { limited, parseMix, parseRamp, parseScenarios, parseSoak, percentOf } from './load-limits.js';
+import { limited, parseMix, parseRamp, parseReadEndpoints, parseScenarios, parseSoak, percentOf } from './load-limits.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { DEFAULT_IN, reportCommand } from './report-command.js';
 import { fleetOptions } from './fleet-command.js';
@@ -252,6 +252,11 @@ targetOptions(
     '--verify-sessions <n>',
     'with --verify: sessions that PUT and GET the register concurrently (default 4)',
     limited('verifySessions'),
+  )
+  .option(
+    '--verify-reads <endpoints>',
+    'with --verify: the endpoints the register is read back on, in turn: attr (GET PATH/attr/NAME), object (GET PATH), enumerate (GET PARENT/enumerate) (default all three)',
+    parseReadEndpoints,
   )
   .option(
     '--fault <name>',

@@ -32,6 +32,7 @@ import { DEFAULT_VERIFY_SESSIONS } from '../load/verify/register.js';
 import { verificationOf, verificationFailures } from '../load/verify/verdicts.js';
 import type { DialectName } from '../simulator/index.js';
 import type { CapacityCriterion } from '../load/capacity/capacity.js';
+import type { ReadEndpoint } from '../load/verify/history.js';
 
 /**
  * A load's options, as the command line gives them (the target profile read already); `namespace`
@@ -72,6 +73,8 @@ export interface LoadOptions extends TargetFlags {
   verify?: boolean;
   verifyEvery?: number;
   verifySessions?: number;
+  /** Endpoints the register is read back on (default all: attr, object, enumerate). */
+  verifyReads?: ReadEndpoint[];
   out: string;
   targetProfile?: TargetProfile;
 }
@@ -146,8 +149,8 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
   // Judging each step by conformance needs the verification: the criterion implies --verify.
   const criterion = o.capacityCriterion ?? 'p99';
   if (criterion === 'conformant') o = { ...o, verify: true };
-  if (!o.verify && (o.verifyEvery !== undefined || o.verifySessions !== undefined))
-    throw new UsageError('--verify-every and --verify-sessions need --verify.');
+  if (!o.verify && (o.verifyEvery !== undefined || o.verifySessions !== undefined || o.verifyReads !== undefined))
+    throw new UsageError('--verify-every, --verify-sessions and --verify-reads need --verify.');
 
   const s = loadSettings(o);
   const profile = s.profile;
@@ -243,7 +246,11 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
         onCapacityStep: (name, step) => view.capacityStep(name, step),
         onScenario: (r) => view.scenario(r),
         ...(o.verify && {
-          verify: { every: o.verifyEvery ?? DEFAULT_VERIFY_EVERY, sessions: o.verifySessions ?? DEFAULT_VERIFY_SESSIONS },
+          verify: {
+            every: o.verifyEvery ?? DEFAULT_VERIFY_EVERY,
+            sessions: o.verifySessions ?? DEFAULT_VERIFY_SESSIONS,
+            ...(o.verifyReads && { reads: o.verifyReads }),
+          },
         }),
       });
     } finally {

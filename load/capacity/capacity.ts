@@ -129,7 +129,8 @@ export async function findCapacity(step: (rate: number) => Promise<StepFigures>,
     else if (f.requestsPerSecond < KEEP_UP * rate)
       Object.assign(s, { sustained: false, why: `it served ${f.requestsPerSecond.toFixed(1)} of ${rate} requests/s offered` });
     // A generator that sent late measured itself, not the target.
-    if (f.sendLagMs.p99 > (opts.p99BoundMs === undefined ? GENERATOR_LAG_MS : opts.p99BoundMs / 2))
+    // (A violation stands whatever the generator did: it was found at the rate that was sent.)
+    if (!s.violation && f.sendLagMs.p99 > (opts.p99BoundMs === undefined ? GENERATOR_LAG_MS : opts.p99BoundMs / 2))
       Object.assign(s, {
         sustained: false,
         why: `the load generator sent late (p99 ${f.sendLagMs.p99} ms): it, not the target, is the limit here`,

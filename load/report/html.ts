@@ -247,14 +247,28 @@ function verificationSection(doc: LoadDocument): string {
   const reg = v.register;
   const rounds = reg
     ? `<p>Register ${esc(reg.path)} ${esc(reg.name)}: ${reg.sessions} sessions PUT and GET it while each scenario runs${reg.sibling ? `, one more writes ${esc(reg.sibling)} of the same object` : ''}.</p>${table(
-        ['scenario', 'operations', 'failed', 'events (owed / delivered / lost / duplicated / reordered)', 'history'],
+        [
+          'scenario',
+          'operations',
+          'failed',
+          'events per filter (owed / delivered / lost / duplicated / reordered / excluded yet received)',
+          'history',
+        ],
         reg.rounds.map((r) => [
           r.rate === undefined ? r.scenario : `${r.scenario} at ${r.rate} req/s`,
           r.operations,
           r.failed,
-          r.events
-            ? `${r.events.expected} / ${r.events.delivered} / ${r.events.lost} / ${r.events.duplicated} / ${r.events.reordered}`
-            : '',
+          r.streams
+            ? r.streams
+                .map((x) =>
+                  x.closed
+                    ? `${x.kind}: closed by the target, not judged`
+                    : `${x.kind}: ${x.expected} / ${x.delivered} / ${x.lost} / ${x.duplicated} / ${x.reordered} / ${x.foreign}`,
+                )
+                .join('; ')
+            : r.events
+              ? `${r.events.expected} / ${r.events.delivered} / ${r.events.lost} / ${r.events.duplicated} / ${r.events.reordered}`
+              : '',
           r.verdict === 'not-linearizable'
             ? '<span class="miss">not linearizable</span>'
             : r.verdict === 'linearizable'

@@ -122,7 +122,7 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
     const x2 = Math.max(x(answered || Number.isFinite(op.returnedAt) ? op.returnedAt : op.invokedAt), x1 + 3);
     const { fill, stroke } = COLOURS[mark];
     const dash = mark === 'pending' || mark === 'failed' ? ' stroke-dasharray="4 3"' : '';
-    const label = `${op.kind === 'write' ? 'W' : 'R→'}${op.kind === 'write' ? `(${cut(show(op.value), maxChars)})` : cut(show(op.value), maxChars)}${mark === 'pending' ? '?' : ''}`;
+    const label = `${op.kind === 'write' ? 'W' : `R${via(op)}→`}${op.kind === 'write' ? `(${cut(show(op.value), maxChars)})` : cut(show(op.value), maxChars)}${mark === 'pending' ? '?' : ''}`;
     const note =
       i === blocked
         ? '✗ cannot be placed'
@@ -180,6 +180,11 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
   return parts.join('\n');
 }
 
+/** A read's endpoint in its label, when it is not the attribute's own: "R[enumerate]→v". */
+function via(op: RegisterOperation): string {
+  return op.endpoint && op.endpoint !== 'attr' ? `[${op.endpoint}]` : '';
+}
+
 function summary(history: RegisterHistory, result: CheckResult | undefined): string {
   const initial = `initial value ${cut(show(history.initial), 24)}`;
   const count = `${history.operations.length} operations`;
@@ -193,7 +198,8 @@ function summary(history: RegisterHistory, result: CheckResult | undefined): str
 }
 
 function describe(op: RegisterOperation, index: number, mark: Mark, number: number | undefined): string {
-  const what = op.kind === 'write' ? `write of ${show(op.value)}` : `read returning ${show(op.value)}`;
+  const what =
+    op.kind === 'write' ? `write of ${show(op.value)}` : `read${op.endpoint ? ` by ${op.endpoint}` : ''} returning ${show(op.value)}`;
   const when = `sent at ${op.invokedAt.toFixed(3)} ms, ${op.ok ? `answered at ${op.returnedAt.toFixed(3)} ms` : 'no answer or an error'}`;
   const verdict = {
     placed: number === undefined ? '' : `; #${number} in the order found`,

@@ -31,15 +31,21 @@ describe('load --verify', () => {
   });
 
   test('the clean simulator passes: answers, the register and its events', async () => {
-    const run = await runLoadCommand(base);
+    // Every 10th answer judged: a busy machine may serve fewer than 100 in the one second.
+    const run = await runLoadCommand({ ...base, verifyEvery: 10 });
     expect(failed(run.doc)).toEqual([]);
     expect(run.exitCode).toBe(0);
     const v = run.doc.verification!;
     expect(v.judged).toBeGreaterThan(0);
     expect(v.requirements.map((r) => r.id)).toEqual(expect.arrayContaining(['ENV-1', 'ENV-4', 'EP-3', 'EP-8', 'EV-8']));
+    expect(v.requirements.map((r) => r.id)).toEqual(expect.arrayContaining(['EV-4', 'EV-5', 'EV-6']));
     const round = v.register!.rounds[0]!;
     expect(round.verdict).toBe('linearizable');
     expect(round.events!.lost).toBe(0);
+    // One subscriber of each kind of filter, each with every event of the register, nothing it excludes.
+    expect(round.streams!.map((x) => x.kind)).toEqual(['paths', 'interfaces', 'both', 'none']);
+    for (const x of round.streams!) expect(x, x.kind).toMatchObject({ lost: 0, duplicated: 0, reordered: 0, foreign: 0 });
+    expect(round.streams!.every((x) => x.expected > 0 && x.delivered === x.expected)).toBe(true);
     expect(run.doc.restores.every((r) => r.restored)).toBe(true);
   });
 
@@ -53,7 +59,9 @@ describe('load --verify', () => {
   test.each([
     ['load-stale-read', 'EP-8', {}],
     ['load-lost-update', 'EP-8', { writable: TWO_WRITERS }],
+    ['load-stale-enumerate', 'EP-8', {}],
     ['load-event-queue-drop', 'EV-8', {}],
+    ['load-interfaces-filter-narrow', 'EV-5', {}],
     ['load-response-cut', 'ENV-4', {}],
   ] as const)('%s FAILs %s under load, with the level it appeared at', async (fault, requirement, over) => {
     const run = await runLoadCommand({ ...base, eventTimeout: 500, ...over, fault: [fault] });
@@ -109,5 +117,34 @@ describe('load --find-capacity --capacity-criterion conformant', () => {
     expect(c.steps.every((s) => !s.violation)).toBe(true);
     expect(run.doc.settings.capacity).toMatchObject({ criterion: 'conformant' });
     expect(run.doc.settings.capacity!.p99BoundMs).toBeUndefined();
+  });
+});
+
+describe('load --verify reads back on every endpoint and subscribes with every kind of filter', () => {
+  test('a cache stale on enumerate alone is caught by the enumerate reads, and not by attr reads', async () => {
+    const all = await runLoadCommand({ ...base, eventTimeout: 500, fault: ['load-stale-enumerate'] });
+    expect(failed(all.doc)).toContain('EP-8');
+    const shrunk = all.doc.verification!.register!.rounds.find((r) => r.violation)!.violation!;
+    expect(shrunk.history.operations.some((o) => o.kind === 'read' && o.endpoint === 'enumerate')).toBe(true);
+    expect(shrunk.svg).toContain('R[enumerate]→');
+    expect(all.doc.verification!.requirements.find((r) => r.id === 'EP-8')!.problem).toContain('read by enumerate');
+
+    const attrOnly = await runLoadCommand({ ...base, eventTimeout: 500, fault: ['load-stale-enumerate'], verifyReads: ['attr'] });
+    expect(failed(attrOnly.doc)).toEqual([]);
+    expect(attrOnly.doc.verification!.register!.rounds[0]!.verdict).toBe('linearizable');
+  });
+
+  test('an interfaces filter that narrows under load is caught by the interfaces subscriber alone', async () => {
+    const run = await runLoadCommand({ ...base, eventTimeout: 500, fault: ['load-interfaces-filter-narrow'] });
+    expect(failed(run.doc)).toEqual(['EV-5']);
+    const streams = run.doc.verification!.register!.rounds[0]!.streams!;
+    expect(streams.find((x) => x.kind === 'interfaces')!.lost).toBeGreaterThan(0);
+    for (const kind of ['paths', 'both', 'none']) expect(streams.find((x) => x.kind === kind)!.lost, kind).toBe(0);
+  });
+
+  test("a paths filter that lets other paths' events through FAILs EV-4 (the load writes another attribute)", async () => {
+    const run = await runLoadCommand({ ...base, scenario: ['write-mix'], maxRequests: 300, fault: ['filter-paths-ignored'] });
+    expect(failed(run.doc)).toEqual(['EV-4']);
+    expect(run.doc.verification!.register!.rounds[0]!.streams!.find((x) => x.kind === 'paths')!.foreign).toBeGreaterThan(0);
   });
 });
