@@ -134,12 +134,15 @@ export function closingLines(doc: LoadDocument): string[] {
   if (v) {
     const reg = v.register;
     const lin = reg?.rounds.filter((r) => r.verdict === 'linearizable').length;
+    const kinds = [...new Set(reg?.rounds.flatMap((r) => (r.streams ?? []).filter((x) => !x.closed).map((x) => x.kind)))];
     lines.push(
-      `  verify: ${v.judged} answers judged (every ${v.every}th and every non-2xx)${reg ? `; register ${reg.path} ${reg.name}, ${reg.sessions} sessions: ${lin}/${reg.rounds.length} scenario histories linearizable` : ''}`,
+      `  verify: ${v.judged} answers judged (every ${v.every}th and every non-2xx)${reg ? `; register ${reg.path} ${reg.name}, ${reg.sessions} sessions: ${lin}/${reg.rounds.length} histories linearizable${kinds.length ? `; subscribers filtered on ${kinds.join(', ')}` : ''}` : ''}`,
     );
     for (const r of v.requirements)
       if (r.verdict === 'FAIL') lines.push(`FAIL ${r.id} under load from ${r.firstRps} req/s (${r.scenario}): ${r.problem}`);
-    for (const r of reg?.rounds ?? []) if (r.violation) lines.push(`  replay key (${r.scenario}): ${r.violation.replayKey}`);
+    for (const r of reg?.rounds ?? [])
+      if (r.violation)
+        lines.push(`  replay key (${r.scenario}${r.rate === undefined ? '' : ` at ${r.rate} req/s`}): ${r.violation.replayKey}`);
   }
   lines.push(verdictLine(doc));
   return lines;

@@ -1,7 +1,7 @@
 /**
  * load --verify against the embedded simulator on 127.0.0.1: the clean simulator and both field
  * dialects pass; each load-only fault FAILs its requirement. Every run is bounded by a request cap
- * and a 1 s duration; nothing here asserts a time.
+ * and a duration; nothing here asserts a time.
  */
 import { describe, expect, test } from 'vitest';
 import { LOAD_FAULTS } from '../../simulator/load-faults.js';
@@ -16,7 +16,9 @@ const TWO_WRITERS = [
   { path: POWER_CAP, name: 'PowerCapEnable' },
 ];
 
-const base = { verify: true, duration: 1, maxRequests: 800, scenario: ['get-object'], verifySessions: 3, eventTimeout: 3000 };
+// Each scenario ends at its request cap (count-based: a busy machine takes longer, it does not see less);
+// the duration is only the outer bound.
+const base = { verify: true, duration: 30, maxRequests: 800, scenario: ['get-object'], verifySessions: 3, eventTimeout: 3000 };
 
 function failed(doc: Awaited<ReturnType<typeof runLoadCommand>>['doc']): string[] {
   return (doc.verification?.requirements ?? []).filter((r) => r.verdict === 'FAIL').map((r) => r.id);
@@ -31,8 +33,7 @@ describe('load --verify', () => {
   });
 
   test('the clean simulator passes: answers, the register and its events', async () => {
-    // Every 10th answer judged: a busy machine may serve fewer than 100 in the one second.
-    const run = await runLoadCommand({ ...base, verifyEvery: 10 });
+    const run = await runLoadCommand(base);
     expect(failed(run.doc)).toEqual([]);
     expect(run.exitCode).toBe(0);
     const v = run.doc.verification!;
@@ -50,7 +51,7 @@ describe('load --verify', () => {
   });
 
   test.each(['phosphor-rest', 'bmcweb'])('the %s dialect passes the same verification', async (dialect) => {
-    const run = await runLoadCommand({ ...base, dialect, maxRequests: 300 });
+    const run = await runLoadCommand({ ...base, dialect, duration: 1, maxRequests: 300 });
     expect(failed(run.doc)).toEqual([]);
     expect(run.exitCode).toBe(0);
     expect(run.doc.verification!.register!.rounds[0]!.verdict).toBe('linearizable');
@@ -87,6 +88,7 @@ describe('load --find-capacity --capacity-criterion conformant', () => {
     ...base,
     verify: undefined,
     findCapacity: true,
+    duration: 1,
     capacityCriterion: 'conformant' as const,
     rate: 50,
     maxRate: 200,
