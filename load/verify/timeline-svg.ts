@@ -113,7 +113,8 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
     );
   });
 
-  // Operations.
+  // Operations. Labels of one lane that would run into each other take a second row, higher up.
+  const labelEnds = new Map<number, number[]>();
   ops.forEach((op, i) => {
     const mark = markOf(op, i);
     const y = TOP + lane.get(op.client)! * LANE + LANE - BAR - 8;
@@ -149,7 +150,15 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
     // A label that would run past the right edge ends there instead.
     const overflows = x1 + text.length * 7 > width - RIGHT;
     const at = overflows ? `x="${width - RIGHT}" text-anchor="end"` : `x="${r(x1)}"`;
-    parts.push(`<text ${at} y="${y - 4}" fill="${mark === 'unplaced' ? '#b2182b' : '#111111'}"${weight}>${esc(text)}</text>`, `</g>`);
+    const start = overflows ? width - RIGHT - text.length * 7 : x1;
+    const ends = labelEnds.get(lane.get(op.client)!) ?? [-Infinity, -Infinity];
+    const row = ends[0]! <= start ? 0 : ends[1]! <= start ? 1 : ends[0]! <= ends[1]! ? 0 : 1;
+    ends[row] = start + text.length * 7;
+    labelEnds.set(lane.get(op.client)!, ends);
+    parts.push(
+      `<text ${at} y="${y - 4 - row * 14}" fill="${mark === 'unplaced' ? '#b2182b' : '#111111'}"${weight}>${esc(text)}</text>`,
+      `</g>`,
+    );
   });
 
   // Axis: ms since the first invocation.
