@@ -3,6 +3,8 @@
  * dialects pass; each load-only fault FAILs its requirement. Every run is bounded by a request cap
  * and a duration; nothing here asserts a time.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { LOAD_FAULTS } from '../../simulator/load-faults.js';
 import { decide } from '../../catalogue/fault-model.js';
@@ -108,6 +110,9 @@ describe('load --find-capacity --capacity-criterion conformant', () => {
     // The verification ran (implied), one register history per step.
     expect(run.doc.verification!.register!.rounds.map((r) => r.rate)).toEqual(c.steps.map((s) => s.rate));
     expect(run.stdout).toMatch(/limited by conformance: EP-8 broken from [\d.]+ req\/s on/);
+    const html = await readFile(join(run.out, 'load.html'), 'utf8');
+    expect(html).toContain('still conformant');
+    expect(html).toContain(`EP-8 broken from ${c.brokenFrom!.rps} req/s on`);
     expect(run.exitCode).toBe(1);
   });
 
