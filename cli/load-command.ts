@@ -80,6 +80,6 @@ function describePlan(p: RatePlan, connections: number): string {
     case 'ramp':
       return `ramp from ${p.from} to ${p.to} requests/s in ${p.steps} steps (${connections} connections)`;
     case 'capacity':
-      return `capacity search from ${p.startRate} up to ${p.maxRate} requests/s, p99 bound ${p.p99BoundMs} ms (${connections} connections)`;
+      return `capacity search from ${p.startRate} up to ${p.maxRate} requests/s, ${p.criterion === 'conformant' ? `each step judged by its verification${p.p99BoundMs === undefined ? '' : ` and a p99 bound of ${p.p99BoundMs} ms`}` : `p99 bound ${p.p99BoundMs} ms`} (${connections} connections)`;
   }
 }

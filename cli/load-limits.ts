@@ -8,6 +8,7 @@
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../client/usage-error.js';
 import { SCENARIOS, scenarioByName } from '../load/scenarios.js';
+import { READ_ENDPOINTS, type ReadEndpoint } from '../load/verify/history.js';
 import { grouped, inRange, numberIn, rangeText } from './parse.js';
 
 interface Limit {
@@ -158,4 +159,16 @@ export function parseMix(value: string): Record<string, number> {
   }
   if (!Object.values(mix).some((w) => w > 0)) throw new InvalidArgumentError('expected at least one weight above 0.');
   return mix;
+}
+
+/** `--verify-reads attr,enumerate`: the endpoints the register is read back on. */
+export function parseReadEndpoints(value: string): ReadEndpoint[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !READ_ENDPOINTS.includes(n as ReadEndpoint));
+  if (unknown.length > 0 || names.length === 0)
+    throw new InvalidArgumentError(`unknown read ${unknown.join(', ') || '(none)'}; reads are ${READ_ENDPOINTS.join(', ')}.`);
+  return [...new Set(names as ReadEndpoint[])];
 }

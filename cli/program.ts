@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../client/usage-error.js';
 import * as parse from './parse.js';
-import { limited, parseMix, parseRamp, parseScenarios, parseSoak, percentOf } from './load-limits.js';
+import { limited, parseMix, parseRamp, parseReadEndpoints, parseScenarios, parseSoak, percentOf } from './load-limits.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
 import { DEFAULT_IN, reportCommand } from './report-command.js';
 import { fleetOptions } from './fleet-command.js';
@@ -198,6 +198,12 @@ targetOptions(
     'search the highest rate each scenario sustains, then the concurrent sessions (destructive) and subscribers',
     false,
   )
+  .addOption(
+    new Option(
+      '--capacity-criterion <criterion>',
+      'what a capacity step must keep: p99 (under --capacity-p99, default) or conformant (no violation found by its verification; implies --verify; p99 bounds it too only when --capacity-p99 is given)',
+    ).choices(['p99', 'conformant']),
+  )
   .option('--capacity-p99 <ms>', 'p99 bound of the capacity search (default 250)', limited('capacityP99'))
   .option('--max-rate <r>', 'highest rate the capacity search offers (default 100; 20000 on the simulator)', limited('maxRate'))
   .option('--max-sessions <n>', 'bound of the session capacity probe (default 32; 64 on the simulator)', limited('maxSessions'))
@@ -246,6 +252,11 @@ targetOptions(
     '--verify-sessions <n>',
     'with --verify: sessions that PUT and GET the register concurrently (default 4)',
     limited('verifySessions'),
+  )
+  .option(
+    '--verify-reads <endpoints>',
+    'with --verify: the endpoints the register is read back on, in turn: attr (GET PATH/attr/NAME), object (GET PATH), enumerate (GET PARENT/enumerate) (default all three)',
+    parseReadEndpoints,
   )
   .option(
     '--fault <name>',

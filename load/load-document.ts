@@ -8,6 +8,7 @@ import { cpus, hostname, loadavg, totalmem } from 'node:os';
 import { createRequire } from 'node:module';
 import type { Change } from './baseline.js';
 import type { ScenarioReport } from './report/model.js';
+import type { CapacityCriterion } from './capacity/capacity.js';
 import type { SessionCapacity } from './capacity/sessions.js';
 import type { SubscriberCapacity } from './capacity/subscribers.js';
 import type { ThresholdResult } from './thresholds.js';
@@ -38,7 +39,7 @@ export interface LoadSettings {
   abortErrorRatePct: number;
   rate?: number;
   ramp?: string;
-  capacity?: { startRate: number; maxRate: number; p99BoundMs: number };
+  capacity?: { startRate: number; maxRate: number; criterion: CapacityCriterion; p99BoundMs?: number };
   soakS?: number;
   windowS?: number;
   subscribers?: number;

@@ -5,7 +5,14 @@
  */
 import type { BmcClient } from '../client/http.js';
 import { profileAllows, type Profile } from '../client/profile.js';
-import { CAPACITY_DEFAULTS, findCapacity, maxCapacitySteps, type StepStart } from './capacity/capacity.js';
+import {
+  CAPACITY_DEFAULTS,
+  findCapacity,
+  maxCapacitySteps,
+  type CapacityCriterion,
+  type StepFigures,
+  type StepStart,
+} from './capacity/capacity.js';
 import { closedLoop } from './closed-loop.js';
 import type { EngineOptions, LoadBounds } from './engine.js';
 import { runEventScenario } from './events.js';
@@ -23,12 +30,14 @@ import type { ValueCycle } from './values.js';
 import { restoreOriginals, writeMixSource, type RestoreResult } from './write-mix.js';
 import { AnswerSampler, type Violation } from './verify/answers.js';
 import { chooseRegister, RegisterVerifier, type RegisterRound } from './verify/register.js';
+import type { ReadEndpoint, RegisterHistory } from './verify/history.js';
+import { FILTER_REQUIREMENT, streamViolations } from './verify/filters.js';
 
 export type RatePlan =
   | { kind: 'closed' }
   | { kind: 'open'; rate: number }
   | { kind: 'ramp'; from: number; to: number; steps: number }
-  | { kind: 'capacity'; startRate: number; maxRate: number; p99BoundMs: number };
+  | { kind: 'capacity'; startRate: number; maxRate: number; criterion: CapacityCriterion; p99BoundMs?: number };
 
 export interface LoadPlan extends LoadBounds {
   client: BmcClient;
@@ -55,7 +64,7 @@ export interface LoadPlan extends LoadBounds {
   /** Each step of a capacity search as it starts. */
   onCapacityStep?: (scenario: string, step: CapacityProgress) => void;
   /** load --verify: judge every Nth answer and run the register's sessions beside each scenario. */
-  verify?: { every: number; sessions: number };
+  verify?: { every: number; sessions: number; reads?: readonly ReadEndpoint[] };
 }
 
 /** What load --verify found. */
@@ -97,7 +106,7 @@ export async function runLoad(given: LoadPlan): Promise<LoadOutcome> {
       if (chosen) {
         // The load's own writes leave the register alone: its history must hold every write.
         plan = { ...plan, cycles: plan.cycles.filter((c) => c !== chosen.register) };
-        verifier = await RegisterVerifier.open(plan.client, chosen.register, chosen.sibling, v.sessions);
+        verifier = await RegisterVerifier.open(plan.client, chosen.register, chosen.sibling, v.sessions, v.reads);
       }
       outcome.verification = {
         every: v.every,
@@ -121,42 +130,36 @@ export async function runLoad(given: LoadPlan): Promise<LoadOutcome> {
       sampler?.startScenario(s.name);
       const level = { rps: undefined as number | undefined };
       const current = (): number => level.rps ?? sampler?.servedRps() ?? 0;
-      const prepared = verifier ? await verifier.prepare(plan.eventTimeoutMs) : undefined;
-      let scenarioOver!: () => void;
-      const over = new Promise<void>((resolve) => (scenarioOver = resolve));
-      const round = verifier && prepared ? verifier.round(s.name, prepared, current, over, plan.eventTimeoutMs) : undefined;
-      let report: ScenarioReport;
-      try {
-        report = await runScenario({ ...plan, ...(sampler && { tap: sampler }), level }, s, outcome.notes, plan.scenarios.slice(i + 1));
-      } finally {
-        scenarioOver();
-      }
-      if (round) {
-        const r = await round;
-        rounds.push(r);
-        if (r.violation)
-          sampler?.add(
-            {
-              requirement: 'EP-8',
-              problem: `the register ${verifier!.path} ${verifier!.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} operations after shrinking)`,
-            },
-            r.violation.firstRps,
-          );
-        const ev = r.events;
-        if (ev && (ev.lost > 0 || ev.duplicated > 0))
-          sampler?.add(
-            {
-              requirement: 'EV-8',
-              problem: `${ev.lost} of ${ev.expected} PropertiesChanged events lost, ${ev.duplicated} duplicated (${ev.example ?? ''})`,
-            },
-            ev.firstRps,
-          );
-        if (ev && ev.reordered > 0)
-          sampler?.add(
-            { requirement: 'EV-9', problem: `${ev.reordered} events out of the order of their writes (${ev.example ?? ''})` },
-            ev.firstRps,
-          );
-      }
+      // Conformant capacity search: each step gets its own verification, and its verdict judges the step.
+      const perStep = plan.plan.kind === 'capacity' && plan.plan.criterion === 'conformant' && isHttpScenario(s);
+      const verifyRound = async <T>(label: string, rate: number | undefined, work: () => Promise<T>): Promise<T> => {
+        const prepared = verifier ? await verifier.prepare(plan.eventTimeoutMs) : undefined;
+        let over!: () => void;
+        const ended = new Promise<void>((resolve) => (over = resolve));
+        const round = verifier && prepared ? verifier.round(label, prepared, current, ended, plan.eventTimeoutMs) : undefined;
+        try {
+          return await work();
+        } finally {
+          over();
+          if (round) {
+            const r = await round;
+            rounds.push(rate === undefined ? r : { ...r, rate });
+            if (sampler) addRoundViolations(sampler, verifier!, r);
+          }
+        }
+      };
+      const verifyStep =
+        perStep && sampler
+          ? async (rate: number, run: () => Promise<OpenLoopFigures>): Promise<StepFigures> => {
+              const before = sampler.counts();
+              const f = await verifyRound(s.name, rate, run);
+              const broken = sampler.found.find((x) => x.count > (before.get(x.requirement) ?? 0));
+              return broken ? { ...f, violation: { requirement: broken.requirement, problem: broken.problem } } : f;
+            }
+          : undefined;
+      const scenarioPlan: ScenarioPlan = { ...plan, ...(sampler && { tap: sampler }), level, ...(verifyStep && { verifyStep }) };
+      const run = () => runScenario(scenarioPlan, s, outcome.notes, plan.scenarios.slice(i + 1));
+      const report = perStep || !verifier ? await run() : await verifyRound(s.name, undefined, run);
       outcome.results.push(report);
       plan.onScenario?.(report);
     }
@@ -190,10 +193,38 @@ export async function runLoad(given: LoadPlan): Promise<LoadOutcome> {
         ...ANSWER_REQUIREMENTS,
         ...(rounds.length > 0 ? ['EP-8'] : []),
         ...(rounds.some((r) => r.events) ? ['EV-8', 'EV-9'] : []),
+        ...Object.entries(FILTER_REQUIREMENT)
+          .filter(([kind]) => rounds.some((r) => r.streams?.some((x) => x.kind === kind && !x.closed)))
+          .map(([, id]) => id),
       ];
+      const closed = [...new Set(rounds.flatMap((r) => (r.streams ?? []).filter((x) => x.closed).map((x) => x.kind)))];
+      if (closed.length > 0)
+        outcome.notes.push(
+          `verify: the target closed the subscriptions filtered on ${closed.join(', ')}: those filters were not judged under load (the events suite judges them idle)`,
+        );
     }
   }
   return outcome;
+}
+
+/** The endpoints the reads of a (shrunk) history used: "enumerate", "attr and object". */
+function readsOf(history: RegisterHistory): string {
+  const used = [...new Set(history.operations.filter((o) => o.kind === 'read').map((o) => o.endpoint ?? 'attr'))];
+  return used.length === 0 ? 'no read' : used.join(' and ');
+}
+
+/** The requirements a register round found broken, added to the run's violations. */
+function addRoundViolations(sampler: AnswerSampler, verifier: RegisterVerifier, r: RegisterRound): void {
+  if (r.violation)
+    sampler.add(
+      {
+        requirement: 'EP-8',
+        problem: `the register ${verifier.path} ${verifier.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} operations after shrinking; read by ${readsOf(r.violation.history)})`,
+      },
+      r.violation.firstRps,
+    );
+  const firstRps = r.events?.firstRps ?? 0;
+  for (const p of streamViolations(r.streams ?? [])) sampler.add(p, firstRps);
 }
 
 /** What sampled answers are judged against: the envelope, error data and the data shape of each read. */
@@ -217,7 +248,12 @@ function registerFor(plan: LoadPlan, notes: string[]): ReturnType<typeof chooseR
   return chosen;
 }
 
-type ScenarioPlan = LoadPlan & { tap?: AnswerSampler; level?: { rps: number | undefined } };
+type ScenarioPlan = LoadPlan & {
+  tap?: AnswerSampler;
+  level?: { rps: number | undefined };
+  /** Conformant capacity search: runs one step under its own verification. */
+  verifyStep?: (rate: number, run: () => Promise<OpenLoopFigures>) => Promise<StepFigures>;
+};
 
 async function runScenario(plan: ScenarioPlan, s: Scenario, notes: string[], later: readonly Scenario[]): Promise<ScenarioReport> {
   const progress = (plannedS: number) => (p: Progress) => plan.onProgress?.(s.name, p, plannedS);
@@ -286,13 +322,21 @@ async function runScenario(plan: ScenarioPlan, s: Scenario, notes: string[], lat
     }
     case 'capacity': {
       const byRate = new Map<number, OpenLoopFigures>();
-      const search = { ...CAPACITY_DEFAULTS, startRate: rp.startRate, maxRate: rp.maxRate, p99BoundMs: rp.p99BoundMs, signal: plan.signal };
+      const search = {
+        ...CAPACITY_DEFAULTS,
+        startRate: rp.startRate,
+        maxRate: rp.maxRate,
+        criterion: rp.criterion,
+        ...(rp.p99BoundMs !== undefined && { p99BoundMs: rp.p99BoundMs }),
+        signal: plan.signal,
+      };
       const stepS = plan.durationS + search.pauseMs / 1000;
       const laterS = later.reduce((t, x) => t + (isHttpScenario(x) ? maxCapacitySteps(search) * stepS : plan.durationS), 0);
       const capacity = await findCapacity(
         async (rate) => {
           if (plan.level) plan.level.rps = rate;
-          const f = await openLoop(engine(plan.durationS), [{ rate, durationS: plan.durationS }]);
+          const run = () => openLoop(engine(plan.durationS), [{ rate, durationS: plan.durationS }]);
+          const f = plan.verifyStep ? await plan.verifyStep(rate, run) : await run();
           byRate.set(rate, f);
           return f;
         },

@@ -3,6 +3,7 @@ import { describeChange } from './baseline.js';
 import type { LoadDocument } from './load-document.js';
 import type { Progress } from './recorder.js';
 import type { ScenarioReport } from './report/model.js';
+import type { CapacityResult } from './capacity/capacity.js';
 import type { CapacityProgress } from './run-load.js';
 import { describeMiss, isDefaultThreshold } from './thresholds.js';
 
@@ -78,6 +79,17 @@ export function scenarioLine(r: ScenarioReport): string {
 
 export const TABLE_HEAD = `  ${'scenario'.padEnd(18)} ${'mode'.padEnd(13)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99.9'.padStart(8)} ${'max ms'.padStart(8)} ${'failed'.padStart(7)} ${'KB/s'.padStart(7)}`;
 
+/** What each sustained step kept: "p99 <= 250 ms, no failure" or "conformant, no failure". */
+export function capacityCriterionText(c: CapacityResult): string {
+  const p99 = c.p99BoundMs === undefined ? '' : `p99 <= ${c.p99BoundMs} ms, `;
+  return c.criterion === 'conformant' ? `conformant, ${p99}no failure` : `${p99}no failure`;
+}
+
+/** ": EP-8 broken from 200 req/s on", when a step of the search broke a requirement. */
+export function brokenFromText(c: CapacityResult): string {
+  return c.brokenFrom ? `: ${c.brokenFrom.requirement} broken from ${c.brokenFrom.rps} req/s on` : '';
+}
+
 /** The lines after the table: capacities, events, drift, thresholds, baseline, restores, verdict. */
 export function closingLines(doc: LoadDocument): string[] {
   const lines: string[] = [];
@@ -85,7 +97,7 @@ export function closingLines(doc: LoadDocument): string[] {
     if (r.stopNote) lines.push(`  ${r.scenario}: ${r.stopNote}`);
     if (r.capacity)
       lines.push(
-        `  ${r.scenario}: sustains ${r.capacity.sustainableRps} requests/s (p99 <= ${r.capacity.p99BoundMs} ms, no failure; ${r.capacity.steps.length} steps, limited by ${r.capacity.limitedBy})`,
+        `  ${r.scenario}: sustains ${r.capacity.sustainableRps} requests/s (${capacityCriterionText(r.capacity)}; ${r.capacity.steps.length} steps, limited by ${r.capacity.limitedBy}${brokenFromText(r.capacity)})`,
       );
     if (r.events) {
       const e = r.events;
@@ -122,12 +134,15 @@ export function closingLines(doc: LoadDocument): string[] {
   if (v) {
     const reg = v.register;
     const lin = reg?.rounds.filter((r) => r.verdict === 'linearizable').length;
+    const kinds = [...new Set(reg?.rounds.flatMap((r) => (r.streams ?? []).filter((x) => !x.closed).map((x) => x.kind)))];
     lines.push(
-      `  verify: ${v.judged} answers judged (every ${v.every}th and every non-2xx)${reg ? `; register ${reg.path} ${reg.name}, ${reg.sessions} sessions: ${lin}/${reg.rounds.length} scenario histories linearizable` : ''}`,
+      `  verify: ${v.judged} answers judged (every ${v.every}th and every non-2xx)${reg ? `; register ${reg.path} ${reg.name}, ${reg.sessions} sessions: ${lin}/${reg.rounds.length} histories linearizable${kinds.length ? `; subscribers filtered on ${kinds.join(', ')}` : ''}` : ''}`,
     );
     for (const r of v.requirements)
       if (r.verdict === 'FAIL') lines.push(`FAIL ${r.id} under load from ${r.firstRps} req/s (${r.scenario}): ${r.problem}`);
-    for (const r of reg?.rounds ?? []) if (r.violation) lines.push(`  replay key (${r.scenario}): ${r.violation.replayKey}`);
+    for (const r of reg?.rounds ?? [])
+      if (r.violation)
+        lines.push(`  replay key (${r.scenario}${r.rate === undefined ? '' : ` at ${r.rate} req/s`}): ${r.violation.replayKey}`);
   }
   lines.push(verdictLine(doc));
   return lines;

@@ -31,6 +31,8 @@ import { DEFAULT_VERIFY_EVERY } from '../load/verify/answers.js';
 import { DEFAULT_VERIFY_SESSIONS } from '../load/verify/register.js';
 import { verificationOf, verificationFailures } from '../load/verify/verdicts.js';
 import type { DialectName } from '../simulator/index.js';
+import type { CapacityCriterion } from '../load/capacity/capacity.js';
+import type { ReadEndpoint } from '../load/verify/history.js';
 
 /**
  * A load's options, as the command line gives them (the target profile read already); `namespace`
@@ -45,6 +47,8 @@ export interface LoadOptions extends TargetFlags {
   rate?: number;
   ramp?: { from: number; to: number; steps: number };
   findCapacity: boolean;
+  /** What a capacity step must keep: p99 under its bound (default), or conformance (implies verify). */
+  capacityCriterion?: CapacityCriterion;
   capacityP99?: number;
   maxRate?: number;
   soak?: number;
@@ -69,6 +73,8 @@ export interface LoadOptions extends TargetFlags {
   verify?: boolean;
   verifyEvery?: number;
   verifySessions?: number;
+  /** Endpoints the register is read back on (default all: attr, object, enumerate). */
+  verifyReads?: ReadEndpoint[];
   out: string;
   targetProfile?: TargetProfile;
 }
@@ -139,8 +145,12 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
   const baseline = o.baseline ? { file: resolve(o.baseline), results: await readBaseline(o.baseline) } : undefined;
   if (o.target && o.fault.length > 0) throw new UsageError('--fault applies to the embedded simulator only; drop --target or --fault.');
   if (o.target && o.dialect) throw new UsageError('--dialect applies to the embedded simulator only; drop --target or --dialect.');
-  if (!o.verify && (o.verifyEvery !== undefined || o.verifySessions !== undefined))
-    throw new UsageError('--verify-every and --verify-sessions need --verify.');
+  if (o.capacityCriterion !== undefined && !o.findCapacity) throw new UsageError('--capacity-criterion needs --find-capacity.');
+  // Judging each step by conformance needs the verification: the criterion implies --verify.
+  const criterion = o.capacityCriterion ?? 'p99';
+  if (criterion === 'conformant') o = { ...o, verify: true };
+  if (!o.verify && (o.verifyEvery !== undefined || o.verifySessions !== undefined || o.verifyReads !== undefined))
+    throw new UsageError('--verify-every, --verify-sessions and --verify-reads need --verify.');
 
   const s = loadSettings(o);
   const profile = s.profile;
@@ -166,7 +176,14 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
     );
   const ratePlan: RatePlan =
     plan === 'capacity'
-      ? { kind: 'capacity', startRate: o.rate ?? s.startRate, maxRate: s.maxRate, p99BoundMs: o.capacityP99 ?? CAPACITY_P99_MS }
+      ? {
+          kind: 'capacity',
+          startRate: o.rate ?? s.startRate,
+          maxRate: s.maxRate,
+          criterion,
+          // Conformant: p99 bounds the search too only when the user gave a bound.
+          ...((criterion === 'p99' || o.capacityP99 !== undefined) && { p99BoundMs: o.capacityP99 ?? CAPACITY_P99_MS }),
+        }
       : plan === 'ramp'
         ? { kind: 'ramp', ...o.ramp! }
         : plan === 'open'
@@ -229,7 +246,11 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
         onCapacityStep: (name, step) => view.capacityStep(name, step),
         onScenario: (r) => view.scenario(r),
         ...(o.verify && {
-          verify: { every: o.verifyEvery ?? DEFAULT_VERIFY_EVERY, sessions: o.verifySessions ?? DEFAULT_VERIFY_SESSIONS },
+          verify: {
+            every: o.verifyEvery ?? DEFAULT_VERIFY_EVERY,
+            sessions: o.verifySessions ?? DEFAULT_VERIFY_SESSIONS,
+            ...(o.verifyReads && { reads: o.verifyReads }),
+          },
         }),
       });
     } finally {
@@ -270,7 +291,12 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
       ...(ratePlan.kind === 'open' && { rate: ratePlan.rate }),
       ...(ratePlan.kind === 'ramp' && { ramp: `${ratePlan.from}:${ratePlan.to}:${ratePlan.steps}` }),
       ...(ratePlan.kind === 'capacity' && {
-        capacity: { startRate: ratePlan.startRate, maxRate: ratePlan.maxRate, p99BoundMs: ratePlan.p99BoundMs },
+        capacity: {
+          startRate: ratePlan.startRate,
+          maxRate: ratePlan.maxRate,
+          criterion: ratePlan.criterion,
+          ...(ratePlan.p99BoundMs !== undefined && { p99BoundMs: ratePlan.p99BoundMs }),
+        },
       }),
       ...(o.soak && { soakS: o.soak, windowS }),
       ...(scenarios.some((sc) => sc.kind === 'events') && { subscribers }),

@@ -268,7 +268,7 @@ export class EventHub {
       const named = (i: string) => interfaces.some((listed) => this.interfaceAdmits(listed, i));
       byInterface =
         event.event === 'PropertiesChanged'
-          ? named(event.interface)
+          ? named(event.interface) && !(paths === undefined && this.faults.load.narrowsInterfaces())
           : !this.faults.has('interfaces-filter-skips-added') && Object.keys(event.interfaces).some(named);
     }
     if (byPath !== undefined && byInterface !== undefined) {

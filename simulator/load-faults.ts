@@ -28,10 +28,24 @@ export const LOAD_FAULTS = [
       "PUT {path}/attr/{name} that overlaps another request writes the whole object back from the copy taken at the last quiet write: another writer's update of the same object is lost",
   },
   {
+    name: 'load-stale-enumerate',
+    operator: 'stale',
+    requirement: 'EP-8',
+    description:
+      'GET {path}/enumerate that overlaps another request answers the map it answered last time: a written value reads back on attr/{name} and the object, not in the enumerate, while the server is busy',
+  },
+  {
     name: 'load-event-queue-drop',
     operator: 'omit',
     requirement: 'EV-8',
     description: `while the server is busy a subscriber's event queue holds ${EVENT_QUEUE_DEPTH} events; the ones beyond are dropped`,
+  },
+  {
+    name: 'load-interfaces-filter-narrow',
+    operator: 'narrow',
+    requirement: 'EV-5',
+    description:
+      'while the server is busy, a subscription filtered on interfaces alone gets no PropertiesChanged: its filter is matched only against the interfaces of InterfacesAdded',
   },
   {
     name: 'load-response-cut',
@@ -57,6 +71,7 @@ export class LoadFaults {
   private readonly active: ReadonlySet<string>;
   private inFlight = 0;
   private readonly readCache = new Map<string, unknown>();
+  private readonly enumerateCache = new Map<string, unknown>();
   private readonly objectCopies = new Map<string, Map<string, unknown>>();
   private readonly queueDepth = new WeakMap<object, number>();
 
@@ -95,6 +110,23 @@ export class LoadFaults {
     if (this.busy && this.readCache.has(key)) return this.readCache.get(key);
     this.readCache.set(key, value);
     return value;
+  }
+
+  /**
+   * load-stale-enumerate: the map GET {path}/enumerate answers. A busy server answers the map it
+   * answered last for the path (the first read of a path fills the cache, busy or not).
+   */
+  enumerate(path: string, fresh: () => unknown): unknown {
+    if (!this.has('load-stale-enumerate')) return fresh();
+    if (this.busy && this.enumerateCache.has(path)) return this.enumerateCache.get(path);
+    const map = fresh();
+    this.enumerateCache.set(path, map);
+    return map;
+  }
+
+  /** load-interfaces-filter-narrow: whether a PropertiesChanged passes a filter of interfaces alone as if none matched. */
+  narrowsInterfaces(): boolean {
+    return this.has('load-interfaces-filter-narrow') && this.busy;
   }
 
   /**

@@ -191,7 +191,7 @@ async function route(ctx: SpecContext, req: IncomingMessage): Promise<Outcome> {
           ? ctx.listings.children(r.path)
           : r.kind === 'list'
             ? ctx.listings.list(r.path)
-            : ctx.listings.enumerate(r.path),
+            : ctx.faults.load.enumerate(r.path, () => ctx.listings.enumerate(r.path)),
       );
     case 'attr':
       return attrRoute(ctx, req, method, r.path, r.name);

@@ -118,7 +118,7 @@ function scenarioSection(r: ScenarioReport, n: number): string {
   if (r.capacity) {
     const c = r.capacity;
     parts.push(
-      `<p>Highest sustained rate: <b>${c.sustainableRps} requests/s</b> with p99 at most ${c.p99BoundMs} ms and no failure (limited by ${esc(c.limitedBy)}).</p>`,
+      `<p>Highest sustained rate: <b>${c.sustainableRps} requests/s</b> ${c.criterion === 'conformant' ? `still conformant (each step judged by its own verification)${c.p99BoundMs === undefined ? '' : `, with p99 at most ${c.p99BoundMs} ms`}` : `with p99 at most ${c.p99BoundMs} ms`} and no failure (limited by ${esc(c.limitedBy)}).${c.brokenFrom ? ` <span class="miss">${esc(c.brokenFrom.requirement)} broken from ${c.brokenFrom.rps} req/s on</span>: ${esc(c.brokenFrom.problem)}` : ''}</p>`,
     );
     parts.push(
       table(
@@ -247,14 +247,28 @@ function verificationSection(doc: LoadDocument): string {
   const reg = v.register;
   const rounds = reg
     ? `<p>Register ${esc(reg.path)} ${esc(reg.name)}: ${reg.sessions} sessions PUT and GET it while each scenario runs${reg.sibling ? `, one more writes ${esc(reg.sibling)} of the same object` : ''}.</p>${table(
-        ['scenario', 'operations', 'failed', 'events (owed / delivered / lost / duplicated / reordered)', 'history'],
+        [
+          'scenario',
+          'operations',
+          'failed',
+          'events per filter (owed / delivered / lost / duplicated / reordered / excluded yet received)',
+          'history',
+        ],
         reg.rounds.map((r) => [
-          r.scenario,
+          r.rate === undefined ? r.scenario : `${r.scenario} at ${r.rate} req/s`,
           r.operations,
           r.failed,
-          r.events
-            ? `${r.events.expected} / ${r.events.delivered} / ${r.events.lost} / ${r.events.duplicated} / ${r.events.reordered}`
-            : '',
+          r.streams
+            ? r.streams
+                .map((x) =>
+                  x.closed
+                    ? `${x.kind}: closed by the target, not judged`
+                    : `${x.kind}: ${x.expected} / ${x.delivered} / ${x.lost} / ${x.duplicated} / ${x.reordered} / ${x.foreign}`,
+                )
+                .join('; ')
+            : r.events
+              ? `${r.events.expected} / ${r.events.delivered} / ${r.events.lost} / ${r.events.duplicated} / ${r.events.reordered}`
+              : '',
           r.verdict === 'not-linearizable'
             ? '<span class="miss">not linearizable</span>'
             : r.verdict === 'linearizable'
@@ -266,7 +280,7 @@ function verificationSection(doc: LoadDocument): string {
         .filter((r) => r.violation)
         .map(
           (r) =>
-            `<h3>${esc(r.scenario)}: a shrunk history of ${r.violation!.operations} operations, from ${r.violation!.firstRps} req/s</h3><div class="timeline">${r.violation!.svg}</div><p>Replay key: <code class="key">${esc(r.violation!.replayKey)}</code></p>`,
+            `<h3>${esc(r.scenario)}${r.rate === undefined ? '' : ` at ${r.rate} req/s`}: a shrunk history of ${r.violation!.operations} operations, from ${r.violation!.firstRps} req/s</h3><div class="timeline">${r.violation!.svg}</div><p>Replay key: <code class="key">${esc(r.violation!.replayKey)}</code></p>`,
         )
         .join('')}`
     : '';

@@ -79,7 +79,7 @@ export const PAGE_SCRIPT = String.raw`
       line('p99 ms', 1, { scale: 'ms' })
     ];
     var data = [xs, steps.map(function (s) { return s.rate; }), steps.map(function (s) { return positive(s.p99); })];
-    if (r.capacity) {
+    if (r.capacity && r.capacity.p99BoundMs !== undefined) {
       series.push(line('p99 bound ms', 7, { scale: 'ms', dash: [6, 4], points: { show: false } }));
       data.push(steps.map(function () { return r.capacity.p99BoundMs; }));
     }

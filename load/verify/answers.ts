@@ -127,11 +127,18 @@ export class AnswerSampler implements AnswerTap {
     for (const p of problems) this.add(p, offeredRps ?? this.servedRps(), this.evidence(req, status, body));
   }
 
-  /** A violation found beside the sampled answers (the register, the events) under this load. */
+  /**
+   * A violation found beside the sampled answers (the register, the events) under this load. The
+   * one kept is that of the lowest load level (a capacity search comes back down to bisect).
+   */
   add(p: Problem, rps: number, evidence?: AnswerEvidence): void {
     const seen = this.violations.get(p.requirement);
     if (seen) {
       seen.count++;
+      if (rps < seen.firstRps) {
+        Object.assign(seen, { problem: p.problem, firstRps: rps, scenario: this.scenario });
+        if (evidence) seen.evidence = evidence;
+      }
       return;
     }
     this.violations.set(p.requirement, { ...p, firstRps: rps, scenario: this.scenario, count: 1, ...(evidence && { evidence }) });
@@ -145,6 +152,11 @@ export class AnswerSampler implements AnswerTap {
       ...(status !== undefined && { status }),
       ...(body !== undefined && { responseBody: truncate(redactBody(body, url, this.secrets), EXCERPT_CHARS) }),
     };
+  }
+
+  /** How often each requirement was seen broken so far: a step compares before and after. */
+  counts(): Map<string, number> {
+    return new Map([...this.violations.values()].map((v) => [v.requirement, v.count]));
   }
 
   get found(): Violation[] {

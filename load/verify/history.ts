@@ -4,11 +4,20 @@
  * shrinker, the timeline and the replay key all read this one shape.
  */
 
+/**
+ * Where a read of the register takes its value: `attr` GET {path}/attr/{name}, `object` GET {path}
+ * (the attribute in the map), `enumerate` GET {parent}/enumerate (the attribute in {path}'s map).
+ */
+export const READ_ENDPOINTS = ['attr', 'object', 'enumerate'] as const;
+export type ReadEndpoint = (typeof READ_ENDPOINTS)[number];
+
 /** One PUT (`write`) or GET (`read`) of the register by one client (session). */
 export interface RegisterOperation {
   /** Who sent it; a client sends one operation at a time. */
   client: string;
   kind: 'write' | 'read';
+  /** A read: the endpoint it read the value from (attr, object or enumerate); absent means attr. */
+  endpoint?: ReadEndpoint;
   /** The value written, or the value the read answered (JSON; integers may be bigint). */
   value: unknown;
   /** When it was sent, in ms on the one high-resolution clock of the verifier (performance.now()). */

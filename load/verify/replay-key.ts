@@ -6,20 +6,21 @@
  * A full history (thousands of operations) is too long for that: it is stored in a file and named
  * by `historyDigest`, a SHA-256 of the same encoding.
  *
- * Encoding: `[initial, [[client, "w"|"r", value, invokedAt, returnedAt, ok], …]]`, times as the
+ * Encoding: `[initial, [[client, "w"|"r"|"r:ENDPOINT", value, invokedAt, returnedAt, ok], …]]` (a
+ * read of another endpoint than attr names it), times as the
  * numbers recorded (JSON numbers round-trip exactly; a pending operation's unknown response as
  * null), integers beyond 2^53 as plain digits.
  */
 import { createHash } from 'node:crypto';
 import { parseJson, stringifyJson } from '../../client/json.js';
-import { validateHistory, type RegisterHistory } from './history.js';
+import { READ_ENDPOINTS, validateHistory, type ReadEndpoint, type RegisterHistory, type RegisterOperation } from './history.js';
 
 const PREFIX = 'lin1.';
 
 function encode(history: RegisterHistory): string {
   const ops = history.operations.map((op) => [
     op.client,
-    op.kind === 'write' ? 'w' : 'r',
+    op.kind === 'write' ? 'w' : op.endpoint && op.endpoint !== 'attr' ? `r:${op.endpoint}` : 'r',
     op.value,
     op.invokedAt,
     Number.isFinite(op.returnedAt) ? op.returnedAt : null,
@@ -46,16 +47,19 @@ export function parseReplayKey(key: string): RegisterHistory {
     if (!Array.isArray(row) || row.length !== 6) throw new TypeError(`replay key: operation ${i} is malformed`);
     const [client, kind, value, invokedAt, returned, ok] = row as unknown[];
     const returnedAt = returned === null ? Infinity : returned;
+    const endpoint = typeof kind === 'string' && kind.startsWith('r:') ? kind.slice(2) : undefined;
     if (
       typeof client !== 'string' ||
-      (kind !== 'w' && kind !== 'r') ||
+      (kind !== 'w' && kind !== 'r' && !READ_ENDPOINTS.includes(endpoint as ReadEndpoint)) ||
       typeof invokedAt !== 'number' ||
       typeof returnedAt !== 'number' ||
       typeof ok !== 'boolean'
     ) {
       throw new TypeError(`replay key: operation ${i} is malformed`);
     }
-    return { client, kind: kind === 'w' ? ('write' as const) : ('read' as const), value, invokedAt, returnedAt, ok };
+    const op: RegisterOperation = { client, kind: kind === 'w' ? 'write' : 'read', value, invokedAt, returnedAt, ok };
+    if (endpoint) op.endpoint = endpoint as ReadEndpoint;
+    return op;
   });
   const history = { initial: data[0], operations };
   validateHistory(history);

@@ -113,7 +113,8 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
     );
   });
 
-  // Operations.
+  // Operations. Labels of one lane that would run into each other take a second row, higher up.
+  const labelEnds = new Map<number, number[]>();
   ops.forEach((op, i) => {
     const mark = markOf(op, i);
     const y = TOP + lane.get(op.client)! * LANE + LANE - BAR - 8;
@@ -122,7 +123,7 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
     const x2 = Math.max(x(answered || Number.isFinite(op.returnedAt) ? op.returnedAt : op.invokedAt), x1 + 3);
     const { fill, stroke } = COLOURS[mark];
     const dash = mark === 'pending' || mark === 'failed' ? ' stroke-dasharray="4 3"' : '';
-    const label = `${op.kind === 'write' ? 'W' : 'R→'}${op.kind === 'write' ? `(${cut(show(op.value), maxChars)})` : cut(show(op.value), maxChars)}${mark === 'pending' ? '?' : ''}`;
+    const label = `${op.kind === 'write' ? 'W' : `R${via(op)}→`}${op.kind === 'write' ? `(${cut(show(op.value), maxChars)})` : cut(show(op.value), maxChars)}${mark === 'pending' ? '?' : ''}`;
     const note =
       i === blocked
         ? '✗ cannot be placed'
@@ -149,7 +150,15 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
     // A label that would run past the right edge ends there instead.
     const overflows = x1 + text.length * 7 > width - RIGHT;
     const at = overflows ? `x="${width - RIGHT}" text-anchor="end"` : `x="${r(x1)}"`;
-    parts.push(`<text ${at} y="${y - 4}" fill="${mark === 'unplaced' ? '#b2182b' : '#111111'}"${weight}>${esc(text)}</text>`, `</g>`);
+    const start = overflows ? width - RIGHT - text.length * 7 : x1;
+    const ends = labelEnds.get(lane.get(op.client)!) ?? [-Infinity, -Infinity];
+    const row = ends[0]! <= start ? 0 : ends[1]! <= start ? 1 : ends[0]! <= ends[1]! ? 0 : 1;
+    ends[row] = start + text.length * 7;
+    labelEnds.set(lane.get(op.client)!, ends);
+    parts.push(
+      `<text ${at} y="${y - 4 - row * 14}" fill="${mark === 'unplaced' ? '#b2182b' : '#111111'}"${weight}>${esc(text)}</text>`,
+      `</g>`,
+    );
   });
 
   // Axis: ms since the first invocation.
@@ -180,6 +189,11 @@ export function timelineSvg(history: RegisterHistory, result?: CheckResult, opti
   return parts.join('\n');
 }
 
+/** A read's endpoint in its label, when it is not the attribute's own: "R[enumerate]→v". */
+function via(op: RegisterOperation): string {
+  return op.endpoint && op.endpoint !== 'attr' ? `[${op.endpoint}]` : '';
+}
+
 function summary(history: RegisterHistory, result: CheckResult | undefined): string {
   const initial = `initial value ${cut(show(history.initial), 24)}`;
   const count = `${history.operations.length} operations`;
@@ -193,7 +207,8 @@ function summary(history: RegisterHistory, result: CheckResult | undefined): str
 }
 
 function describe(op: RegisterOperation, index: number, mark: Mark, number: number | undefined): string {
-  const what = op.kind === 'write' ? `write of ${show(op.value)}` : `read returning ${show(op.value)}`;
+  const what =
+    op.kind === 'write' ? `write of ${show(op.value)}` : `read${op.endpoint ? ` by ${op.endpoint}` : ''} returning ${show(op.value)}`;
   const when = `sent at ${op.invokedAt.toFixed(3)} ms, ${op.ok ? `answered at ${op.returnedAt.toFixed(3)} ms` : 'no answer or an error'}`;
   const verdict = {
     placed: number === undefined ? '' : `; #${number} in the order found`,

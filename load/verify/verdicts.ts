@@ -23,11 +23,23 @@ export interface VerifiedRequirement {
 
 export interface VerifiedRound {
   scenario: string;
+  rate?: number;
   operations: number;
   failed: number;
   verdict: 'linearizable' | 'not-linearizable' | 'unknown';
   note?: string;
   events?: { expected: number; delivered: number; lost: number; duplicated: number; reordered: number };
+  /** Each subscriber by its kind of filter; `foreign`: events its filter excludes. */
+  streams?: Array<{
+    kind: string;
+    expected: number;
+    delivered: number;
+    lost: number;
+    duplicated: number;
+    reordered: number;
+    foreign: number;
+    closed?: true;
+  }>;
   violation?: { firstRps: number; operations: number; replayKey: string; svg: string; history: RegisterHistory };
 }
 
@@ -66,8 +78,20 @@ export function verificationOf(v: VerifyOutcome): Verification {
     ...(v.register && {
       register: {
         ...v.register,
-        rounds: v.register.rounds.map((r) => ({
+        rounds: v.register.rounds.map(({ streams, ...r }) => ({
           ...r,
+          ...(streams && {
+            streams: streams.map((x) => ({
+              kind: x.kind,
+              expected: x.expected,
+              delivered: x.delivered,
+              lost: x.lost,
+              duplicated: x.duplicated,
+              reordered: x.reordered,
+              foreign: x.foreign,
+              ...(x.closed && { closed: x.closed }),
+            })),
+          }),
           ...(r.events && {
             events: {
               expected: r.events.expected,

@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { LOAD_LIMITS, checkLoadRanges, limited, parseRamp, parseSoak, percentOf, type LimitedFlag } from '../../cli/load-limits.js';
+import {
+  LOAD_LIMITS,
+  checkLoadRanges,
+  limited,
+  parseRamp,
+  parseReadEndpoints,
+  parseSoak,
+  percentOf,
+  type LimitedFlag,
+} from '../../cli/load-limits.js';
 import { UsageError } from '../../client/usage-error.js';
 import { cli, ensureBuilt } from './cli-process.js';
 import { runLoadCommand } from './helpers.js';
@@ -120,5 +129,14 @@ describe('the parsers and the check behind them share one table', () => {
   test('the command checks values given in code before it starts anything', async () => {
     await expect(runLoadCommand({ duration: 0, out: join(dir, 'never') })).rejects.toThrow(/--duration 0 is out of range/);
     await expect(runLoadCommand({ connections: 0.5, out: join(dir, 'never') })).rejects.toThrow(/--connections 0\.5 is out of range/);
+  });
+
+  test('the verification flags: read endpoints by name, the capacity criterion only with a capacity search', async () => {
+    expect(parseReadEndpoints('attr, enumerate,attr')).toEqual(['attr', 'enumerate']);
+    expect(() => parseReadEndpoints('attr,cache')).toThrow(/unknown read cache; reads are attr, object, enumerate/);
+    await expect(runLoadCommand({ capacityCriterion: 'conformant', out: join(dir, 'never') })).rejects.toThrow(
+      /--capacity-criterion needs --find-capacity/,
+    );
+    await expect(runLoadCommand({ verifyReads: ['attr'], out: join(dir, 'never') })).rejects.toThrow(/need --verify/);
   });
 });

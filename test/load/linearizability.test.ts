@@ -272,4 +272,16 @@ describe('replay key', () => {
     expect(() => parseReplayKey('lin1.bm90IGEga2V5')).toThrow(TypeError);
     expect(() => parseReplayKey('xyz')).toThrow(/lin1\./);
   });
+
+  test("keeps each read's endpoint (attr, the default, stays unnamed)", () => {
+    const h = history(
+      0,
+      W('a', 1, 0, 1),
+      { ...R('b', 0, 2, 3), endpoint: 'enumerate' as const },
+      { ...R('c', 1, 4, 5), endpoint: 'object' as const },
+    );
+    const back = parseReplayKey(replayKey(h));
+    expect(back.operations.map((o) => o.endpoint)).toEqual([undefined, 'enumerate', 'object']);
+    expect(replayKey(h)).toBe(replayKey(back));
+  });
 });

@@ -118,6 +118,21 @@ describe('timeline SVG', () => {
     expect(texts.some((t) => t.includes('R→"<script>alert(\\"&\\")</script>\''))).toBe(true);
   });
 
+  test('a read names its endpoint, and labels that would meet in one lane take two rows', () => {
+    const h: RegisterHistory = {
+      initial: 'a',
+      operations: [
+        op('s1', 'write', 'b', 0, 1),
+        { ...op('s1', 'read', 'a', 1.5, 2), endpoint: 'enumerate' },
+        op('s2', 'read', 'b', 50, 100),
+      ],
+    };
+    const ops = elements(parse(timelineSvg(h, checkLinearizability(h))), 'g').filter((g) => g[':@']?.class?.startsWith('op '));
+    const labels = ops.map((g) => elements(g.g as Node[], 'text')[0]!);
+    expect(textOf(labels[1]!)).toContain('R[enumerate]→');
+    expect(labels[0]![':@']!.y).not.toBe(labels[1]![':@']!.y);
+  });
+
   test('an empty history still draws', () => {
     expect(XMLValidator.validate(timelineSvg({ initial: null, operations: [] }))).toBe(true);
   });

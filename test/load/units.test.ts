@@ -1,7 +1,7 @@
 /** The pure parts of load runs: histograms, request mixes, value cycles, ramps, drift, thresholds, baselines, the capacity search. */
 import { describe, expect, test } from 'vitest';
 import { compareToBaseline } from '../../load/baseline.js';
-import { findCapacity } from '../../load/capacity/capacity.js';
+import { findCapacity, type StepFigures } from '../../load/capacity/capacity.js';
 import { LatencyHistogram } from '../../load/histogram.js';
 import type { OpenLoopFigures } from '../../load/open-loop.js';
 import type { ScenarioReport } from '../../load/report/model.js';
@@ -184,5 +184,48 @@ describe('capacity search', () => {
     const fast = await findCapacity(target(1e9), { ...opts, maxRate: 500 });
     expect(slow.sustainableRps).toBeLessThan(40);
     expect(fast).toMatchObject({ sustainableRps: 500, limitedBy: 'max-rate' });
+  });
+});
+
+describe('capacity search, conformant criterion', () => {
+  /** A target fast at every rate whose verification breaks EP-8 from `brokenAt` requests/s on. */
+  const target =
+    (brokenAt: number) =>
+    async (rate: number): Promise<StepFigures> => {
+      const latency = { count: 10, min: 1, mean: 5, p50: 5, p90: 10, p99: 20, p999: 20, max: 20 };
+      const f = { ...report('x', { latency, requestsPerSecond: rate }), steps: [], sendLagMs: { ...latency, p99: 0.5 } } as OpenLoopFigures;
+      return rate >= brokenAt ? { ...f, violation: { requirement: 'EP-8', problem: 'a stale read' } } : f;
+    };
+  const opts = { startRate: 10, maxRate: 1_000, precision: 0.05, maxBisections: 6, pauseMs: 0 };
+
+  test('stops below the rate where a violation appears, and says which requirement broke from where', async () => {
+    const r = await findCapacity(target(200), { ...opts, criterion: 'conformant' });
+    expect(r.limitedBy).toBe('conformance');
+    expect(r.criterion).toBe('conformant');
+    expect(r.sustainableRps).toBeLessThan(200);
+    expect(r.sustainableRps).toBeGreaterThanOrEqual(160);
+    expect(r.brokenFrom?.requirement).toBe('EP-8');
+    // The lowest failing step: the bisection brings it down from the climb's 320 towards 200.
+    expect(r.brokenFrom!.rps).toBeGreaterThanOrEqual(200);
+    expect(r.brokenFrom!.rps).toBeLessThan(320);
+    expect(r.p99BoundMs).toBeUndefined();
+  });
+
+  test('the p99 criterion is not stopped by a violation; a clean target is not stopped by conformance', async () => {
+    const byP99 = await findCapacity(target(200), { ...opts, p99BoundMs: 250 });
+    expect(byP99).toMatchObject({ sustainableRps: 1_000, limitedBy: 'max-rate', criterion: 'p99' });
+    expect(byP99.brokenFrom).toBeUndefined();
+    const clean = await findCapacity(target(Infinity), { ...opts, criterion: 'conformant' });
+    expect(clean).toMatchObject({ sustainableRps: 1_000, limitedBy: 'max-rate' });
+  });
+
+  test('with a p99 bound given, the conformant search is bounded by p99 too', async () => {
+    const slow = async (rate: number): Promise<StepFigures> => {
+      const f = await target(Infinity)(rate);
+      return rate > 100 ? { ...f, latency: { ...f.latency, p99: 900 } } : f;
+    };
+    const r = await findCapacity(slow, { ...opts, criterion: 'conformant', p99BoundMs: 250 });
+    expect(r.limitedBy).toBe('p99');
+    expect(r.sustainableRps).toBeLessThanOrEqual(100);
   });
 });
