@@ -219,7 +219,7 @@ function addRoundViolations(sampler: AnswerSampler, verifier: RegisterVerifier, 
     sampler.add(
       {
         requirement: 'EP-8',
-        problem: `the register ${verifier.path} ${verifier.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} operations after shrinking; read by ${readsOf(r.violation.history)})`,
+        problem: `the register ${verifier.path} ${verifier.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} ${r.violation.operations === 1 ? 'operation' : 'operations'} after shrinking; read by ${readsOf(r.violation.history)})`,
       },
       r.violation.firstRps,
     );
