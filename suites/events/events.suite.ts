@@ -5,7 +5,7 @@ import { sameValue } from '../../client/values.js';
 import { profileAllows } from '../../runner/config.js';
 import { check, evidenceMark, runConfig, type CheckContext } from '../harness/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from '../harness/assert.js';
-import { admitsEverySignal } from './engine/judge.js';
+import { addedUnion, admitsEverySignal } from './engine/judge.js';
 import type { EventFilter } from './engine/filters.js';
 import { expectSchema } from '../harness/schema.js';
 import {
@@ -16,14 +16,15 @@ import {
   type Matrix,
   lostMeasured,
   measuredEvents,
+  serves,
   streamOf,
   withB,
   withInterfaces,
   writtenValues,
 } from './event-matrix.js';
-import { describeOutcome, expectPropertiesChanged, interfaceProblem, involves, streamProblems } from './event-findings.js';
-import { neverLive, type Subscription } from './engine/subscription.js';
-import { quietSince, quietWindow, sleep } from './engine/waits.js';
+import { describeOutcome, expectPropertiesChanged, involves, streamProblems } from './event-findings.js';
+import { matching, neverLive, type Subscription } from './engine/subscription.js';
+import { quietSince, quietWindow, sleep, waitUntil } from './engine/waits.js';
 import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
 import { interfaceKeys, invalidateTreeCache } from '../harness/tree.js';
 import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from '../harness/writable.js';
@@ -35,6 +36,7 @@ import {
   collect,
   everythingReceived,
   goLive,
+  interfaceProblem,
   isEventLike,
   isInterfacesAdded,
   isPropertiesChanged,
@@ -113,6 +115,12 @@ check(
   { profile: 'safe', ...WAITS },
 );
 
+/** A subscription of the measurement that still serves the check, else one of its own primed with `writer`'s change. */
+async function sharedOrOwn(t: CheckContext, shared: Subscription | undefined, filter: unknown, writer: AttrWriter): Promise<Subscription> {
+  if (serves(shared)) return shared;
+  return openLive(t, filter, writer, { settle: true, notLive: 'notTested', because: 'the subscription never went live (see EP-14)' });
+}
+
 /** Writes in one burst: enough that a server swapping events emitted close together shows it. */
 const BURST = 4;
 
@@ -130,37 +138,27 @@ check(
     const m = await liveMatrix(t);
     const writer = new AttrWriter(t, plan);
     // The shared measurement's live subscription to that path serves, when it has one.
-    const reuse = [m.only, m.onlyB].find(
-      (sub) => sub && sub.liveAt !== undefined && !sub.socket.closed && (sub.filter as { paths?: string[] }).paths?.[0] === writer.path,
-    );
-    const sub =
-      reuse ??
-      (await openLive(t, { paths: [writer.path] }, writer, {
-        settle: true,
-        notLive: 'notTested',
-        because: 'the subscription never went live (see EP-14)',
-      }));
-    {
-      const from = sub.socket.mark();
-      const values = writer.distinctValues(BURST);
-      // The target applies concurrent writes in an order of its own; whichever it applied last is
-      // the value it keeps, and its event must be the last to arrive.
-      const { final } = await writer.burst(values);
-      // The burst's own events: a late event of an earlier change (the restore after the shared
-      // measurement, on a slow target) carries a value the burst did not write.
-      const ofBurst = (d: unknown) => values.some((v) => writer.carrying(v)(d));
-      const events = await collect(t, sub, ofBurst, values.length, from, performance.now());
-      if (events.length !== values.length) {
-        notJudged(
-          `${events.length} PropertiesChanged of ${writer.label} carrying the ${values.length} values of the burst arrived: order cannot be judged (see EV-8); ${recent(sub.socket, from)}`,
-        );
-      }
-      const last = writer.valueIn(events.at(-1)!.data);
-      ensure(
-        sameValue(last, final),
-        `a burst of ${values.length} concurrent writes to ${writer.label}: the last PropertiesChanged carries ${show(last)}, but the target kept ${show(final)}; the events did not arrive in the order of the changes; ${recent(sub.socket, from)}`,
+    const onPath = [m.only, m.onlyB].find((sub) => serves(sub) && (sub.filter as { paths?: string[] }).paths?.[0] === writer.path);
+    const sub = await sharedOrOwn(t, onPath, { paths: [writer.path] }, writer);
+    const from = sub.socket.mark();
+    const values = writer.distinctValues(BURST);
+    // The target applies concurrent writes in an order of its own; whichever it applied last is
+    // the value it keeps, and its event must be the last to arrive.
+    const { final } = await writer.burst(values);
+    // The burst's own events: a late event of an earlier change (the restore after the shared
+    // measurement, on a slow target) carries a value the burst did not write.
+    const ofBurst = (d: unknown) => values.some((v) => writer.carrying(v)(d));
+    const events = await collect(t, sub, ofBurst, values.length, from, performance.now());
+    if (events.length !== values.length) {
+      notJudged(
+        `${events.length} PropertiesChanged of ${writer.label} carrying the ${values.length} values of the burst arrived: order cannot be judged (see EV-8); ${recent(sub.socket, from)}`,
       );
     }
+    const last = writer.valueIn(events.at(-1)!.data);
+    ensure(
+      sameValue(last, final),
+      `a burst of ${values.length} concurrent writes to ${writer.label}: the last PropertiesChanged carries ${show(last)}, but the target kept ${show(final)}; the events did not arrive in the order of the changes; ${recent(sub.socket, from)}`,
+    );
   },
   { profile: 'safe', ...WAITS },
 );
@@ -400,7 +398,7 @@ check(
     // (see EV-1): the version interface by name, then the software tree by path, which admits the new
     // object only on prefix-matching servers (bmcweb).
     const m = await eventMatrix(t);
-    const shared = m.all.liveAt !== undefined && !m.all.socket.closed;
+    const shared = serves(m.all);
     let sub = shared ? m.all : await subscribe(t, {}, 'the subscription with {}');
     let problem = shared ? undefined : await tryGoLive(t, [sub], writer, { settle: true });
     if (problem?.notTested) t.notTested(problem.notTested);
@@ -474,17 +472,8 @@ check(
   { profile: 'destructive', ...UPLOADS },
 );
 
-/** The properties every interface of the signals carries, together. */
-function carried(signals: readonly ReceivedEvent[]): Set<string> {
-  const out = new Set<string>();
-  for (const e of signals) {
-    const interfaces = (e.data as { interfaces?: unknown }).interfaces;
-    if (interfaces === null || typeof interfaces !== 'object') continue;
-    for (const props of Object.values(interfaces as Record<string, unknown>))
-      if (props !== null && typeof props === 'object') for (const name of Object.keys(props)) out.add(name);
-  }
-  return out;
-}
+/** The properties the signals carried together (the stream judge's union of one new object's signals). */
+const carried = (signals: readonly ReceivedEvent[]): Record<string, unknown> => addedUnion(signals.map((e) => e.data)).properties;
 
 /**
  * The InterfacesAdded signals announcing the new object from `from` on: once the first arrived,
@@ -497,16 +486,11 @@ async function announcements(
   announces: (d: unknown) => boolean,
   opts: { from: number; start: number; created: string },
 ): Promise<ReceivedEvent[]> {
-  const seen = () => sub.socket.events.slice(opts.from).filter((e) => announces(e.data));
-  const shown = await t.client.get(opts.created);
-  const map = envelopeOf(shown)?.data;
+  const seen = () => matching(sub.socket, announces, opts.from);
+  const map = envelopeOf(await t.client.get(opts.created))?.data;
   const names = map !== null && typeof map === 'object' && !Array.isArray(map) ? Object.keys(map) : [];
-  const until = opts.start + t.cfg.eventTimeoutMs;
-  while (performance.now() < until && !sub.socket.closed) {
-    const have = carried(seen());
-    if (names.every((n) => have.has(n))) break;
-    await sub.socket.waitFor(() => true, Math.max(1, until - performance.now()), { from: sub.socket.mark() }).catch(() => undefined);
-  }
+  const done = () => sub.socket.closed || names.every((n) => Object.hasOwn(carried(seen()), n));
+  await waitUntil(done, () => opts.start + t.cfg.eventTimeoutMs, [sub.socket]);
   return seen();
 }
 
@@ -517,7 +501,7 @@ async function lackedProperties(t: CheckContext, created: string, signals: reado
   const interfaces = interfaceKeys(map);
   ensure(interfaces.length === 0, `GET ${created} maps interface names, not attribute names: ${show(interfaces.slice(0, 3))}`, 'EP-3');
   const have = carried(signals);
-  return Object.keys(map).filter((n) => !have.has(n));
+  return Object.keys(map).filter((n) => !Object.hasOwn(have, n));
 }
 
 // --- Several subscribers --------------------------------------------------------------------
@@ -555,8 +539,7 @@ check(
   async (t) => {
     const m = await liveMatrix(t);
     const a = new AttrWriter(t, m.a.plan);
-    const onlyB = m.onlyB && m.onlyB.liveAt !== undefined && !m.onlyB.socket.closed;
-    const b = m.b && onlyB ? new AttrWriter(t, m.b.plan) : a;
+    const b = m.b && serves(m.onlyB) ? new AttrWriter(t, m.b.plan) : a;
     // Subscribers of its own: one closes, and the shared measurement's are read by later checks.
     const leaving = await subscribe(t, { paths: [a.path] }, 'the subscriber that closes');
     const staying = await subscribe(t, { paths: [a.path] }, 'the subscriber that stays');
@@ -619,14 +602,7 @@ check(
     const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
     // {} admits the host's changes: the shared measurement's, when it is live.
     const m = await liveMatrix(t);
-    const sub =
-      m.all.liveAt !== undefined && !m.all.socket.closed
-        ? m.all
-        : await openLive(t, { paths: [host, writer.path] }, writer, {
-            settle: true,
-            notLive: 'notTested',
-            because: 'the subscription never went live (see EP-14)',
-          });
+    const sub = await sharedOrOwn(t, m.all, { paths: [host, writer.path] }, writer);
     t.cleanup(async () => {
       invalidateTreeCache();
       if (!sameValue(await readValue(t, host, 'RequestedHostTransition'), requested)) {

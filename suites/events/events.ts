@@ -7,7 +7,7 @@ import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../
 import { sameValue } from '../../client/values.js';
 import { fail, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
-import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from '../harness/writable.js';
+import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
 import { brief, closedBy, matching, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
@@ -49,6 +49,17 @@ export function isInterfacesAdded(data: unknown): data is InterfacesAddedEvent {
 /** Any message that presents itself as an event (it has an `event` member). */
 export function isEventLike(data: unknown): boolean {
   return isRecord(data) && 'event' in data;
+}
+
+/** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
+const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+export function interfaceProblem(iface: unknown): string | undefined {
+  if (typeof iface !== 'string' || iface === '') return `interface is ${show(iface)}, not a D-Bus interface name`;
+  if (iface === 'org.freedesktop.DBus.Properties') {
+    return 'interface is org.freedesktop.DBus.Properties, the interface of the signal itself, not the interface the changed property belongs to';
+  }
+  if (!DBUS_INTERFACE.test(iface) || iface.length > 255) return `interface ${show(iface)} is not a D-Bus interface name`;
+  return undefined;
 }
 
 // --- Subscriptions --------------------------------------------------------------------------
@@ -216,11 +227,6 @@ export class AttrWriter {
   wrote(value: unknown): boolean {
     return this.writes.some((w) => sameValue(w.value, value));
   }
-}
-
-/** Writers for the declared writable attributes, at most `max`. */
-export async function writers(t: CheckContext, max = Infinity): Promise<AttrWriter[]> {
-  return (await writePlans(t, max)).map((plan) => new AttrWriter(t, plan));
 }
 
 /** Plans on different objects, none of whose paths is a prefix of another (prefix-matching servers). */
