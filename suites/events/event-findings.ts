@@ -8,7 +8,8 @@ import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
 import type { WriteStream } from './event-matrix.js';
-import { brief, interfaceProblem, isInterfacesAdded, isPropertiesChanged, type AttrWriter } from './events.js';
+import { interfaceProblem } from './engine/filters.js';
+import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter } from './events.js';
 
 /** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
 export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, writer: AttrWriter): void {

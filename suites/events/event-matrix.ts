@@ -24,20 +24,11 @@ import type { ReceivedEvent } from '../../client/subscriber.js';
 import { show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
 import { firstWritePlan, noWritableReason, writePlans } from '../harness/writable.js';
-import { admission, type Change, type EventFilter } from './engine/filters.js';
+import { admission, usableInterface, type Change, type EventFilter } from './engine/filters.js';
 import { judgeStream, type StreamJudgement } from './engine/judge.js';
 import { matching, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
-import {
-  AttrWriter,
-  fewerObjectsReason,
-  interfaceProblem,
-  onDistinctObjects,
-  subscribe,
-  tryGoLive,
-  type NotLive,
-  type WriteRecord,
-} from './events.js';
+import { AttrWriter, fewerObjectsReason, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
 export interface Matrix {
   a: AttrWriter;
@@ -72,11 +63,6 @@ export interface Matrix {
   phases: Record<string, number>;
   /** performance.now() as the measurement opened its first subscription. */
   openedAt: number;
-}
-
-/** An interface an interfaces filter can name: a D-Bus interface name, not the signal's own. */
-function usableInterface(iface: unknown): iface is string {
-  return interfaceProblem(iface) === undefined;
 }
 
 /** The interface named by the event a subscription went live with. */
