@@ -167,23 +167,23 @@ check('EV-11', 'event latency (write to event) is recorded', async (t) => {
   t.observe('shared measurement, seconds per phase', m.phases);
 });
 
-check('EV-8', 'interleaved writes to two objects: every change arrives exactly once', async (t) => {
+/** The stream judge's findings of `kinds` on A's and B's streams through the subscription to both paths. */
+async function interleaved(t: CheckContext, kinds: readonly ('missing' | 'extra' | 'order')[]): Promise<string[]> {
   const m = await withB(t);
   if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
-  const problems = [m.a, m.b].flatMap((w) => {
+  return [m.a, m.b].flatMap((w) => {
     const p = streamProblems(streamOf(m, m.both!, w), w.label);
-    return [p.missing, p.extra].filter((x): x is string => x !== undefined);
+    return kinds.flatMap((k) => p[k] ?? []);
   });
+}
+
+check('EV-8', 'interleaved writes to two objects: every change arrives exactly once', async (t) => {
+  const problems = await interleaved(t, ['missing', 'extra']);
   ensure(problems.length === 0, problems.join('; '));
 });
 
 check('EV-9', "interleaved writes to two objects: each object's events arrive in its write order", async (t) => {
-  const m = await withB(t);
-  if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
-  const problems = [m.a, m.b].flatMap((w) => {
-    const order = streamProblems(streamOf(m, m.both!, w), w.label).order;
-    return order ? [order] : [];
-  });
+  const problems = await interleaved(t, ['order']);
   ensure(problems.length === 0, problems.join('; '));
 });
 
@@ -299,6 +299,13 @@ check('EV-4', 'a socket admits nothing before its filter message: changes betwee
   if (m.closedByTarget.has(sub)) t.notTested(`${sub.what} was closed by the target (code ${sub.socket.closeInfo!.code}); see EV-10`);
 });
 
+/** The object's map, when GET of it answers 200 with one. */
+async function shownMap(t: CheckContext, path: string): Promise<Record<string, unknown> | undefined> {
+  const res = await t.client.get(path);
+  const data = res.status === 200 ? envelopeOf(res)?.data : undefined;
+  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+}
+
 check('EV-2', 'a PropertiesChanged lists only the properties that changed', async (t) => {
   const m = await liveMatrix(t);
   const pairs: [Subscription, AttrWriter][] = [[m.only, m.a]];
@@ -309,19 +316,13 @@ check('EV-2', 'a PropertiesChanged lists only the properties that changed', asyn
     if (others.size === 0) continue;
     // A property listed beside the written one is padding when it holds the value the object
     // still shows in every event: it never changed.
-    const res = await t.client.get(w.path);
-    const now = res.status === 200 ? envelopeOf(res)?.data : undefined;
-    if (now === null || typeof now !== 'object' || Array.isArray(now)) continue;
-    const unchanged = [...others].filter(
-      (k) =>
-        Object.hasOwn(now, k) &&
-        events.every((e) =>
-          sameValue((e.data as { properties: Record<string, unknown> }).properties[k], (now as Record<string, unknown>)[k]),
-        ),
-    );
+    const now = await shownMap(t, w.path);
+    if (!now) continue;
+    const listed = (e: ReceivedEvent) => (e.data as { properties: Record<string, unknown> }).properties;
+    const unchanged = [...others].filter((k) => Object.hasOwn(now, k) && events.every((e) => sameValue(listed(e)[k], now[k])));
     ensure(
       unchanged.length === 0,
-      `the PropertiesChanged of writes to ${w.label} also list ${unchanged.join(', ')}, which kept the value ${w.path} shows (${unchanged.map((k) => show((now as Record<string, unknown>)[k])).join(', ')}) in every one: ${brief(events[0]!.raw)}`,
+      `the PropertiesChanged of writes to ${w.label} also list ${unchanged.join(', ')}, which kept the value ${w.path} shows (${unchanged.map((k) => show(now[k])).join(', ')}) in every one: ${brief(events[0]!.raw)}`,
     );
   }
 });
@@ -678,15 +679,19 @@ check(
   UPLOADS,
 );
 
+/** Every PropertiesChanged the suite's subscriptions received (they are the check's evidence); NOT_TESTED without one. */
+function receivedPropertiesChanged(t: CheckContext): ReceivedEvent[] {
+  t.evidenceFrom(suiteStart);
+  const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
+  if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
+  return all;
+}
+
 check(
   'EV-2',
   "every PropertiesChanged received by the events suite has the spec's shape",
   async (t) => {
-    // What it judges came on the suite's subscriptions: they are its evidence.
-    t.evidenceFrom(suiteStart);
-    const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
-    if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
-    for (const e of all) {
+    for (const e of receivedPropertiesChanged(t)) {
       const what = `PropertiesChanged #${e.seq} ${brief(e.raw, 160)}`;
       expectSchema(t, 'propertiesChanged', e.data, what);
       const problem = interfaceProblem((e.data as { interface?: unknown }).interface);
@@ -707,21 +712,18 @@ check(
   'EV-2',
   'the values a PropertiesChanged carries keep the JSON type GET shows for them',
   async (t) => {
-    t.evidenceFrom(suiteStart);
-    const all = everythingReceived().filter((e) => isEventLike(e.data) && (e.data as { event: unknown }).event === 'PropertiesChanged');
-    if (all.length === 0) t.notTested('no PropertiesChanged arrived in this run of the events suite');
+    const all = receivedPropertiesChanged(t);
     const paths = [...new Set(all.map((e) => (e.data as { path?: unknown }).path).filter((p): p is string => typeof p === 'string'))];
     let compared = 0;
     for (const path of paths.slice(0, 10)) {
-      const res = await t.client.get(path);
-      const now = res.status === 200 ? envelopeOf(res)?.data : undefined;
-      if (now === null || typeof now !== 'object' || Array.isArray(now)) continue;
+      const now = await shownMap(t, path);
+      if (!now) continue;
       for (const e of all.filter((x) => (x.data as { path?: unknown }).path === path)) {
         const properties = (e.data as { properties?: unknown }).properties;
         if (properties === null || typeof properties !== 'object') continue; // the shape is the check above's
         for (const [k, v] of Object.entries(properties)) {
           if (!Object.hasOwn(now, k)) continue;
-          const shown = (now as Record<string, unknown>)[k];
+          const shown = now[k];
           compared += 1;
           // A number sent as its text (or the reverse) loses the D-Bus type the property has.
           if (jsonKind(v) === 'string' || jsonKind(shown) === 'string')
