@@ -8,18 +8,8 @@ import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
 import type { WriteStream } from './event-matrix.js';
+import { interfaceProblem } from './engine/filters.js';
 import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter } from './events.js';
-
-/** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
-const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-export function interfaceProblem(iface: unknown): string | undefined {
-  if (typeof iface !== 'string' || iface === '') return `interface is ${show(iface)}, not a D-Bus interface name`;
-  if (iface === 'org.freedesktop.DBus.Properties') {
-    return 'interface is org.freedesktop.DBus.Properties, the interface of the signal itself, not the interface the changed property belongs to';
-  }
-  if (!DBUS_INTERFACE.test(iface) || iface.length > 255) return `interface ${show(iface)} is not a D-Bus interface name`;
-  return undefined;
-}
 
 /** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
 export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, writer: AttrWriter): void {

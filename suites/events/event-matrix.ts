@@ -23,10 +23,10 @@
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import { show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
-import { noWritableReason, writePlans } from '../harness/writable.js';
-import { admission, type Change, type EventFilter } from './engine/filters.js';
+import { firstWritePlan, noWritableReason, writePlans } from '../harness/writable.js';
+import { admission, usableInterface, type Change, type EventFilter } from './engine/filters.js';
 import { judgeStream, type StreamJudgement } from './engine/judge.js';
-import type { Subscription } from './engine/subscription.js';
+import { matching, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
 import { AttrWriter, fewerObjectsReason, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
@@ -63,12 +63,6 @@ export interface Matrix {
   phases: Record<string, number>;
   /** performance.now() as the measurement opened its first subscription. */
   openedAt: number;
-}
-
-const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-
-function usableInterface(iface: unknown): iface is string {
-  return typeof iface === 'string' && DBUS_INTERFACE.test(iface) && iface !== 'org.freedesktop.DBus.Properties';
 }
 
 /** The interface named by the event a subscription went live with. */
@@ -227,7 +221,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
 }
 
 /** Every open subscription of the matrix. */
-export function subscriptionsOf(m: Matrix): Subscription[] {
+function subscriptionsOf(m: Matrix): Subscription[] {
   return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither, m.nearPaths, m.nearSlash, m.nearIface, m.early].filter(
     (x): x is Subscription => x !== undefined,
   );
@@ -253,12 +247,17 @@ function swapCase(text: string): string {
   return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
-/** The writers whose changes a subscription's filter admits, as the spec reads the filter. */
-export function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
-  const withB = (list: AttrWriter[]) => (m.b ? [...list, m.b] : list);
-  if (sub === m.onlyB || sub === m.nearPaths || sub === m.nearSlash || sub === m.nearIface || sub === m.early) return m.b ? [m.b] : [];
-  if (sub === m.all || sub === m.both || sub === m.either) return withB([m.a]);
-  return [m.a];
+/**
+ * The writers whose changes a subscription's filter must admit (filters.ts reads the filter as the
+ * spec does), each change named with its interface once the priming showed one.
+ */
+function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
+  return [m.a, m.b].filter((w): w is AttrWriter => {
+    if (!w) return false;
+    const iface = w === m.a ? m.interfaces?.a : m.interfaces?.b;
+    const change: Change = { no: 0, kind: 'PropertiesChanged', path: w.path, name: w.name, value: undefined, iface };
+    return admission(sub.filter as EventFilter, change) === 'must';
+  });
 }
 
 function expectedCount(m: Matrix, sub: Subscription): number {
@@ -267,13 +266,7 @@ function expectedCount(m: Matrix, sub: Subscription): number {
 
 /** The measured events of `w` a subscription received (the restores after the measurement are not). */
 export function measuredEvents(m: Matrix, sub: Subscription, w: AttrWriter): ReceivedEvent[] {
-  return sub.socket.events.slice(m.from.get(sub) ?? 0, m.until.get(sub)).filter((e) => {
-    try {
-      return w.changed(e.data);
-    } catch {
-      return false;
-    }
-  });
+  return matching(sub.socket, w.changed, m.from.get(sub) ?? 0, m.until.get(sub));
 }
 
 /** The values written by `w` in the measured sequence. */
@@ -283,16 +276,15 @@ export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
 
 /** Whether any event of `w` reached the subscription up to the end of the measurement (priming included). */
 export function anyEventOf(m: Matrix, sub: Subscription, w: AttrWriter): ReceivedEvent | undefined {
-  return sub.socket.events.slice(0, m.until.get(sub)).find((e) => {
-    try {
-      return w.changed(e.data);
-    } catch {
-      return false;
-    }
-  });
+  return matching(sub.socket, w.changed, 0, m.until.get(sub))[0];
 }
 
 // --- What the checks take from the measurement ---------------------------------------------
+
+/** Whether a subscription of the measurement still serves a check: it went live and the target has not closed it. */
+export function serves(sub: Subscription | undefined): sub is Subscription {
+  return sub !== undefined && sub.liveAt !== undefined && !sub.socket.closed;
+}
 
 /** The measurement, or NOT_TESTED when no subscription delivers events at all (EP-14 is that FAIL). */
 export async function liveMatrix(t: CheckContext): Promise<Matrix> {
@@ -306,10 +298,9 @@ export async function liveMatrix(t: CheckContext): Promise<Matrix> {
  * without one, or at once when no events flow at all (the shared measurement found none).
  */
 export async function eventWriter(t: CheckContext): Promise<AttrWriter> {
-  const plans = await writePlans(t, 1);
-  if (plans.length === 0) t.notTested(noWritableReason());
+  const plan = await firstWritePlan(t);
   await liveMatrix(t);
-  return new AttrWriter(t, plans[0]!);
+  return new AttrWriter(t, plan);
 }
 
 /** The measurement with a second object, or NOT_TESTED. */

@@ -7,9 +7,9 @@ import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../
 import { sameValue } from '../../client/values.js';
 import { fail, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
-import { putAttr, readValue, restoreAfter, writePlans, type WritePlan } from '../harness/writable.js';
+import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
-import { brief, closedBy, matching, recent, type Subscription } from './engine/subscription.js';
+import { brief, closedBy, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
 
 export { brief, recent };
@@ -218,11 +218,6 @@ export class AttrWriter {
   }
 }
 
-/** Writers for the declared writable attributes, at most `max`. */
-export async function writers(t: CheckContext, max = Infinity): Promise<AttrWriter[]> {
-  return (await writePlans(t, max)).map((plan) => new AttrWriter(t, plan));
-}
-
 /** Plans on different objects, none of whose paths is a prefix of another (prefix-matching servers). */
 export function onDistinctObjects(plans: WritePlan[]): WritePlan[] {
   const related = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
@@ -313,37 +308,13 @@ export async function openLive(
 
 /**
  * Writes until `witness` received the change (a witness proves the change emitted an event): the
- * witness primed once more. Returns the event. Without one: fails, or NOT_TESTED with `notDelivered`.
+ * witness primed once more. Fails when it never does.
  */
-export async function provoke(
-  t: CheckContext,
-  writer: AttrWriter,
-  witness: Subscription,
-  opts: { notDelivered?: 'fail' | 'notTested'; because?: string } = {},
-): Promise<ReceivedEvent> {
+export async function provoke(t: CheckContext, writer: AttrWriter, witness: Subscription): Promise<void> {
   const again: Subscription = { ...witness, liveAt: undefined };
   const { writes } = await prime(eventTimes(t.cfg), [again], { write: primingWrite(writer) });
-  if (again.liveAt !== undefined) return witness.socket.events[again.liveAt]!;
   const reason = `${witness.what} (filter ${show(witness.filter)}) received no PropertiesChanged of ${writer.label} after ${writes.length} writes; ${recent(witness.socket)}`;
-  if (opts.notDelivered === 'notTested') t.notTested(`${opts.because ?? 'the change could not be observed'}: ${reason}`);
-  fail(reason);
-}
-
-/**
- * Waits for `count` matching events from `from` (bounded), then out the quiet window of the writes
- * (answered by `writtenAt`) for extras; returns all matches.
- */
-export async function collect(
-  t: CheckContext,
-  s: Subscription,
-  pred: EventPredicate,
-  count: number,
-  from: number,
-  writtenAt: number,
-): Promise<ReceivedEvent[]> {
-  await s.socket.waitForCount(pred, count, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
-  await quietSince(t.cfg, writtenAt);
-  return matching(s.socket, pred, from);
+  if (again.liveAt === undefined) fail(reason);
 }
 
 /** Percentile of a sorted list (nearest rank). */

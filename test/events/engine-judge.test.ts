@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import type { Change } from '../../suites/events/engine/filters.js';
-import { judgeStream } from '../../suites/events/engine/judge.js';
+import { addedUnion, judgeStream } from '../../suites/events/engine/judge.js';
 
 const P = '/xyz/ns/inventory/system';
 
@@ -103,5 +103,25 @@ describe('the stream judge on the events suite’s writes', () => {
 
   test('an event that arrived before its write was sent is not that write’s', () => {
     expect(judge(['v1'], [{ value: 'v1', at: -1 }])).toMatchObject({ missing: [1], duplicated: 1 });
+  });
+});
+
+describe('the union of one new object’s InterfacesAdded signals', () => {
+  const signal = (interfaces: unknown) => ({ event: 'InterfacesAdded', path: P, interfaces });
+
+  test('the properties of every signal together, a later value winning; a repeated set of interfaces counts once', () => {
+    const union = addedUnion([
+      signal({ 'xyz.ns.Version': { Version: '1', Purpose: 'BMC' } }),
+      signal({ 'xyz.ns.Activation': { Activation: 'Ready' }, 'xyz.ns.Version': { Version: '2' } }),
+      signal({ 'xyz.ns.Version': { Extra: true } }),
+    ]);
+    expect(union.signals).toBe(2);
+    expect(union.properties).toEqual({ Version: '2', Purpose: 'BMC', Activation: 'Ready' });
+  });
+
+  test('a signal or an interface that is no map carries nothing', () => {
+    const union = addedUnion([signal('xyz.ns.Version'), signal({ 'xyz.ns.Version': 'Version' }), null, signal({ 'xyz.ns.A': { A: 1 } })]);
+    expect(union.properties).toEqual({ A: 1 });
+    expect(union.signals).toBe(2);
   });
 });

@@ -5,7 +5,11 @@
  * - a paths filter and InterfacesAdded: the D-Bus signal comes from the ObjectManager above the new
  *   object while the message names the new object, so a filter naming either may admit it;
  * - a paths filter and a change below a listed path: prefix-matching servers admit it.
+ *
+ * Also which names an interfaces filter can list: the interface a property belongs to, as a
+ * PropertiesChanged must name it.
  */
+import { show } from '../../harness/assert.js';
 
 export interface EventFilter {
   paths?: string[];
@@ -74,4 +78,20 @@ export function distinctPaths(paths: readonly string[]): string[] {
     if (!out.some((o) => o === p || isBelow(p, o))) out.push(p);
   }
   return out;
+}
+
+/** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
+const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+export function interfaceProblem(iface: unknown): string | undefined {
+  if (typeof iface !== 'string' || iface === '') return `interface is ${show(iface)}, not a D-Bus interface name`;
+  if (iface === 'org.freedesktop.DBus.Properties') {
+    return 'interface is org.freedesktop.DBus.Properties, the interface of the signal itself, not the interface the changed property belongs to';
+  }
+  if (!DBUS_INTERFACE.test(iface) || iface.length > 255) return `interface ${show(iface)} is not a D-Bus interface name`;
+  return undefined;
+}
+
+/** An interface an interfaces filter can name: a D-Bus interface name, not the signal's own. */
+export function usableInterface(iface: unknown): iface is string {
+  return interfaceProblem(iface) === undefined;
 }

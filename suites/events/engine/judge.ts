@@ -77,6 +77,23 @@ export interface AddedUnion {
   sets: Set<string>;
 }
 
+/** Adds one signal's interfaces to the union; false, adding nothing, when the same set came before (one signal sent twice). */
+function addSignal(union: AddedUnion, interfaces: Record<string, unknown>): boolean {
+  const set = Object.keys(interfaces).sort().join(' ');
+  if (union.sets.has(set)) return false;
+  union.sets.add(set);
+  union.signals++;
+  for (const p of Object.values(interfaces)) if (isRecord(p)) Object.assign(union.properties, p);
+  return true;
+}
+
+/** What the InterfacesAdded signals of one object (the `data` of each) carried together; a signal that is no map is passed over. */
+export function addedUnion(signals: readonly unknown[]): AddedUnion {
+  const union: AddedUnion = { signals: 0, properties: {}, sets: new Set<string>() };
+  for (const d of signals) if (isRecord(d) && isRecord(d.interfaces)) addSignal(union, d.interfaces);
+  return union;
+}
+
 /** What a single InterfacesAdded says wrong about its own shape, if anything. */
 function addedShapeProblem(data: Record<string, unknown>): string | undefined {
   if (!isRecord(data.interfaces)) return `interfaces is ${show(data.interfaces)}, not a map of interface to properties`;
@@ -201,18 +218,10 @@ export function judgeStream(input: StreamInput): StreamJudgement {
         problem('EV-3', e, `InterfacesAdded of ${slot.change.path}: ${shape}`);
         continue;
       }
-      const union = added.get(slot.change.no) ?? { signals: 0, properties: {}, sets: new Set<string>() };
+      const union = added.get(slot.change.no) ?? addedUnion([]);
       added.set(slot.change.no, union);
-      const set = Object.keys(data.interfaces as Record<string, unknown>)
-        .sort()
-        .join(' ');
-      if (union.sets.has(set)) {
+      if (!addSignal(union, data.interfaces as Record<string, unknown>))
         problem('EV-8', e, `an InterfacesAdded of ${slot.change.path} with the same interfaces as one that already arrived`);
-        continue;
-      }
-      union.sets.add(set);
-      union.signals++;
-      for (const p of Object.values(data.interfaces as Record<string, Record<string, unknown>>)) Object.assign(union.properties, p);
       continue;
     }
     const above = pending.find(
