@@ -13,7 +13,7 @@ import { carries } from '../events/engine/judge.js';
 import { interfaceKeys } from '../harness/tree.js';
 import { differentValue } from '../harness/writable.js';
 import { recordLatency } from '../harness/pace.js';
-import { distinctPaths, type Change, type EventFilter } from '../events/engine/filters.js';
+import { distinctPaths, usableInterface, type Change, type EventFilter } from '../events/engine/filters.js';
 import type { StatefulEnv } from './world.js';
 
 export interface Writable {
@@ -34,13 +34,6 @@ export interface ViewsDiscovery {
   eventsWhyNot?: string;
   /** The subscription every sequence watches all changes through: {} where it works. */
   witness: EventFilter;
-}
-
-const DBUS_INTERFACE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
-
-/** An interface a filter can name: a D-Bus interface name, and not the signal's own. */
-export function usableInterface(name: unknown): name is string {
-  return typeof name === 'string' && DBUS_INTERFACE.test(name) && name !== 'org.freedesktop.DBus.Properties' && name.length <= 255;
 }
 
 export function writableKey(path: string, name: string): string {
