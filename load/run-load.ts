@@ -28,6 +28,7 @@ import { measureSubscriberCapacity, type SubscriberCapacity } from './capacity/s
 import { runUploadLoop } from './upload-loop.js';
 import type { ValueCycle } from './values.js';
 import { restoreOriginals, writeMixSource, type RestoreResult } from './write-mix.js';
+import { operationCount } from './verify/timeline-svg.js';
 import { AnswerSampler, type Violation } from './verify/answers.js';
 import { chooseRegister, RegisterVerifier, type RegisterRound } from './verify/register.js';
 import type { ReadEndpoint, RegisterHistory } from './verify/history.js';
@@ -219,7 +220,7 @@ function addRoundViolations(sampler: AnswerSampler, verifier: RegisterVerifier, 
     sampler.add(
       {
         requirement: 'EP-8',
-        problem: `the register ${verifier.path} ${verifier.name} is not linearizable: a PUT's value does not read back as a single copy would (${r.violation.operations} ${r.violation.operations === 1 ? 'operation' : 'operations'} after shrinking; read by ${readsOf(r.violation.history)})`,
+        problem: `the register ${verifier.path} ${verifier.name} is not linearizable: a PUT's value does not read back as a single copy would (${operationCount(r.violation.operations)} after shrinking; read by ${readsOf(r.violation.history)})`,
       },
       r.violation.firstRps,
     );

@@ -9,6 +9,7 @@ import { PAGE_SCRIPT } from './page-script.js';
 import type { ScenarioReport } from './model.js';
 import { verdictLine } from '../terminal.js';
 import { describeMiss, isDefaultThreshold } from '../thresholds.js';
+import { operationCount } from '../verify/timeline-svg.js';
 
 export async function renderLoadHtml(doc: LoadDocument): Promise<string> {
   const require = createRequire(import.meta.url);
@@ -280,7 +281,7 @@ function verificationSection(doc: LoadDocument): string {
         .filter((r) => r.violation)
         .map(
           (r) =>
-            `<h3>${esc(r.scenario)}${r.rate === undefined ? '' : ` at ${r.rate} req/s`}: a shrunk history of ${r.violation!.operations} operations, from ${r.violation!.firstRps} req/s</h3><div class="timeline">${r.violation!.svg}</div><p>Replay key: <code class="key">${esc(r.violation!.replayKey)}</code></p>`,
+            `<h3>${esc(r.scenario)}${r.rate === undefined ? '' : ` at ${r.rate} req/s`}: a shrunk history of ${operationCount(r.violation!.operations)}, from ${r.violation!.firstRps} req/s</h3><div class="timeline">${r.violation!.svg}</div><p>Replay key: <code class="key">${esc(r.violation!.replayKey)}</code></p>`,
         )
         .join('')}`
     : '';

@@ -196,7 +196,7 @@ function via(op: RegisterOperation): string {
 
 function summary(history: RegisterHistory, result: CheckResult | undefined): string {
   const initial = `initial value ${cut(show(history.initial), 24)}`;
-  const count = `${history.operations.length} operations`;
+  const count = operationCount(history.operations.length);
   if (result === undefined) return `${count}, ${initial}`;
   if (result.linearizable === 'unknown') return `${count}, ${initial}: not decided (${result.reason})`;
   if (result.linearizable) return `${count}, ${initial}: linearizable, in the order numbered #1…#${result.order.length}`;
@@ -255,4 +255,9 @@ function niceStep(raw: number): number {
 function formatMs(t: number, step: number): string {
   const decimals = Math.max(0, -Math.floor(Math.log10(step)));
   return t.toFixed(decimals);
+}
+
+/** "1 operation", "3 operations". */
+export function operationCount(n: number): string {
+  return `${n} ${n === 1 ? 'operation' : 'operations'}`;
 }
