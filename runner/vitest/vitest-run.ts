@@ -46,7 +46,9 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   try {
     if (run.lean) await runLean(run, reporter, files);
     else {
-      const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control]), VITEST_LOGGING);
+      const { AllureReporter } = await import('./allure-reporter.js');
+      const allure = new AllureReporter(join(run.outDir, 'allure-results'));
+      const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control, allure]), VITEST_LOGGING);
       try {
         // Every file collected before the first test runs: the progress counts against what will run.
         reporter.plan((await vitest.collect(files)).testModules);
@@ -179,13 +181,9 @@ function vitestOptions(run: SuiteRun, root: string, reporters: Reporter[]): Para
     setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/vitest/suite-setup.${EXT}`],
     testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
     provide: { bmc: run.cfg, runChannel: run.control.channel },
-    // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
-    reporters: [
-      ...reporters,
-      ...(run.lean
-        ? []
-        : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
-    ],
+    // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test
+    // here; a full run's reporters include allure's (allure-reporter.ts), a lean run's do not.
+    reporters,
   };
 }
 
