@@ -4,7 +4,8 @@
  * in a full run: 2 s on an idle machine, over 10 s beside other disk work); a report that is read
  * after the run needs no durability against a power cut. The files and their contents are the same.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { Vitest } from 'vitest/node';
@@ -20,12 +21,23 @@ interface ResultWriter {
   writeCategoriesDefinitions(categories: unknown): void;
 }
 
+/** Files being written at once: the threadpool's width, well below any limit on open files. */
+const WRITES_AT_ONCE = 8;
+
 /**
  * Writes as allure's FileSystemWriter does (same names, same JSON), without fsync and temp-file
- * renames; the two files written once per run (environment, categories) still go through allure's.
+ * renames, and in the background (the main thread builds the next result meanwhile): `flushed()`
+ * is when every file is there. The two files written once per run (environment, categories) still
+ * go through allure's.
  */
 export class UnsyncedWriter implements ResultWriter {
   private made = false;
+  private readonly queue: Array<() => Promise<void>> = [];
+  private running = 0;
+  /** The writes not yet done; a failed one fails flushed(). */
+  private pending: Promise<void>[] = [];
+  /** The last write of each file: a file written again is written after it, never beside it. */
+  private readonly last = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dir: string,
@@ -60,8 +72,40 @@ export class UnsyncedWriter implements ResultWriter {
     this.allures.writeCategoriesDefinitions(categories);
   }
 
+  /** Every file written so far is on disk (in the page cache). */
+  async flushed(): Promise<void> {
+    while (this.pending.length > 0) {
+      const now = this.pending;
+      this.pending = [];
+      await Promise.all(now);
+    }
+    this.last.clear();
+  }
+
   private write(name: string, data: string | Buffer): void {
-    writeFileSync(this.path(name), data);
+    const path = this.path(name);
+    const before = this.last.get(path);
+    const done = (before ?? Promise.resolve()).then(() => this.slot(() => writeFile(path, data)));
+    this.last.set(path, done);
+    this.pending.push(done);
+  }
+
+  private slot(task: () => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push(() => task().then(resolve, reject));
+      this.next();
+    });
+  }
+
+  private next(): void {
+    while (this.running < WRITES_AT_ONCE && this.queue.length > 0) {
+      const task = this.queue.shift()!;
+      this.running += 1;
+      void task().finally(() => {
+        this.running -= 1;
+        this.next();
+      });
+    }
   }
 
   private path(name: string): string {
@@ -77,8 +121,12 @@ interface WithRuntime {
 }
 
 export class AllureReporter extends AllureVitestReporter {
-  /** True once the results go through UnsyncedWriter (false: allure's own writer, slower but the same files). */
-  unsynced = false;
+  /** Set once the results go through it (absent: allure's own writer, slower but the same files). */
+  private writer?: UnsyncedWriter;
+
+  get unsynced(): boolean {
+    return this.writer !== undefined;
+  }
 
   constructor(private readonly resultsDir: string) {
     super({ resultsDir });
@@ -88,8 +136,16 @@ export class AllureReporter extends AllureVitestReporter {
     super.onInit(vitest);
     const runtime = (this as unknown as WithRuntime).allureReporterRuntime;
     if (runtime?.writer && typeof runtime.writer.writeResult === 'function') {
-      runtime.writer = new UnsyncedWriter(this.resultsDir, runtime.writer);
-      this.unsynced = true;
+      this.writer = new UnsyncedWriter(this.resultsDir, runtime.writer);
+      runtime.writer = this.writer;
     }
+  }
+
+  /** vitest waits for it: the results are all on disk before the run's reports read them. */
+  // vitest's Reporter hooks may return a promise (Awaitable<void>); allure-vitest declares void.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  override async onTestRunEnd(tests: Parameters<AllureVitestReporter['onTestRunEnd']>[0]): Promise<void> {
+    super.onTestRunEnd(tests);
+    await this.writer?.flushed();
   }
 }

@@ -19,7 +19,7 @@ function files(dir: string): Record<string, string> {
 }
 
 describe('UnsyncedWriter', () => {
-  test('writes the same files with the same contents as allure FileSystemWriter', () => {
+  test('writes the same files with the same contents as allure FileSystemWriter', async () => {
     const source = join(base, 'source.txt');
     writeFileSync(source, 'attachment from a path ü');
     const theirs = join(base, 'theirs');
@@ -35,10 +35,24 @@ describe('UnsyncedWriter', () => {
       w.writeCategoriesDefinitions([{ name: 'Broken', matchedStatuses: ['broken'] }] as never);
     };
     calls(new FileSystemWriter({ resultsDir: theirs }));
-    calls(new UnsyncedWriter(ours, new FileSystemWriter({ resultsDir: ours })));
+    const writer = new UnsyncedWriter(ours, new FileSystemWriter({ resultsDir: ours }));
+    calls(writer);
+    await writer.flushed();
     const expected = files(theirs);
     expect(Object.keys(expected)).toHaveLength(7);
     expect(files(ours)).toEqual(expected);
+  });
+
+  test('writes many files at once, a file written twice ends with its last content', async () => {
+    const dir = join(base, 'many');
+    const writer = new UnsyncedWriter(dir, new FileSystemWriter({ resultsDir: dir }));
+    for (let i = 0; i < 300; i++) writer.writeAttachment(`${i}-attachment.txt`, Buffer.from(String(i).repeat(1000)));
+    for (let i = 0; i < 20; i++) writer.writeResult({ uuid: 'same', n: i } as never);
+    await writer.flushed();
+    const written = files(dir);
+    expect(Object.keys(written)).toHaveLength(301);
+    expect(written['299-attachment.txt']).toBe('299'.repeat(1000));
+    expect(JSON.parse(written['same-result.json']!)).toEqual({ uuid: 'same', n: 19 });
   });
 });
 
