@@ -51,16 +51,14 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
       // The progress counts against what will run: every file collected, in a vitest of its own
       // whose worker loads the suites beside the run's (waiting for it cost 1.5 s idle, 4 s busy).
       // On a terminal the status line names every test from the first on, out of the total: there
-      // the run's first test waits for the count (the run's vitest is made meanwhile).
+      // the run's first test waits for the count (its worker loads meanwhile).
       const planning = collectFiles(run, root, files);
       const modules = planning.then((r) => r.testModules);
-      // A failed collection shows where it is awaited (or in the total): never as an unhandled rejection.
-      modules.catch(() => undefined);
-      if (!status) reporter.planFrom(modules);
+      reporter.planFrom(modules);
+      if (status) run.control.holdFirstTestUntil(modules);
       try {
         const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control, allure]), VITEST_LOGGING);
         try {
-          if (status) reporter.plan(await modules);
           await startCatching(vitest, files, reporter);
         } finally {
           await vitest.close();
