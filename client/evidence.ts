@@ -54,10 +54,24 @@ export function redactText(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     // Very short secrets would blank out ordinary text; structured redaction still covers them.
     if (secret.length < 3) continue;
-    const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
-    for (const form of forms) out = out.split(form).join(MASK);
+    // Most texts hold no secret: a search is far cheaper than a split and join that change nothing.
+    for (const form of formsOf(secret)) if (out.includes(form)) out = out.split(form).join(MASK);
   }
   return out;
+}
+
+/** A secret's raw, JSON-escaped and URL-encoded forms, each once; kept, since a run redacts with the same few. */
+const FORMS = new Map<string, readonly string[]>();
+
+function formsOf(secret: string): readonly string[] {
+  let forms = FORMS.get(secret);
+  if (!forms) {
+    forms = [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])];
+    // Session cookies become secrets too: the cache stays bounded in a long process (a fleet, the self-test).
+    if (FORMS.size >= 1000) FORMS.clear();
+    FORMS.set(secret, forms);
+  }
+  return forms;
 }
 
 /** True for JSON member names that carry credentials. */

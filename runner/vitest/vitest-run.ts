@@ -46,13 +46,25 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   try {
     if (run.lean) await runLean(run, reporter, files);
     else {
-      const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control]), VITEST_LOGGING);
+      const { AllureReporter } = await import('./allure-reporter.js');
+      const allure = new AllureReporter(join(run.outDir, 'allure-results'));
+      // The progress counts against what will run: every file collected, in a vitest of its own
+      // whose worker loads the suites beside the run's (waiting for it cost 1.5 s idle, 4 s busy).
+      // On a terminal the status line names every test from the first on, out of the total: there
+      // the run's first test waits for the count (its worker loads meanwhile).
+      const planning = collectFiles(run, root, files);
+      const modules = planning.then((r) => r.testModules);
+      reporter.planFrom(modules);
+      if (status) run.control.holdFirstTestUntil(modules);
       try {
-        // Every file collected before the first test runs: the progress counts against what will run.
-        reporter.plan((await vitest.collect(files)).testModules);
-        await startCatching(vitest, files, reporter);
+        const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control, allure]), VITEST_LOGGING);
+        try {
+          await startCatching(vitest, files, reporter);
+        } finally {
+          await vitest.close();
+        }
       } finally {
-        await vitest.close();
+        await planning.catch(() => undefined);
       }
     }
   } finally {
@@ -65,6 +77,17 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
 }
 
 const VITEST_LOGGING = { logLevel: 'error', clearScreen: false } as const;
+
+/** The files' tests as collected (none run), by a vitest that is closed when done. */
+async function collectFiles(run: SuiteRun, root: string, files: string[]): Promise<Awaited<ReturnType<Vitest['collect']>>> {
+  // A reporter that reports nothing: with none, vitest would add its default one.
+  const vitest = await createVitest('test', vitestOptions(run, root, [{}]), VITEST_LOGGING);
+  try {
+    return await vitest.collect(files);
+  } finally {
+    await vitest.close();
+  }
+}
 
 async function startCatching(vitest: Vitest, files: string[], reporter: VerdictReporter): Promise<void> {
   try {
@@ -179,13 +202,9 @@ function vitestOptions(run: SuiteRun, root: string, reporters: Reporter[]): Para
     setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/vitest/suite-setup.${EXT}`],
     testNamePattern: run.requirements ? idPattern(run.requirements) : undefined,
     provide: { bmc: run.cfg, runChannel: run.control.channel },
-    // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test here.
-    reporters: [
-      ...reporters,
-      ...(run.lean
-        ? []
-        : [['allure-vitest/reporter', { resultsDir: join(run.outDir, 'allure-results') }] as [string, Record<string, unknown>]]),
-    ],
+    // junit.xml is written per requirement from results.json (report/junit-xml.ts), not per test
+    // here; a full run's reporters include allure's (allure-reporter.ts), a lean run's do not.
+    reporters,
   };
 }
 
