@@ -23,6 +23,8 @@ const shared = { testTimeout: hangAfter(DEFAULT_MS), hookTimeout: hangAfter(DEFA
 // The project's own tests. The conformance suites (suites/) are run by `bmc-conformance run`, not here.
 export default defineConfig({
   test: {
+    // One temporary root for the run, removed at its end (helpers shared by several files use it).
+    globalSetup: ['test/support/global-tmp.ts'],
     // Three files at once on two cores: the long files (mutation, resilience, dialects) mostly wait.
     maxWorkers: 3,
     projects: [

@@ -1,10 +1,10 @@
 /** Runs the load command in this process, with the defaults commander would give, its output captured. */
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { vi } from 'vitest';
 import { loadCommand, type LoadFlags } from '../../cli/load-command.js';
 import type { LoadDocument } from '../../load/load-document.js';
+import { runTempDir } from '../support/temp-dirs.js';
 
 export interface LoadRun {
   exitCode: number;
@@ -14,7 +14,7 @@ export interface LoadRun {
 }
 
 export async function runLoadCommand(over: Partial<LoadFlags>): Promise<LoadRun> {
-  const out = over.out ?? (await mkdtemp(join(tmpdir(), 'bmc-load-')));
+  const out = over.out ?? (await runTempDir('bmc-load-'));
   const flags: LoadFlags = {
     user: 'root',
     password: '0penBmc',

@@ -16,3 +16,12 @@ export function tempDirs(prefix: string): () => Promise<string> {
     return dir;
   };
 }
+
+/**
+ * For helpers shared by several files (a file-level hook would belong to whichever file loaded the
+ * helper first): a fresh directory under the test run's root, which the global setup removes at the
+ * run's end (test/support/global-tmp.ts).
+ */
+export async function runTempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(process.env.BMC_TEST_TMP ?? tmpdir(), prefix));
+}
