@@ -7,7 +7,9 @@
 import { REQUIREMENTS } from '../../catalogue/requirements.js';
 import type { VerifyOutcome } from '../run-load.js';
 import type { AnswerEvidence } from './answers.js';
-import type { RegisterHistory } from './history.js';
+import type { StreamCount } from './filters.js';
+import type { RegisterRound } from './register.js';
+import type { EventCount } from './register-events.js';
 
 export interface VerifiedRequirement {
   id: string;
@@ -21,27 +23,12 @@ export interface VerifiedRequirement {
   evidence?: AnswerEvidence;
 }
 
-export interface VerifiedRound {
-  scenario: string;
-  rate?: number;
-  operations: number;
-  failed: number;
-  verdict: 'linearizable' | 'not-linearizable' | 'unknown';
-  note?: string;
-  events?: { expected: number; delivered: number; lost: number; duplicated: number; reordered: number };
+/** A register round as load.json keeps it: its counts, without the examples the console and page take from the run. */
+export type VerifiedRound = Omit<RegisterRound, 'events' | 'streams'> & {
+  events?: Omit<EventCount, 'example'>;
   /** Each subscriber by its kind of filter; `foreign`: events its filter excludes. */
-  streams?: Array<{
-    kind: string;
-    expected: number;
-    delivered: number;
-    lost: number;
-    duplicated: number;
-    reordered: number;
-    foreign: number;
-    closed?: true;
-  }>;
-  violation?: { firstRps: number; operations: number; replayKey: string; svg: string; history: RegisterHistory };
-}
+  streams?: Array<Omit<StreamCount, 'example' | 'foreignExample'>>;
+};
 
 export interface Verification {
   verdict: 'pass' | 'fail';
@@ -78,33 +65,18 @@ export function verificationOf(v: VerifyOutcome): Verification {
     ...(v.register && {
       register: {
         ...v.register,
-        rounds: v.register.rounds.map(({ streams, ...r }) => ({
+        rounds: v.register.rounds.map(({ streams, events, ...r }): VerifiedRound => ({
           ...r,
-          ...(streams && {
-            streams: streams.map((x) => ({
-              kind: x.kind,
-              expected: x.expected,
-              delivered: x.delivered,
-              lost: x.lost,
-              duplicated: x.duplicated,
-              reordered: x.reordered,
-              foreign: x.foreign,
-              ...(x.closed && { closed: x.closed }),
-            })),
-          }),
-          ...(r.events && {
-            events: {
-              expected: r.events.expected,
-              delivered: r.events.delivered,
-              lost: r.events.lost,
-              duplicated: r.events.duplicated,
-              reordered: r.events.reordered,
-            },
-          }),
+          ...(streams && { streams: streams.map(({ example: _e, foreignExample: _f, ...counts }) => counts) }),
+          ...(events && { events: withoutExample(events) }),
         })),
       },
     }),
   };
+}
+
+function withoutExample({ expected, delivered, lost, duplicated, reordered }: EventCount): Omit<EventCount, 'example'> {
+  return { expected, delivered, lost, duplicated, reordered };
 }
 
 /** One sentence per requirement violated under load (each makes the run exit 1). */
