@@ -11,6 +11,7 @@
  */
 import { dataOf } from '../../client/answer.js';
 import type { BmcClient } from '../../client/http.js';
+import { isMap } from '../../client/values.js';
 import type { RestoreResult } from '../write-mix.js';
 import { attrPath, restoreOriginals } from '../write-mix.js';
 import type { ValueCycle } from '../values.js';
@@ -65,10 +66,7 @@ export function chooseRegister(cycles: readonly ValueCycle[]): { register: Value
 
 /** The GET that reads the register on an endpoint, and where its value sits in the answer's data. */
 export function readOn(endpoint: ReadEndpoint, path: string, name: string): { url: string; value: (data: unknown) => unknown } {
-  const member = (data: unknown, key: string): unknown =>
-    data !== null && typeof data === 'object' && !Array.isArray(data) && Object.hasOwn(data, key)
-      ? (data as Record<string, unknown>)[key]
-      : undefined;
+  const member = (data: unknown, key: string): unknown => (isMap(data) && Object.hasOwn(data, key) ? data[key] : undefined);
   switch (endpoint) {
     case 'attr':
       return { url: attrPath(path, name), value: (data) => data };
