@@ -205,12 +205,16 @@ async function measure(t: CheckContext): Promise<Matrix> {
   // that never went live waits for nothing (its check says why).
   await collectTogether(
     eventTimes(t.cfg),
-    subs.map((sub) => ({
-      subscription: sub,
-      pred: (d: unknown) => admitted(m, sub).some((w) => w.changed(d)),
-      count: sub.liveAt === undefined ? 0 : expectedCount(m, sub),
-      from: m.from.get(sub)!,
-    })),
+    subs.map((sub) => {
+      // Fixed for the subscription: worked out once, not at every message the predicate sees.
+      const owed = admitted(m, sub);
+      return {
+        subscription: sub,
+        pred: (d: unknown) => owed.some((w) => w.changed(d)),
+        count: sub.liveAt === undefined ? 0 : expectedCount(m, sub),
+        from: m.from.get(sub)!,
+      };
+    }),
   );
   phase('collecting');
   for (const sub of subs) {

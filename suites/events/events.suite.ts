@@ -1,7 +1,8 @@
 /** Events: the /subscribe channel, its filters, the two event kinds, order, isolation of subscribers. */
 import { afterAll, beforeAll } from 'vitest';
 import { EventSubscriber, type ReceivedEvent } from '../../client/subscriber.js';
-import { sameValue } from '../../client/values.js';
+import { okData } from '../../client/answer.js';
+import { isMap, sameValue } from '../../client/values.js';
 import { profileAllows } from '../../runner/config.js';
 import { check as harnessCheck, evidenceMark, runConfig, type CheckContext, type CheckOptions } from '../harness/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from '../harness/assert.js';
@@ -301,9 +302,8 @@ check('EV-4', 'a socket admits nothing before its filter message: changes betwee
 
 /** The object's map, when GET of it answers 200 with one. */
 async function shownMap(t: CheckContext, path: string): Promise<Record<string, unknown> | undefined> {
-  const res = await t.client.get(path);
-  const data = res.status === 200 ? envelopeOf(res)?.data : undefined;
-  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  const data = okData(await t.client.get(path));
+  return isMap(data) ? data : undefined;
 }
 
 check('EV-2', 'a PropertiesChanged lists only the properties that changed', async (t) => {
@@ -429,8 +429,12 @@ async function announcements(
 ): Promise<ReceivedEvent[]> {
   const seen = () => matching(sub.socket, announces, opts.from);
   const map = envelopeOf(await t.client.get(opts.created))?.data;
-  const names = map !== null && typeof map === 'object' && !Array.isArray(map) ? Object.keys(map) : [];
-  const done = () => sub.socket.closed || names.every((n) => Object.hasOwn(carried(seen()), n));
+  const names = isMap(map) ? Object.keys(map) : [];
+  const done = (): boolean => {
+    if (sub.socket.closed) return true;
+    const have = carried(seen());
+    return names.every((n) => Object.hasOwn(have, n));
+  };
   await waitUntil(done, () => opts.start + t.cfg.eventTimeoutMs, [sub.socket]);
   return seen();
 }
