@@ -5,6 +5,7 @@
  * other events the load causes are no violation where the filter admits them, and one it should
  * have excluded FAILs the filter's requirement (EV-4, EV-5, EV-6).
  */
+import { admission, changeOf, type EventFilter } from '../../client/event-filter.js';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import type { RegisterOperation } from './history.js';
 import { countEvents, type EventCount } from './register-events.js';
@@ -14,11 +15,6 @@ export type FilterKind = (typeof FILTER_KINDS)[number];
 
 /** The requirement of each kind of filter: what it must admit, and only that. */
 export const FILTER_REQUIREMENT: Record<Exclude<FilterKind, 'none'>, string> = { paths: 'EV-4', interfaces: 'EV-5', both: 'EV-6' };
-
-export interface EventFilter {
-  paths?: string[];
-  interfaces?: string[];
-}
 
 /** The filter of a kind for the register at `path` with interface `iface`. */
 export function filterFor(kind: FilterKind, path: string, iface: string | undefined): EventFilter {
@@ -34,19 +30,15 @@ export function filterFor(kind: FilterKind, path: string, iface: string | undefi
   }
 }
 
-/** Whether the spec's filter admits an event message; undefined for a message that is no event of the two kinds. */
+/**
+ * Whether the spec's filter may admit an event message (client/event-filter.ts, the events suites'
+ * reading): false only for what it must exclude, so a change below a listed path or an
+ * InterfacesAdded of it, which field servers read either way, is no foreign event here either;
+ * undefined for a message that is no event of the two kinds.
+ */
 export function admits(filter: EventFilter, data: unknown): boolean | undefined {
-  if (data === null || typeof data !== 'object') return undefined;
-  const e = data as { event?: unknown; path?: unknown; interface?: unknown; interfaces?: unknown };
-  let named: string[];
-  if (e.event === 'PropertiesChanged') named = typeof e.interface === 'string' ? [e.interface] : [];
-  else if (e.event === 'InterfacesAdded')
-    named = e.interfaces !== null && typeof e.interfaces === 'object' ? Object.keys(e.interfaces) : [];
-  else return undefined;
-  if (!filter.paths && !filter.interfaces) return true;
-  const byPath = filter.paths?.includes(String(e.path)) ?? false;
-  const byInterface = filter.interfaces?.some((i) => named.includes(i)) ?? false;
-  return byPath || byInterface;
+  const change = changeOf(data);
+  return change && admission(filter, change) !== 'never';
 }
 
 /** One subscriber's stream judged after a round. */

@@ -18,6 +18,14 @@ describe('filters', () => {
     expect(table('interfaces')).toEqual([true, true, false, true]);
     expect(table('both')).toEqual([true, true, false, true]);
     expect(table('none')).toEqual([true, true, true, true]);
+    // What field servers read either way is no foreign event (the events suites' "may"): a change
+    // below the listed path (prefix matching) and an InterfacesAdded of the listed path itself.
+    const below = changed(`${PATH}/child`, 'xyz.mgmt_project.Other');
+    const addedHere = { event: 'InterfacesAdded', path: PATH, interfaces: { 'xyz.mgmt_project.Other': {} } };
+    expect([below, addedHere].map((e) => admits(filterFor('paths', PATH, IFACE), e))).toEqual([true, true]);
+    // Their twins one step off are excluded: a sibling whose name extends the path, another interface.
+    expect(admits(filterFor('paths', PATH, IFACE), changed(`${PATH}2`, IFACE))).toBe(false);
+    expect(admits(filterFor('interfaces', PATH, IFACE), below)).toBe(false);
     // A message of another kind (an acknowledgement) is judged by none of them.
     expect(admits({ paths: [PATH] }, { event: 'Subscribed' })).toBeUndefined();
   });
