@@ -5,6 +5,7 @@
  * its attribute PUT and puts it back: that endpoint's signal is the reference the others must match.
  */
 import { okData } from '../../client/answer.js';
+import { isSuccess } from '../../client/http.js';
 import { EventSubscriber, type EventPredicate } from '../../client/subscriber.js';
 import { isMap } from '../../client/values.js';
 import { profileAllows, type WritableAttribute } from '../../runner/config.js';
@@ -84,7 +85,7 @@ async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick
         const value = differentValue(w.attr, w.original);
         const sent = performance.now();
         const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
-        if (res.status < 200 || res.status >= 300) return true;
+        if (!isSuccess(res)) return true;
         const carries = carrying(w, value);
         const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from: 0 }).catch(() => undefined);
         await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);

@@ -5,7 +5,7 @@
  * Whether an event socket keeps receiving after its session's logout is recorded (the spec does not
  * say). One finding per cookie: the first channel that takes it.
  */
-import { loginFormRejected, type BmcClient } from '../../client/http.js';
+import { isSuccess, loginFormRejected, type BmcClient } from '../../client/http.js';
 import { corruptImage } from '../../client/image.js';
 import { EventSubscriber } from '../../client/subscriber.js';
 import { profileAllows } from '../../runner/config.js';
@@ -16,7 +16,7 @@ import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
 import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
 import { carrying, type Writable } from './discovery.js';
-import { isSuccess, send, World, type StatefulEnv } from './world.js';
+import { send, World, type StatefulEnv } from './world.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */

@@ -17,7 +17,8 @@ import { finish, settle, subscribe } from './views-events.js';
 import { appeared, deleteOwnVersions, remove, upload, versionAdded, versionsNow } from './views-versions.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
 import { write } from './views-writes.js';
-import { isSuccess, type Notes, type StatefulEnv } from './world.js';
+import type { Notes, StatefulEnv } from './world.js';
+import { isSuccess } from '../../client/http.js';
 import { slowestRefusedUploadMs } from '../harness/software.js';
 
 const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);

@@ -8,7 +8,7 @@ import { describeResponse, notJudged, show } from '../harness/assert.js';
 import type { Writable } from './discovery.js';
 import type { Change } from '../events/engine/filters.js';
 import { type Via, type ViewsWorld } from './views-world.js';
-import { isSuccess } from './world.js';
+import { isSuccess } from '../../client/http.js';
 
 /** PUT of one attribute, or of the whole object with it changed; the views are compared unless told not to. */
 export async function write(world: ViewsWorld, w: Writable, via: Via, opts = { views: true }): Promise<Change | undefined> {

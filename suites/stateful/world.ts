@@ -189,7 +189,3 @@ export function send(client: BmcClient, method: string, path: string, opts: Requ
     ...(opts.cred ? { headers: opts.cred.headers(method) } : {}),
   });
 }
-
-export function isSuccess(res: BmcResponse): boolean {
-  return res.status >= 200 && res.status < 300;
-}
