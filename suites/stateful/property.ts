@@ -15,8 +15,16 @@ import type { Notes, World } from './world.js';
 /** fc.commands' record of which commands ran: all of them (4,096 entries, more than any shrink needs). */
 export const ALL_COMMANDS_RAN = `${'/'.repeat(64)}:${'/'.repeat(11)}`;
 
-/** A command of a sequence: it always runs, and does nothing once the sequence has stopped. */
-export abstract class StepCommand<W extends World<unknown>> implements fc.AsyncCommand<W, W> {
+/**
+ * A command of a sequence: its printed form, `kind(parameters)` (fast-check prints it, the budget
+ * reads its kind), and what it does. It always runs, and does nothing once the sequence has stopped.
+ */
+export class Command<W extends World<unknown>> implements fc.AsyncCommand<W, W> {
+  constructor(
+    private readonly text: string,
+    private readonly action: (w: W) => Promise<void>,
+  ) {}
+
   check(): boolean {
     return true;
   }
@@ -36,7 +44,7 @@ export abstract class StepCommand<W extends World<unknown>> implements fc.AsyncC
     w.notes.commands++;
     const started = performance.now();
     try {
-      await this.act(w);
+      await this.action(w);
     } catch (err) {
       w.stop(err);
     } finally {
@@ -53,23 +61,6 @@ export abstract class StepCommand<W extends World<unknown>> implements fc.AsyncC
   /** How long this command is expected to take: the longest of its kind so far in the check. */
   expectedMs(w: W): number {
     return w.notes.longestCommand.get(this.budgetKind()) ?? 0;
-  }
-
-  protected abstract act(w: W): Promise<void>;
-  abstract toString(): string;
-}
-
-/** A command from its printed form, `kind(parameters)` (fast-check prints it, the budget reads its kind), and what it does. */
-export class Command<W extends World<unknown>> extends StepCommand<W> {
-  constructor(
-    private readonly text: string,
-    private readonly action: (w: W) => Promise<void>,
-  ) {
-    super();
-  }
-
-  protected act(w: W): Promise<void> {
-    return this.action(w);
   }
 
   toString(): string {

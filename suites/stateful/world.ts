@@ -57,7 +57,7 @@ export class Notes {
   overBudget = 0;
   /** Sequences whose last commands did not run: the time budget had passed. */
   cutByBudget = 0;
-  /** The longest run of each kind of command (StepCommand.budgetKind), for the time budget. */
+  /** The longest run of each kind of command (Command.budgetKind), for the time budget. */
   readonly longestCommand = new Map<string, number>();
   /** What the spec leaves open, as the target showed it: recorded, never failed (key → what was seen). */
   readonly observed = new Map<string, string>();
