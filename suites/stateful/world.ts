@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcClient, BmcResponse } from '../../client/http.js';
+import { shellQuote } from '../../client/curl.js';
 import { stringifyJson } from '../../client/json.js';
 import type { RunConfig } from '../../runner/config.js';
 import { NotJudged } from '../harness/assert.js';
@@ -131,16 +132,16 @@ export class World<D = void> {
     const { cred, anonymous } = opts;
     const own = cred === undefined && !anonymous;
     if (cred) for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
-    const sent: SentRequest = { method, path, cookie: cred ? cred.shown : own ? '$COOKIE' : undefined };
+    const sent: SentRequest = { method, path, auth: cred?.shown ?? own };
     if (cred?.xsrf && method !== 'GET') sent.xsrf = cred.shown.replace('COOKIE', 'XSRF');
     const json = opts.data !== undefined ? { data: opts.data } : opts.json;
     if (json !== undefined) {
       sent.contentType = 'application/json';
-      if (opts.shownBody !== undefined) sent.shellBody = opts.shownBody;
+      if (opts.shownBody !== undefined) sent.shellBody = ['--data-raw', opts.shownBody];
       else sent.body = stringifyJson(json);
     } else if (opts.image) {
       sent.contentType = 'application/octet-stream';
-      sent.file = opts.image.file;
+      sent.shellBody = ['--data-binary', `@${shellQuote(opts.image.file)}`];
     }
     this.rec.sent(sent);
     this.notes.requests++;
