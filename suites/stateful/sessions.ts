@@ -191,7 +191,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     if (made) this.rec.note(`${made.shown.slice(1)}='${made.header}' (made up by the client)`);
     const { user, password } = this.env.cfg;
     const shown = `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`;
-    let res = await this.request('POST', '/login', { data: [user, password], shownBody: shown, cred: made, anonymous: !made });
+    let res = await this.request('POST', '/login', { json: { data: [user, password] }, shownBody: shown, cred: made, anonymous: !made });
     if (!isSuccess(res) && loginFormRejected(res.status)) {
       // The field form of newer servers, as the run's own login takes it.
       const field = `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`;
@@ -254,7 +254,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
   async logout(s: Session, of: string): Promise<void> {
     await this.watch(s);
     this.rec.begin(`log out ${s.label} (${of})`);
-    const res = await this.request('POST', '/logout', { data: [], cred: s.cred });
+    const res = await this.request('POST', '/logout', { json: { data: [] }, cred: s.cred });
     if (!isSuccess(res)) return this.find('EP-2', `POST /logout with ${s.label}'s cookie answered ${describeResponse(res)}`);
     s.state = 'logged-out';
     await this.refusedEverywhere(s.cred, `${s.label}'s cookie after its logout`, LOGGED_OUT);
@@ -349,7 +349,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     const value = differentValue(w.attr, this.current);
     this.noteWrite(w.attr.path, w.attr.name, w.original);
     const at = performance.now();
-    const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { data: value });
+    const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { json: { data: value } });
     if (!isSuccess(res)) notJudged(`PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`);
     this.current = value;
     return { at, carries: carrying(w, value) };
@@ -362,7 +362,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     await Promise.all(sockets.map((x) => x.close()));
     await Promise.all(this.clients.map((c) => c.close()));
     for (const s of this.sessions.filter((x) => x.state !== 'logged-out')) {
-      await this.request('POST', '/logout', { data: [], cred: s.cred }).catch(() => undefined);
+      await this.request('POST', '/logout', { json: { data: [] }, cred: s.cred }).catch(() => undefined);
     }
     await this.restoreWrites();
   }

@@ -152,7 +152,7 @@ const downloadCommand = (): ViewsCommand =>
     world.rec.begin(`POST ${action} [${show(file)}, ${show(server)}]${existing ? ` (its version exists as ${existing.path})` : ''}`);
     const before = await versionsNow(world);
     const after = performance.now();
-    const res = await world.request('POST', action, { data: [file, server] });
+    const res = await world.request('POST', action, { json: { data: [file, server] } });
     // Whether the image's version existed before the check is unknown (it may be the running one):
     // a refusal is not judged, a success must show its version everywhere.
     if (existing || !isSuccess(res)) return world.rec.note(`DownloadViaTFTP answered ${describeResponse(res)}: not judged`);

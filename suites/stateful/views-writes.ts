@@ -21,13 +21,13 @@ export async function write(world: ViewsWorld, w: Writable, via: Via, opts = { v
   const after = performance.now();
   if (via === 'attr') {
     what = `PUT ${path}/attr/${name} = ${show(value)}`;
-    res = await world.request('PUT', `${path}/attr/${name}`, { data: value });
+    res = await world.request('PUT', `${path}/attr/${name}`, { json: { data: value } });
   } else {
     // The body is the object as GET shows it now, with the one attribute changed (rule 2).
     const map = await world.readData(path);
     if (!isMap(map)) notJudged(`GET ${path} gives no attribute map to PUT back (see EP-3)`);
     what = `PUT ${path} with ${name} = ${show(value)}`;
-    res = await world.request('PUT', path, { data: { ...map, [name]: value } });
+    res = await world.request('PUT', path, { json: { data: { ...map, [name]: value } } });
   }
   if (!isSuccess(res)) {
     world.find(requirement, `${what} answered ${describeResponse(res)}`);

@@ -65,9 +65,7 @@ export class Notes {
 }
 
 export interface RequestOptions {
-  /** Sent as {"data": value}. */
-  data?: unknown;
-  /** A JSON body sent as it is (a login body in the field form). */
+  /** A JSON body ({"data": value} for every endpoint but a login in the field form). */
   json?: unknown;
   /** How a printed curl line writes the body: a shell word (the password as $PASSWORD). */
   shownBody?: string;
@@ -134,11 +132,10 @@ export class World<D = void> {
     if (cred) for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
     const sent: SentRequest = { method, path, auth: cred?.shown ?? own };
     if (cred?.xsrf && method !== 'GET') sent.xsrf = cred.shown.replace('COOKIE', 'XSRF');
-    const json = opts.data !== undefined ? { data: opts.data } : opts.json;
-    if (json !== undefined) {
+    if (opts.json !== undefined) {
       sent.contentType = 'application/json';
       if (opts.shownBody !== undefined) sent.shellBody = ['--data-raw', opts.shownBody];
-      else sent.body = stringifyJson(json);
+      else sent.body = stringifyJson(opts.json);
     } else if (opts.image) {
       sent.contentType = 'application/octet-stream';
       sent.shellBody = ['--data-binary', `@${shellQuote(opts.image.file)}`];
@@ -182,9 +179,8 @@ export class World<D = void> {
 
 /** A request through `client` as `opts` say, with the run's session or exactly the cookies of `opts.cred`; not recorded. */
 export function send(client: BmcClient, method: string, path: string, opts: RequestOptions): Promise<BmcResponse> {
-  const json = opts.data !== undefined ? { data: opts.data } : opts.json;
   return client.request(method, path, {
-    ...(json !== undefined ? { json } : {}),
+    ...(opts.json !== undefined ? { json: opts.json } : {}),
     ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
     ...(opts.cred === undefined && !opts.anonymous ? {} : { auth: false, relogin: false }),
     ...(opts.cred ? { headers: opts.cred.headers(method) } : {}),
