@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import type { FuzzProperty, Judge } from '../fuzz/runner.js';
-import type { Notes, World } from './world.js';
+import { Notes, type World } from './world.js';
 
 /** fc.commands' record of which commands ran: all of them (4,096 entries, more than any shrink needs). */
 export const ALL_COMMANDS_RAN = `${'/'.repeat(64)}:${'/'.repeat(11)}`;
@@ -76,9 +76,8 @@ export interface StatefulSpec<W extends World<unknown>> {
   maxCommands: number;
   /** Typical requests per sequence, for time budgets. */
   requestsPerRun: number;
-  notes: Notes;
-  /** A new world for one sequence (opening what every sequence starts with). */
-  open(judge: Judge): Promise<W>;
+  /** A new world for one sequence (opening what every sequence starts with), noting in the property's notes. */
+  open(judge: Judge, notes: Notes): Promise<W>;
   /** The judgement once the last command ran (events that came late). */
   finish(w: W): Promise<void>;
   /** Puts the target back as the sequence found it. */
@@ -94,6 +93,8 @@ const MAX_SHRINKS = 10;
  * to finish and put the target back.
  */
 export type StatefulProperty<T> = FuzzProperty<T> & {
+  /** What its sequences learned, for the check's verdict and observations. */
+  readonly notes: Notes;
   settled(): Promise<unknown>;
   /**
    * From now on, no sequence starts that would not end within `ms`, judged by the longest one so
@@ -107,6 +108,7 @@ export type StatefulProperty<T> = FuzzProperty<T> & {
 };
 
 export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>): StatefulProperty<Iterable<fc.AsyncCommand<W, W>>> {
+  const notes = new Notes();
   let running: Promise<unknown> = Promise.resolve();
   let deadline = Number.POSITIVE_INFINITY;
   let longest = 0;
@@ -117,19 +119,19 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
     return run;
   };
   const sequence = async (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
-    spec.notes.sequences++;
+    notes.sequences++;
     let w: W;
     try {
-      w = await spec.open(judge);
+      w = await spec.open(judge, notes);
     } catch (err) {
-      spec.notes.unjudgedSequences++;
-      spec.notes.unjudged.add(err instanceof Error ? err.message : String(err));
+      notes.unjudgedSequences++;
+      notes.unjudged.add(err instanceof Error ? err.message : String(err));
       return;
     }
     if (budgeted) w.deadline = deadline;
     try {
       await fc.asyncModelRun(() => ({ model: w, real: w }), commands);
-      if (w.cut) spec.notes.cutByBudget++;
+      if (w.cut) notes.cutByBudget++;
       if (!w.stopped) {
         try {
           await spec.finish(w);
@@ -142,11 +144,12 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
     }
     if (w.violation) throw w.violation;
     if (w.unjudged) {
-      spec.notes.unjudgedSequences++;
-      spec.notes.unjudged.add(w.unjudged);
+      notes.unjudgedSequences++;
+      notes.unjudged.add(w.unjudged);
     }
   };
   return {
+    notes,
     key: spec.key,
     requirements: spec.requirements,
     requestsPerRun: spec.requestsPerRun,
@@ -157,8 +160,8 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
     ),
     predicate: async (commands, judge) => {
       await running;
-      if (spec.notes.sequences > 0 && performance.now() + longest > deadline) {
-        spec.notes.overBudget++;
+      if (notes.sequences > 0 && performance.now() + longest > deadline) {
+        notes.overBudget++;
         return;
       }
       return exclusive(commands, judge, true);

@@ -9,7 +9,7 @@ import { CREDENTIAL_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { TAMPERS, type Tamper } from './credentials.js';
 import { Command, statefulProperty } from './property.js';
 import { SessionsWorld, type SessionsDiscovery } from './sessions.js';
-import type { Notes, StatefulEnv } from './world.js';
+import type { StatefulEnv } from './world.js';
 
 type SessionsCommand = Command<SessionsWorld>;
 
@@ -36,7 +36,7 @@ const replay = (i: number): SessionsCommand => new Command(`replay(${i})`, (worl
 
 export const MAX_SESSION_COMMANDS = 6;
 
-export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery, notes: Notes) {
+export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery) {
   return statefulProperty({
     key: 'stateful-credentials',
     requirements: CREDENTIAL_REQUIREMENTS,
@@ -48,8 +48,7 @@ export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery, notes: 
     ),
     maxCommands: MAX_SESSION_COMMANDS,
     requestsPerRun: MAX_SESSION_COMMANDS * 10,
-    notes,
-    open: async (judge) => new SessionsWorld(env, judge, notes, d),
+    open: async (judge, notes) => new SessionsWorld(env, judge, notes, d),
     finish: async () => undefined,
     close: (world) => world.close(),
   });

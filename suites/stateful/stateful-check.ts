@@ -13,7 +13,7 @@ import { eventTimes } from '../events/engine/waits.js';
 import { uploadWaitMs } from '../harness/software.js';
 import { restoreValue } from '../harness/writable.js';
 import { stepsDetail, stepsLine } from './steps.js';
-import { Notes, StatefulViolation, type StatefulEnv } from './world.js';
+import { StatefulViolation, type StatefulEnv } from './world.js';
 
 export function statefulEnv(t: CheckContext): StatefulEnv {
   // On eventTimes' object, whose quiet window is a getter: the window shrinks to the target's pace.
@@ -83,7 +83,8 @@ export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): st
  * Searches a property for a finding of each requirement it judges, within the run's budget, and
  * records what ran. Each finding fails its own requirement, with its shrunk sequence.
  */
-export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property: StatefulProperty<T>, notes: Notes): Promise<void> {
+export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property: StatefulProperty<T>): Promise<void> {
+  const { notes } = property;
   const timeLimitMs = statefulTimeLimitMs(t.cfg, property.requestsPerRun);
   // A deviation an earlier area already failed would end (and be shrunk in) sequence after
   // sequence: set aside, the sequences go on past it to what no other area sees.

@@ -17,7 +17,7 @@ import { finish, settle, subscribe } from './views-events.js';
 import { appeared, deleteOwnVersions, remove, upload, versionAdded, versionsNow } from './views-versions.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
 import { write } from './views-writes.js';
-import type { Notes, StatefulEnv } from './world.js';
+import type { StatefulEnv } from './world.js';
 import { isSuccess } from '../../client/http.js';
 import { slowestRefusedUploadMs } from '../harness/software.js';
 
@@ -177,17 +177,16 @@ function subscribeArb(kinds: readonly FilterKind[], weight: number): Weighted {
 
 /** A views check as a property; every sequence of both starts with the witness, live. */
 function viewsProperty(
-  { commands, ...check }: Pick<StatefulSpec<ViewsWorld>, 'key' | 'requirements' | 'maxCommands'> & { commands: Weighted[] },
   env: StatefulEnv,
   d: ViewsDiscovery,
-  notes: Notes,
+  check: Pick<StatefulSpec<ViewsWorld>, 'key' | 'requirements' | 'maxCommands'>,
+  commands: Weighted[],
 ) {
   return statefulProperty<ViewsWorld>({
     ...check,
     command: fc.oneof(...commands),
     requestsPerRun: requestsPerRun(check.maxCommands),
-    notes,
-    open: async (judge) => {
+    open: async (judge, notes) => {
       const world = new ViewsWorld(env, judge, notes, d);
       if (d.events) {
         world.rec.begin(`subscribe the witness W with ${show(d.witness)} (every sequence starts so)`);
@@ -206,19 +205,13 @@ function viewsProperty(
 }
 
 /** The values check: attribute and whole-object PUTs of the declared writables, watched by subscriptions of every kind. */
-export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
-  const commands: Weighted[] = [
+export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery) {
+  return viewsProperty(env, d, { key: 'stateful-values', requirements: VALUE_REQUIREMENTS, maxCommands: MAX_VALUE_COMMANDS }, [
     { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'attr')) },
     { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'object')) },
     subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
     { weight: 1, arbitrary: fc.nat().map(unsubscribeCommand) },
-  ];
-  return viewsProperty(
-    { key: 'stateful-values', requirements: VALUE_REQUIREMENTS, commands, maxCommands: MAX_VALUE_COMMANDS },
-    env,
-    d,
-    notes,
-  );
+  ]);
 }
 
 /**
@@ -226,8 +219,8 @@ export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes
  * POST and by PUT), deletes, DownloadViaTFTP, watched by subscriptions whose filters admit
  * InterfacesAdded by interface (closing them is the values check's).
  */
-export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
-  const commands: Weighted[] = [
+export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery) {
+  return viewsProperty(env, d, { key: 'stateful-versions', requirements: VERSION_REQUIREMENTS, maxCommands: MAX_VERSION_COMMANDS }, [
     {
       weight: 3,
       arbitrary: fc
@@ -237,12 +230,6 @@ export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Not
     { weight: 1, arbitrary: fc.nat().map(deleteCommand) },
     // InterfacesAdded must reach a subscription through its interfaces filter (through paths it may).
     subscribeArb(['interfaces'], 2),
-  ];
-  if (env.cfg.tftp) commands.push({ weight: 1, arbitrary: fc.constant(null).map(downloadCommand) });
-  return viewsProperty(
-    { key: 'stateful-versions', requirements: VERSION_REQUIREMENTS, commands, maxCommands: MAX_VERSION_COMMANDS },
-    env,
-    d,
-    notes,
-  );
+    ...(env.cfg.tftp ? [{ weight: 1, arbitrary: fc.constant(null).map(downloadCommand) }] : []),
+  ]);
 }

@@ -9,7 +9,7 @@ import { replayCaseFor } from '../../suites/fuzz/repro.js';
 import { runProperty, searchProperty, type Judge } from '../../suites/fuzz/runner.js';
 import { Command, statefulProperty } from '../../suites/stateful/property.js';
 import { findingMessage } from '../../suites/stateful/stateful-check.js';
-import { Notes, StatefulViolation, World, type StatefulEnv } from '../../suites/stateful/world.js';
+import { StatefulViolation, World, type StatefulEnv } from '../../suites/stateful/world.js';
 
 /** A counter that loses its value when it is read after passing 3 (the "bug"). */
 class CounterWorld extends World {
@@ -37,15 +37,14 @@ const read = () =>
     if (w.stored !== w.value) w.find('EP-4', `read ${w.stored}, the model holds ${w.value}`);
   });
 
-function counterProperty(notes = new Notes(), openMs = 0) {
+function counterProperty(openMs = 0) {
   return statefulProperty<CounterWorld>({
     key: 'counter',
     requirements: ['EP-4', 'EP-8'],
     command: fc.oneof(fc.integer({ min: 1, max: 3 }).map(add), fc.constant(null).map(read)),
     maxCommands: 8,
     requestsPerRun: 1,
-    notes,
-    open: async (judge: Judge) => {
+    open: async (judge: Judge, notes) => {
       if (openMs > 0) await new Promise((r) => setTimeout(r, openMs));
       return new CounterWorld({ quietWindowMs: 0 } as StatefulEnv, judge, notes);
     },
@@ -87,8 +86,8 @@ describe('stateful properties', () => {
   });
 
   test('once a finding stops a sequence, the commands after it do nothing', async () => {
-    const notes = new Notes();
-    const p = counterProperty(notes);
+    const p = counterProperty();
+    const { notes } = p;
     const judge: Judge = {
       violation: (req, problem) => {
         throw new StatefulViolation(req, problem, []);
@@ -100,9 +99,9 @@ describe('stateful properties', () => {
   });
 
   test('a time budget starts no sequence that would not end within it, but always the first, and replays outside it', async () => {
-    const notes = new Notes();
     // Sequences of about 60 ms under a budget of 100 ms: the first runs, and at most one more.
-    const p = counterProperty(notes, 60);
+    const p = counterProperty(60);
+    const { notes } = p;
     p.budget(100);
     const never: Judge = { violation: () => undefined };
     for (let i = 0; i < 5; i++) await p.predicate([add(1)], never);
@@ -115,8 +114,8 @@ describe('stateful properties', () => {
   });
 
   test('a sequence under way runs no command past the budget but its first; a replay runs them all', async () => {
-    const notes = new Notes();
-    const p = counterProperty(notes, 60);
+    const p = counterProperty(60);
+    const { notes } = p;
     p.budget(10);
     const never: Judge = { violation: () => undefined };
     await p.predicate([add(1), add(1), read()], never);
@@ -128,8 +127,8 @@ describe('stateful properties', () => {
   });
 
   test('a command that would not end within the budget, judged by the longest of its kind, does not start, nor any after it', async () => {
-    const notes = new Notes();
-    const p = counterProperty(notes);
+    const p = counterProperty();
+    const { notes } = p;
     p.budget(70);
     const never: Judge = { violation: () => undefined };
     // slow() takes 40 ms: the second would end past 70 ms; add(1), quick, would fit but follows it.
