@@ -83,7 +83,7 @@ async function repeatOf(world: ViewsWorld, change: Change): Promise<Change | und
   world.rec.note(`to tell a lost event from a filter, ${describeChange(change)} was repeated`);
   if (change.kind === 'PropertiesChanged') {
     const w = world.d.writables.find((x) => x.attr.path === change.path && x.attr.name === change.name);
-    return w ? write(world, w, 'attr', { views: false }) : undefined;
+    return w ? write(world, w, 'attr', { step: false }) : undefined;
   }
   return upload(world, world.newVersion(), 'POST');
 }

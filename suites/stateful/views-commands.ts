@@ -27,13 +27,7 @@ type ViewsCommand = Command<ViewsWorld>;
 
 const writeCommand = (i: number, via: Via): ViewsCommand =>
   new Command(`write(${i}, ${via})`, async (world) => {
-    const w = pick(world.d.writables, i)!;
-    const value = world.nextValue(w);
-    const { path, name } = w.attr;
-    world.rec.begin(
-      via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`,
-    );
-    await write(world, w, via);
+    await write(world, pick(world.d.writables, i)!, via, { step: true });
     await settle(world);
   });
 

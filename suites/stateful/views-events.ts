@@ -121,7 +121,7 @@ export async function subscribe(
   );
   const { cut } = await prime(world.env, [s], {
     write: async () => {
-      const change = await write(world, primer, 'attr', { views: false });
+      const change = await write(world, primer, 'attr', { step: false });
       if (!change) return undefined;
       writes.push(change);
       return { at: change.after!, carries: (d) => isMap(d) && carries(d, change) };
