@@ -105,13 +105,10 @@ async function deleteStep(world: ViewsWorld, rec: VersionRecord): Promise<void> 
   await settle(world);
 }
 
-class Upload extends Command<ViewsWorld> {
-  constructor(
-    readonly state: UploadState,
-    via: 'POST' | 'PUT',
-    i: number,
-  ) {
-    super(`upload(${state}, ${via}, ${i})`, async (world) => {
+const uploadCommand = (state: UploadState, via: 'POST' | 'PUT', i: number): ViewsCommand =>
+  new Command(
+    `upload(${state}, ${via}, ${i})`,
+    async (world) => {
       const rec = state === 'new' ? world.newVersion() : await versionIn(world, state, i);
       if (!rec) return;
       const how =
@@ -119,18 +116,10 @@ class Upload extends Command<ViewsWorld> {
       world.rec.begin(`${via === 'POST' ? 'POST /upload/image' : 'PUT /upload/image/{name}'} of ${rec.label} (${how})`);
       await upload(world, rec, via);
       await settle(world);
-    });
-  }
-
-  override budgetKind(): string {
-    return `upload(${this.state})`;
-  }
-
-  /** A version uploaded again while it exists is refused, as slowly as the upload area's refusals were. */
-  override expectedMs(world: ViewsWorld): number {
-    return Math.max(super.expectedMs(world), this.state === 'existing' ? slowestRefusedUploadMs() : 0);
-  }
-}
+    },
+    // A version uploaded again while it exists is refused, as slowly as the upload area's refusals were.
+    { kind: `upload(${state})`, leastMs: state === 'existing' ? slowestRefusedUploadMs : undefined },
+  );
 
 const deleteCommand = (i: number): ViewsCommand =>
   new Command(`delete(${i})`, async (world) => {
@@ -219,7 +208,7 @@ export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery) {
       weight: 3,
       arbitrary: fc
         .tuple(fc.constantFrom<UploadState>('new', 'existing', 'deleted'), fc.constantFrom<'POST' | 'PUT'>('POST', 'PUT'), fc.nat())
-        .map(([state, via, i]) => new Upload(state, via, i)),
+        .map(([state, via, i]) => uploadCommand(state, via, i)),
     },
     { weight: 1, arbitrary: fc.nat().map(deleteCommand) },
     // InterfacesAdded must reach a subscription through its interfaces filter (through paths it may).

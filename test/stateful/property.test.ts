@@ -137,4 +137,19 @@ describe('stateful properties', () => {
     expect(notes.cutByBudget).toBe(1);
     expect(notes.longestCommand.get('slow')).toBeGreaterThanOrEqual(39);
   });
+
+  test('a command given a kind and a least duration of its own is budgeted by them, even as the first', async () => {
+    const p = counterProperty();
+    p.budget(70);
+    const never: Judge = { violation: () => undefined };
+    const slowKind = new Command<CounterWorld>('upload(existing, POST, 0)', async (w) => w.rec.begin('upload'), {
+      kind: 'upload(existing)',
+      leastMs: () => 100,
+    });
+    await p.predicate([slowKind, add(1)], never);
+    expect(p.notes.commands).toBe(0);
+    expect(p.notes.cutByBudget).toBe(1);
+    await p.replay([slowKind], never);
+    expect([...p.notes.longestCommand.keys()]).toEqual(['upload(existing)']);
+  });
 });
