@@ -10,6 +10,7 @@
  * waits (views-events.ts) and the diagnosis of a missed event (missed-events.ts) act on it.
  */
 import { okData } from '../../client/answer.js';
+import { isMap } from '../../client/values.js';
 import { show } from '../harness/assert.js';
 import { ancestorsOf } from '../harness/leak.js';
 import { recordLatency } from '../harness/pace.js';
@@ -135,11 +136,7 @@ export class ViewsWorld extends World<ViewsDiscovery> {
   private tracks(data: Record<string, unknown>): boolean {
     if (data.event === 'InterfacesAdded') return this.versions.some((v) => v.path === data.path);
     const props = data.properties;
-    return (
-      props !== null &&
-      typeof props === 'object' &&
-      this.d.writables.some((w) => w.attr.path === data.path && Object.hasOwn(props, w.attr.name))
-    );
+    return isMap(props) && this.d.writables.some((w) => w.attr.path === data.path && Object.hasOwn(props, w.attr.name));
   }
 
   received(s: JudgedSubscription, change: Change): boolean {
