@@ -16,7 +16,7 @@ import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
 import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
 import { carrying, type Writable } from './discovery.js';
-import { send, World, type StatefulEnv } from './world.js';
+import { Notes, World, type StatefulEnv } from './world.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */
@@ -53,24 +53,17 @@ export function sharedCredential(client: BmcClient): Credential {
   );
 }
 
-/** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
-export async function probe(
-  env: StatefulEnv,
-  world: World<unknown> | undefined,
-  channel: Channel,
-  cred: Credential | undefined,
-  filter: unknown,
-): Promise<Probe> {
-  const request = (method: string, path: string, image?: Buffer) => {
-    const opts = { cred, anonymous: cred === undefined, image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined };
-    return world ? world.request(method, path, opts) : send(env.client, method, path, opts);
-  };
+/** Tries `cred` on one channel through `world`; `cred` undefined sends no credentials at all. */
+export async function probe(world: World<unknown>, channel: Channel, cred: Credential | undefined, filter: unknown): Promise<Probe> {
+  const { env } = world;
+  const request = (method: string, path: string, image?: Buffer) =>
+    world.request(method, path, { cred, anonymous: cred === undefined, image: image && { bytes: image, file: 'not-a-tarball.bin' } });
   if (channel === 'HTTP') {
     const res = await request('GET', `${env.root}/`);
     return { accepted: isSuccess(res), answer: describeResponse(res) };
   }
   if (channel === 'upload') {
-    world?.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
+    world.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
     const res = await request('POST', '/upload/image', corruptImage());
     return { accepted: uploadProcessed(res), answer: describeResponse(res) };
   }
@@ -78,12 +71,10 @@ export async function probe(
   try {
     const outcome = await EventSubscriber.tryOpen(client, filter, { auth: cred !== undefined, settleMs: env.quietWindowMs });
     if (outcome.kind === 'open') await outcome.subscriber.close();
-    if (world) {
-      world.notes.requests++;
-      world.rec.note(
-        `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(filter)}: ${describeOutcome(outcome)}`,
-      );
-    }
+    world.notes.requests++;
+    world.rec.note(
+      `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(filter)}: ${describeOutcome(outcome)}`,
+    );
     return { accepted: outcome.kind === 'open', answer: describeOutcome(outcome) };
   } finally {
     if (cred) await client.close();
@@ -94,13 +85,15 @@ export async function probe(
 export async function discoverSessions(env: StatefulEnv, writable: Writable | undefined): Promise<SessionsDiscovery> {
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
   const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
+  // Before any sequence: nothing it sends is a step, nothing it finds is judged here.
+  const world = new World(env, { violation: () => undefined }, new Notes(), undefined);
   if (!profileAllows(env.cfg.profile, 'safe'))
     out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
   // The channels at once, and the socket check beside them: a failed upload may take a field
   // server 10-15 s to answer, and each socket watches a quiet window.
   const channelProbes = (['upload', 'WebSocket'] as const).map(async (channel) => {
     if (out.unjudgedChannels[channel]) return;
-    const anonymous = await probe(env, undefined, channel, undefined, filter);
+    const anonymous = await probe(world, channel, undefined, filter);
     if (anonymous.accepted) {
       out.anonymous[channel] =
         `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
@@ -110,7 +103,7 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     // An upload of the run's session this run already saw processed is the same proof, without
     // another failed upload (which a field server answers only after 10-15 s).
     if (channel === 'upload' && ownUploadSeen()) return;
-    const own = await probe(env, undefined, channel, out.shared, filter);
+    const own = await probe(world, channel, out.shared, filter);
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
   });
   const socketQuiet = writable
@@ -206,7 +199,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     );
     const session: Session = { label, cred, state: 'live' };
     this.sessions.push(session);
-    const works = await probe(this.env, this, 'HTTP', cred, this.d.filter);
+    const works = await probe(this, 'HTTP', cred, this.d.filter);
     if (!works.accepted) notJudged(`${label}'s cookie is refused right after its login: ${works.answer} (see EP-1)`);
     // An id issued again: whoever kept the cookie of the session that had it is let back in.
     const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && o.cred.sharesSession(cred));
@@ -231,7 +224,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
   async refusedEverywhere(cred: Credential, what: string, requirements: ChannelRequirements): Promise<void> {
     for (const channel of CHANNELS) {
       if (this.d.unjudgedChannels[channel]) continue;
-      const p = await probe(this.env, this, channel, cred, this.d.filter);
+      const p = await probe(this, channel, cred, this.d.filter);
       if (p.accepted)
         return this.find(
           requirements[channel],
@@ -259,7 +252,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     s.state = 'logged-out';
     await this.refusedEverywhere(s.cred, `${s.label}'s cookie after its logout`, LOGGED_OUT);
     for (const other of this.live) {
-      const p = await probe(this.env, this, 'HTTP', other.cred, this.d.filter);
+      const p = await probe(this, 'HTTP', other.cred, this.d.filter);
       if (p.accepted) continue;
       // The target ended another session (expired, evicted, or with this logout): ended, it must
       // be so on every channel.

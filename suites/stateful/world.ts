@@ -126,6 +126,7 @@ export class World<D = void> {
       this.unjudged = err instanceof NotJudged ? err.message : `the sequence stopped: ${err instanceof Error ? err.message : String(err)}`;
   }
 
+  /** A request with the run's session or exactly the cookies of `opts.cred`, recorded in the current step (if one was begun). */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<BmcResponse> {
     const { cred, anonymous } = opts;
     const own = cred === undefined && !anonymous;
@@ -143,7 +144,12 @@ export class World<D = void> {
     this.rec.sent(sent);
     this.notes.requests++;
     if (method !== 'GET') this.lastChangeAt = performance.now();
-    return send(this.env.client, method, path, opts);
+    return this.env.client.request(method, path, {
+      ...(opts.json !== undefined ? { json: opts.json } : {}),
+      ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
+      ...(own ? {} : { auth: false, relogin: false }),
+      ...(cred ? { headers: cred.headers(method) } : {}),
+    });
   }
 
   /** A write of the run's session, remembered so that the sequence's end puts the value back. */
@@ -175,14 +181,4 @@ export class World<D = void> {
       }
     }
   }
-}
-
-/** A request through `client` as `opts` say, with the run's session or exactly the cookies of `opts.cred`; not recorded. */
-export function send(client: BmcClient, method: string, path: string, opts: RequestOptions): Promise<BmcResponse> {
-  return client.request(method, path, {
-    ...(opts.json !== undefined ? { json: opts.json } : {}),
-    ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
-    ...(opts.cred === undefined && !opts.anonymous ? {} : { auth: false, relogin: false }),
-    ...(opts.cred ? { headers: opts.cred.headers(method) } : {}),
-  });
 }
