@@ -175,7 +175,7 @@ export function replayHint(report: FuzzReport<unknown>): string {
 }
 
 /** Reasons are cut to one line of 400 characters in results.json: the essentials come first. */
-const REASON_BUDGET = 398;
+export const REASON_BUDGET = 398;
 
 /**
  * The failure message: first line "problem — curl — replay", then details. The problem is clipped

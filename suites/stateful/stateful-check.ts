@@ -7,7 +7,7 @@
 import type { RunConfig } from '../../runner/config.js';
 import { requirementsFailedSoFar, type CheckContext } from '../harness/check.js';
 import { clip } from '../fuzz/repro.js';
-import { replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
+import { REASON_BUDGET, replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
 import type { StatefulProperty } from './property.js';
 import { eventTimes } from '../events/engine/waits.js';
 import { uploadWaitMs } from '../harness/software.js';
@@ -52,9 +52,6 @@ export function statefulCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): 
   // The sequence under way when the limit passes finishes, as does the replay of a finding's.
   return statefulTimeLimitMs(cfg, requestsPerRun) + 2 * sequenceBoundMs(cfg, requestsPerRun) + cfg.timeoutMs * 4 + 10_000;
 }
-
-/** Reasons are cut to one line of 400 characters in results.json: the essentials come first. */
-const REASON_BUDGET = 398;
 
 /** "problem — after N step(s): 1. …; 2. … — replay: --seed S BMC_FUZZ_PATH=key/REQ:path", then the steps in full. */
 export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): string {
