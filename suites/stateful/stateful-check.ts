@@ -7,7 +7,7 @@
 import type { RunConfig } from '../../runner/config.js';
 import { requirementsFailedSoFar, type CheckContext } from '../harness/check.js';
 import { clip } from '../fuzz/repro.js';
-import { REASON_BUDGET, replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
+import { REASON_BUDGET, replayHint, searchProperty, searchStats, type FuzzReport } from '../fuzz/runner.js';
 import type { StatefulProperty } from './property.js';
 import { eventTimes } from '../events/engine/waits.js';
 import { uploadWaitMs } from '../harness/software.js';
@@ -104,15 +104,9 @@ export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property
   await property.settled();
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const first = reports[0]!;
   t.observe(`stateful ${property.key}`, {
-    propertySeed: first.seed,
-    runs: first.numRuns,
-    requested: t.cfg.statefulRuns,
-    searches: reports.length,
-    shrinks: reports.reduce((n, r) => n + r.numShrinks, 0),
-    interrupted: reports.some((r) => r.interrupted),
-    replayed: first.replayed,
+    ...searchStats(reports, t.cfg.statefulRuns),
+    replayed: reports[0]!.replayed,
     sequences: notes.sequences,
     notStartedForTheBudget: notes.overBudget,
     cutShortByTheBudget: notes.cutByBudget,
@@ -122,19 +116,19 @@ export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property
     requestsPerSecond: Number((notes.requests / Math.max(seconds, 0.001)).toFixed(1)),
     cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(2)),
   });
-  const aborted = reports.filter((r) => r.failed && !(r.violation instanceof StatefulViolation));
+  const findings = reports.filter((r) => r.failed && r.violation instanceof StatefulViolation);
+  const aborted = reports.filter((r) => r.failed && !findings.includes(r));
   // A search cut short before any sequence completed (the time left after a finding) found nothing.
   if (aborted.length > 0)
     t.observe(
       `stateful ${property.key} searches cut short`,
       aborted.map((r) => r.abort ?? r.violation?.problem),
     );
-  for (const report of reports) {
-    if (!report.failed || !(report.violation instanceof StatefulViolation)) continue;
+  for (const report of findings) {
     // Once more, so that the exchanges of the shrunk sequence are the evidence the report keeps.
     await property.replay(report.counterexample as T, { violation: () => undefined }).catch(() => undefined);
     await property.settled();
-    const v = report.violation;
+    const v = report.violation as StatefulViolation;
     t.judge(v.requirement, false, findingMessage(report, t.client.baseUrl));
     t.observe(
       'stateful finding',
@@ -152,7 +146,7 @@ export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property
     const owner = property.requirements.includes(requirement) ? requirement : property.requirements[0]!;
     t.judge(owner, false, `restoring the target after a sequence failed: ${message}`);
   }
-  const found = reports.some((r) => r.violation instanceof StatefulViolation);
+  const found = findings.length > 0;
   if (!found && aborted.length === reports.length) t.notTested(`no sequence completed: ${aborted[0]!.abort ?? ''}`);
   for (const [key, value] of notes.observed) t.observe(key, value, 'EP-2');
   if (notes.unjudged.size > 0) t.observe('sequences not judged to their end', [...notes.unjudged].slice(0, 5));
