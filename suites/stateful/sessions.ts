@@ -9,7 +9,7 @@ import { isSuccess, loginFormRejected, type BmcClient } from '../../client/http.
 import { corruptImage } from '../../client/image.js';
 import { EventSubscriber } from '../../client/subscriber.js';
 import { profileAllows } from '../../runner/config.js';
-import { describeResponse, notJudged, show } from '../harness/assert.js';
+import { describeResponse, NotJudged, notJudged, show } from '../harness/assert.js';
 import { prime, type PrimeWrite } from '../events/engine/prime.js';
 import type { Subscription } from '../events/engine/subscription.js';
 import { differentValue } from '../harness/writable.js';
@@ -86,7 +86,7 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
   const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
   // Before any sequence: nothing it sends is a step, nothing it finds is judged here.
-  const world = new World(env, { violation: () => undefined }, new Notes(), undefined);
+  const world = new SessionsWorld(env, { violation: () => undefined }, new Notes(), out);
   if (!profileAllows(env.cfg.profile, 'safe'))
     out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
   // The channels at once, and the socket check beside them: a failed upload may take a field
@@ -107,9 +107,9 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
   });
   const socketQuiet = writable
-    ? unwatchable(env, writable, filter).catch(
-        (err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`,
-      )
+    ? world
+        .unwatchable(writable)
+        .catch((err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`)
     : Promise.resolve(undefined);
   const [, quiet] = await Promise.all([Promise.all(channelProbes), socketQuiet]);
   out.unwatchable = !writable
@@ -118,37 +118,6 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
       ? `the WebSocket channel is not judged: ${out.unjudgedChannels.WebSocket}`
       : quiet;
   return out;
-}
-
-/**
- * Why a socket of the run's session does not show a change of the writable, if it does not: it is
- * primed as any subscription is (engine/prime.ts), with writes of the writable.
- */
-async function unwatchable(env: StatefulEnv, w: Writable, filter: { paths: string[] }): Promise<string | undefined> {
-  const socket = await EventSubscriber.open(env.client, filter);
-  const sub: Subscription = { socket, filter, what: "the run's session's socket" };
-  let current = w.original;
-  let refused: string | undefined;
-  try {
-    await prime(env, [sub], {
-      write: async () => {
-        const value = differentValue(w.attr, current);
-        const at = performance.now();
-        const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
-        if (!isSuccess(res)) {
-          refused = `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
-          return undefined;
-        }
-        current = value;
-        return { at, carries: carrying(w, value) };
-      },
-    });
-    if (refused || sub.liveAt !== undefined) return refused;
-    return `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
-  } finally {
-    await socket.close();
-    await env.restore(w.attr.path, w.attr.name, w.original);
-  }
 }
 
 interface Session {
@@ -334,6 +303,31 @@ export class SessionsWorld extends World<SessionsDiscovery> {
         ? `still receives after the logout (${socket.closed ? 'it closed later' : 'it stays open'}): ${after.raw.slice(0, 160)}`
         : 'receives nothing after the logout',
     );
+  }
+
+  /**
+   * Why a socket of the run's session does not show a change of the writable, if it does not (the
+   * discovery's world): it is primed as any subscription is (engine/prime.ts), with writes of the writable.
+   */
+  async unwatchable(w: Writable): Promise<string | undefined> {
+    const socket = await EventSubscriber.open(this.env.client, this.d.filter);
+    const sub: Subscription = { socket, filter: this.d.filter, what: "the run's session's socket" };
+    let refused: string | undefined;
+    // A refused PUT ends the priming, and is the reason.
+    const write = () =>
+      this.change().catch((err: unknown) => {
+        if (!(err instanceof NotJudged)) throw err;
+        refused = err.message;
+        return undefined;
+      });
+    try {
+      await prime(this.env, [sub], { write });
+      if (refused || sub.liveAt !== undefined) return refused;
+      return `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
+    } finally {
+      await socket.close();
+      await this.env.restore(w.attr.path, w.attr.name, w.original);
+    }
   }
 
   /** PUT of the writable through the run's session; returns when it was sent and what its event carries. */
