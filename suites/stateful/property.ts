@@ -114,7 +114,12 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
   let running: Promise<unknown> = Promise.resolve();
   let deadline = Number.POSITIVE_INFINITY;
   let longest = 0;
-  const exclusive = (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
+  const exclusive = async (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
+    await running;
+    if (budgeted && notes.sequences > 0 && performance.now() + longest > deadline) {
+      notes.overBudget++;
+      return;
+    }
     const started = performance.now();
     const run = sequence(commands, judge, budgeted).finally(() => (longest = Math.max(longest, performance.now() - started)));
     running = run.catch(() => undefined);
@@ -160,18 +165,8 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
       fc.noBias(fc.commands([spec.command], { maxCommands: spec.maxCommands, replayPath: ALL_COMMANDS_RAN })),
       MAX_SHRINKS,
     ),
-    predicate: async (commands, judge) => {
-      await running;
-      if (notes.sequences > 0 && performance.now() + longest > deadline) {
-        notes.overBudget++;
-        return;
-      }
-      return exclusive(commands, judge, true);
-    },
-    replay: async (commands, judge) => {
-      await running;
-      return exclusive(commands, judge, false);
-    },
+    predicate: (commands, judge) => exclusive(commands, judge, true),
+    replay: (commands, judge) => exclusive(commands, judge, false),
     budget: (ms) => {
       deadline = performance.now() + ms;
     },
