@@ -12,7 +12,7 @@ import type { StatefulProperty } from './property.js';
 import { eventTimes } from '../events/engine/waits.js';
 import { uploadWaitMs } from '../harness/software.js';
 import { restoreValue } from '../harness/writable.js';
-import { stepsDetail, stepsLine } from './steps.js';
+import { stepsDetail } from './steps.js';
 import { StatefulViolation, type StatefulEnv } from './world.js';
 
 export function statefulEnv(t: CheckContext): StatefulEnv {
@@ -57,21 +57,18 @@ export function statefulCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): 
 export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): string {
   const v = report.violation as StatefulViolation;
   const replay = ` — ${replayHint(report)}`;
-  const steps = ` — after ${v.steps.length} step(s): ${stepsLine(v.steps)}`;
+  const detail = stepsDetail(baseUrl, v.steps);
+  // "1. …; 2. …": the sequence in one line.
+  const steps = ` — after ${v.steps.length} step(s): ${detail.map((s) => s.step).join('; ')}`;
   const problem = v.problem.replace(/\s+/g, ' ');
   const room = REASON_BUDGET - replay.length;
   // The problem first, the steps in what is left (at least 60 characters of them).
   const head = clip(problem, Math.min(Math.max(160, room - steps.length), room - 60));
   const first = `${head}${clip(steps, room - head.length)}${replay}`;
-  const detail = stepsDetail(baseUrl, v.steps).flatMap((s) => [
-    s.step,
-    ...s.curl.map((c) => `  ${c}`),
-    ...(s.notes ?? []).map((n) => `  (${n})`),
-  ]);
   return [
     first,
     `property ${report.key}: failed after ${report.numRuns} run(s), shrunk in ${report.numShrinks} step(s); property seed ${report.seed}`,
-    ...detail,
+    ...detail.flatMap((s) => [s.step, ...s.curl.map((c) => `  ${c}`), ...(s.notes ?? []).map((n) => `  (${n})`)]),
     "(curl uses $COOKIE for the run's session cookie, $COOKIE_A… for the sessions the steps log in, $PASSWORD for the password)",
   ].join('\n');
 }

@@ -41,11 +41,6 @@ export class Recorder {
   }
 }
 
-/** "1. …; 2. …": the sequence in one line, for the first line of a finding. */
-export function stepsLine(steps: readonly Step[]): string {
-  return steps.map((s, i) => `${i + 1}. ${s.text}`).join('; ');
-}
-
 /** The steps with their curl lines and notes, as a report shows them. */
 export function stepsDetail(baseUrl: string, steps: readonly Step[]): Array<{ step: string; curl: string[]; notes?: string[] }> {
   return steps.map((s, i) => ({
