@@ -53,34 +53,6 @@ export function sharedCredential(client: BmcClient): Credential {
   );
 }
 
-/** Tries `cred` on one channel through `world`; `cred` undefined sends no credentials at all. */
-export async function probe(world: World<unknown>, channel: Channel, cred: Credential | undefined, filter: unknown): Promise<Probe> {
-  const { env } = world;
-  const request = (method: string, path: string, image?: Buffer) =>
-    world.request(method, path, { cred, anonymous: cred === undefined, image: image && { bytes: image, file: 'not-a-tarball.bin' } });
-  if (channel === 'HTTP') {
-    const res = await request('GET', `${env.root}/`);
-    return { accepted: isSuccess(res), answer: describeResponse(res) };
-  }
-  if (channel === 'upload') {
-    world.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
-    const res = await request('POST', '/upload/image', corruptImage());
-    return { accepted: uploadProcessed(res), answer: describeResponse(res) };
-  }
-  const client = cred ? cred.client(env.client) : env.client;
-  try {
-    const outcome = await EventSubscriber.tryOpen(client, filter, { auth: cred !== undefined, settleMs: env.quietWindowMs });
-    if (outcome.kind === 'open') await outcome.subscriber.close();
-    world.notes.requests++;
-    world.rec.note(
-      `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(filter)}: ${describeOutcome(outcome)}`,
-    );
-    return { accepted: outcome.kind === 'open', answer: describeOutcome(outcome) };
-  } finally {
-    if (cred) await client.close();
-  }
-}
-
 /** What the check learns before its sequences: which channels it can judge, and how. */
 export async function discoverSessions(env: StatefulEnv, writable: Writable | undefined): Promise<SessionsDiscovery> {
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
@@ -93,7 +65,7 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
   // server 10-15 s to answer, and each socket watches a quiet window.
   const channelProbes = (['upload', 'WebSocket'] as const).map(async (channel) => {
     if (out.unjudgedChannels[channel]) return;
-    const anonymous = await probe(world, channel, undefined, filter);
+    const anonymous = await world.probe(channel, undefined);
     if (anonymous.accepted) {
       out.anonymous[channel] =
         `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
@@ -103,7 +75,7 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     // An upload of the run's session this run already saw processed is the same proof, without
     // another failed upload (which a field server answers only after 10-15 s).
     if (channel === 'upload' && ownUploadSeen()) return;
-    const own = await probe(world, channel, out.shared, filter);
+    const own = await world.probe(channel, out.shared);
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
   });
   const socketQuiet = writable
@@ -168,7 +140,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     );
     const session: Session = { label, cred, state: 'live' };
     this.sessions.push(session);
-    const works = await probe(this, 'HTTP', cred, this.d.filter);
+    const works = await this.probe('HTTP', cred);
     if (!works.accepted) notJudged(`${label}'s cookie is refused right after its login: ${works.answer} (see EP-1)`);
     // An id issued again: whoever kept the cookie of the session that had it is let back in.
     const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && o.cred.sharesSession(cred));
@@ -189,11 +161,39 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     return session;
   }
 
+  /** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
+  async probe(channel: Channel, cred: Credential | undefined): Promise<Probe> {
+    const { env, d } = this;
+    const request = (method: string, path: string, image?: Buffer) =>
+      this.request(method, path, { cred, anonymous: cred === undefined, image: image && { bytes: image, file: 'not-a-tarball.bin' } });
+    if (channel === 'HTTP') {
+      const res = await request('GET', `${env.root}/`);
+      return { accepted: isSuccess(res), answer: describeResponse(res) };
+    }
+    if (channel === 'upload') {
+      this.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
+      const res = await request('POST', '/upload/image', corruptImage());
+      return { accepted: uploadProcessed(res), answer: describeResponse(res) };
+    }
+    const client = cred ? cred.client(env.client) : env.client;
+    try {
+      const outcome = await EventSubscriber.tryOpen(client, d.filter, { auth: cred !== undefined, settleMs: env.quietWindowMs });
+      if (outcome.kind === 'open') await outcome.subscriber.close();
+      this.notes.requests++;
+      this.rec.note(
+        `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(d.filter)}: ${describeOutcome(outcome)}`,
+      );
+      return { accepted: outcome.kind === 'open', answer: describeOutcome(outcome) };
+    } finally {
+      if (cred) await client.close();
+    }
+  }
+
   /** A cookie that must be refused, tried on HTTP, then upload, then WebSocket: the first that takes it is the finding. */
   async refusedEverywhere(cred: Credential, what: string, requirements: ChannelRequirements): Promise<void> {
     for (const channel of CHANNELS) {
       if (this.d.unjudgedChannels[channel]) continue;
-      const p = await probe(this, channel, cred, this.d.filter);
+      const p = await this.probe(channel, cred);
       if (p.accepted)
         return this.find(
           requirements[channel],
@@ -221,7 +221,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     s.state = 'logged-out';
     await this.refusedEverywhere(s.cred, `${s.label}'s cookie after its logout`, LOGGED_OUT);
     for (const other of this.live) {
-      const p = await probe(this, 'HTTP', other.cred, this.d.filter);
+      const p = await this.probe('HTTP', other.cred);
       if (p.accepted) continue;
       // The target ended another session (expired, evicted, or with this logout): ended, it must
       // be so on every channel.
