@@ -15,8 +15,7 @@ import { show } from '../harness/assert.js';
 import { ancestorsOf } from '../harness/leak.js';
 import { recordLatency } from '../harness/pace.js';
 import { freshVersion } from '../harness/software.js';
-import { differentValue } from '../harness/writable.js';
-import type { ViewsDiscovery, Writable } from './discovery.js';
+import type { ViewsDiscovery } from './discovery.js';
 import { admission, type Change, type EventFilter, type NewChange } from '../events/engine/filters.js';
 import { judgeStream, type Expected, type StreamJudgement } from '../events/engine/judge.js';
 import type { EventSocket, Subscription } from '../events/engine/subscription.js';
@@ -70,10 +69,6 @@ export class ViewsWorld extends World<ViewsDiscovery> {
 
   get versionInterface(): string {
     return `xyz.${this.env.ns}.Software.Version`;
-  }
-
-  nextValue(w: Writable): unknown {
-    return differentValue(w.attr, this.values.get(w.key));
   }
 
   newVersion(): VersionRecord {

@@ -5,6 +5,7 @@
  */
 import { isMap, sameValue } from '../../client/values.js';
 import { describeResponse, notJudged, show } from '../harness/assert.js';
+import { differentValue } from '../harness/writable.js';
 import type { Writable } from './discovery.js';
 import type { Change } from '../events/engine/filters.js';
 import { type Via, type ViewsWorld } from './views-world.js';
@@ -16,7 +17,7 @@ import { isSuccess } from '../../client/http.js';
  */
 export async function write(world: ViewsWorld, w: Writable, via: Via, opts: { step: boolean }): Promise<Change | undefined> {
   const { path, name } = w.attr;
-  const value = world.nextValue(w);
+  const value = differentValue(w.attr, world.values.get(w.key));
   const what = via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} with ${name} = ${show(value)}`;
   if (opts.step) world.rec.begin(via === 'attr' ? what : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`);
   world.noteWrite(path, name, w.original);
