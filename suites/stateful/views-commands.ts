@@ -46,13 +46,11 @@ export function filterOf(world: ViewsWorld, kind: FilterKind, a: number, b: numb
         return { filter: { interfaces: [withIface.iface!, ...(destructive ? [world.versionInterface] : [])] }, prime: withIface };
       break;
     case 'overlapping':
-      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [withIface.iface!] }, prime: withIface };
-      break;
     case 'either': {
+      // Either: the interface of another writable, on another object, where there is one.
       const others = named.filter((w) => w.iface !== withIface?.iface && w.attr.path !== withIface?.attr.path);
-      const other = pick(others, b);
-      if (withIface && other) return { filter: { paths: [withIface.attr.path], interfaces: [other.iface!] }, prime: withIface };
-      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [withIface.iface!] }, prime: withIface };
+      const other = kind === 'either' ? pick(others, b) : undefined;
+      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [(other ?? withIface).iface!] }, prime: withIface };
       break;
     }
     case 'paths':
