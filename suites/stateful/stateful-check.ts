@@ -1,32 +1,16 @@
 /**
- * Glue between the stateful properties and `check()`: the settings of a check, budgets from the run
- * config (stateful runs, rate cap, simulator or hardware), the search for each requirement's
- * finding, and the report of one: the shrunk sequence in the first line of the reason, and in full
- * (every step with its curl lines) as an observation in results.json.
+ * Glue between the stateful properties and `check()`: budgets from the run config (stateful runs,
+ * rate cap, simulator or hardware), the search for each requirement's finding, and the report of
+ * one: the shrunk sequence in the first line of the reason, and in full (every step with its curl
+ * lines) as an observation in results.json.
  */
 import type { RunConfig } from '../../runner/config.js';
 import { requirementsFailedSoFar, type CheckContext } from '../harness/check.js';
 import { clip } from '../fuzz/repro.js';
 import { REASON_BUDGET, replayHint, searchProperty, searchStats, type FuzzReport } from '../fuzz/runner.js';
 import type { StatefulProperty } from './property.js';
-import { eventTimes } from '../events/engine/waits.js';
-import { uploadWaitMs } from '../harness/software.js';
-import { restoreValue } from '../harness/writable.js';
 import { stepsDetail } from './steps.js';
 import { StatefulViolation, type StatefulEnv } from './world.js';
-
-export function statefulEnv(t: CheckContext): StatefulEnv {
-  // On eventTimes' object, whose quiet window is a getter: the window shrinks to the target's pace.
-  return Object.assign(eventTimes(t.cfg), {
-    client: t.client,
-    cfg: t.cfg,
-    ns: t.ns,
-    root: t.root,
-    uploadWaitMs: uploadWaitMs(t),
-    restore: (path: string, name: string, original: unknown) => restoreValue(t, path, name, original),
-    startedAt: performance.now(),
-  });
-}
 
 /** A request's share of the time: the rate cap's spacing, at least `floor`. */
 const perRequestMs = (cfg: RunConfig, floor: number): number =>

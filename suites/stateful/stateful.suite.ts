@@ -18,7 +18,8 @@ import { declaredWritables, discoverViews } from './discovery.js';
 import { CREDENTIAL_REQUIREMENTS, VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { sessionsProperty, MAX_SESSION_COMMANDS } from './sessions-commands.js';
 import { discoverSessions, TAMPERED } from './sessions.js';
-import { runStateful, statefulCheckTimeoutMs, statefulEnv } from './stateful-check.js';
+import { runStateful, statefulCheckTimeoutMs } from './stateful-check.js';
+import { statefulEnv } from './world.js';
 import { MAX_VALUE_COMMANDS, MAX_VERSION_COMMANDS, requestsPerRun, valuesProperty, versionsProperty } from './views-commands.js';
 
 const cfg = runConfig();

@@ -3,34 +3,41 @@
  * world (model and target together): its recorded steps, the requests it sends, its findings, and
  * how a command that cannot go on stops the sequence without a false finding.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { BmcClient, BmcResponse } from '../../client/http.js';
+import type { BmcResponse } from '../../client/http.js';
 import { shellQuote } from '../../client/curl.js';
 import { stringifyJson } from '../../client/json.js';
 import type { RunConfig } from '../../runner/config.js';
 import { NotJudged } from '../harness/assert.js';
-import { quietLeft, type EventTimes } from '../events/engine/waits.js';
+import type { CheckContext } from '../harness/check.js';
+import { uploadWaitMs } from '../harness/software.js';
+import { restoreValue } from '../harness/writable.js';
+import { eventTimes, quietLeft, sleep } from '../events/engine/waits.js';
 import { FuzzViolation } from '../fuzz/repro.js';
 import type { Judge } from '../fuzz/runner.js';
 import type { Credential } from './credentials.js';
 import { Recorder, type SentRequest, type Step } from './steps.js';
 
-/** The event times are the run's learned pace, read at each wait (suites/events/engine/waits.ts). */
-export interface StatefulEnv extends EventTimes {
-  /** The run's logged-in client (its session is $COOKIE in printed steps). */
-  client: BmcClient;
-  /** The run's settings: user, password, profile, declared writables, TFTP source. */
-  cfg: Pick<RunConfig, 'user' | 'password' | 'profile' | 'writable' | 'tftp'>;
-  ns: string;
-  /** `/xyz/{ns}` */
-  root: string;
-  /** How long a version may take to show after its upload answered. */
-  uploadWaitMs: number;
-  /** Puts an attribute back and reads it back equal; throws when it cannot. */
-  restore(path: string, name: string, original: unknown): Promise<void>;
-  /** performance.now() as the check began: its time budget covers its discovery too. */
-  readonly startedAt: number;
+/** The settings a stateful check runs with; the event times are the run's learned pace, read at each wait (engine/waits.ts). */
+export function statefulEnv(t: CheckContext) {
+  // On eventTimes' object, whose quiet window is a getter: the window shrinks to the target's pace.
+  return Object.assign(eventTimes(t.cfg), {
+    /** The run's logged-in client (its session is $COOKIE in printed steps). */
+    client: t.client,
+    /** The run's settings: user, password, profile, declared writables, TFTP source. */
+    cfg: t.cfg as Pick<RunConfig, 'user' | 'password' | 'profile' | 'writable' | 'tftp'>,
+    ns: t.ns,
+    /** `/xyz/{ns}` */
+    root: t.root,
+    /** How long a version may take to show after its upload answered. */
+    uploadWaitMs: uploadWaitMs(t),
+    /** Puts an attribute back and reads it back equal; throws when it cannot. */
+    restore: (path: string, name: string, original: unknown) => restoreValue(t, path, name, original),
+    /** performance.now() as the check began: its time budget covers its discovery too. */
+    startedAt: performance.now(),
+  });
 }
+
+export type StatefulEnv = ReturnType<typeof statefulEnv>;
 
 /** A finding with the sequence that shows it. */
 export class StatefulViolation extends FuzzViolation {
