@@ -12,6 +12,9 @@ import fc from 'fast-check';
 import type { FuzzProperty, Judge } from '../fuzz/runner.js';
 import { Notes, type World } from './world.js';
 
+/** The `i`th of `list`, around again past its end: a command's parameter is an index resolved against the model. */
+export const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
+
 /** fc.commands' record of which commands ran: all of them (4,096 entries, more than any shrink needs). */
 export const ALL_COMMANDS_RAN = `${'/'.repeat(64)}:${'/'.repeat(11)}`;
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { CREDENTIAL_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { TAMPERS, type Tamper } from './credentials.js';
-import { Command, statefulProperty } from './property.js';
+import { Command, pick, statefulProperty } from './property.js';
 import { SessionsWorld, type SessionsDiscovery } from './sessions.js';
 import type { StatefulEnv } from './world.js';
 
@@ -18,8 +18,7 @@ const login = (chosen: boolean): SessionsCommand =>
 
 const tamper = (i: number, how: Tamper): SessionsCommand =>
   new Command(`tamper(${i}, ${how})`, async (world) => {
-    const live = world.live;
-    const session = live.length > 0 ? live[i % live.length]! : await world.login(false);
+    const session = pick(world.live, i) ?? (await world.login(false));
     await world.tamper(session, how);
   });
 

@@ -17,6 +17,7 @@ import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
 import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
 import { carrying, type Writable } from './discovery.js';
 import { Notes, World, type StatefulEnv } from './world.js';
+import { pick } from './property.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */
@@ -241,9 +242,9 @@ export class SessionsWorld extends World<SessionsDiscovery> {
       while (this.live.length < 2) await this.login(false);
       await this.logout(this.live[0]!, `the oldest of ${this.live.length} live sessions`);
     }
-    const gone = this.sessions.filter((s) => s.state !== 'live');
-    if (gone.length === 0) return;
-    const s = gone[i % gone.length]!;
+    const gone = this.sessions.filter((o) => o.state !== 'live');
+    const s = pick(gone, i);
+    if (!s) return;
     await this.login(false);
     this.rec.begin(`try ${s.label}'s cookie (${s.cred.shown}) again on HTTP, upload and WebSocket, now that a later session logged in`);
     await this.refusedEverywhere(

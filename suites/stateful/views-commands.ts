@@ -12,7 +12,7 @@ import { describeResponse, show } from '../harness/assert.js';
 import { profileAllows } from '../../runner/config.js';
 import type { ViewsDiscovery, Writable } from './discovery.js';
 import { distinctPaths, type EventFilter, type FilterKind } from '../events/engine/filters.js';
-import { Command, statefulProperty, type StatefulSpec } from './property.js';
+import { Command, pick, statefulProperty, type StatefulSpec } from './property.js';
 import { finish, settle, subscribe } from './views-events.js';
 import { appeared, deleteOwnVersions, remove, upload, versionAdded, versionsNow } from './views-versions.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
@@ -20,8 +20,6 @@ import { write } from './views-writes.js';
 import type { StatefulEnv } from './world.js';
 import { isSuccess } from '../../client/http.js';
 import { slowestRefusedUploadMs } from '../harness/software.js';
-
-const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
 
 type ViewsCommand = Command<ViewsWorld>;
 
