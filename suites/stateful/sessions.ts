@@ -211,12 +211,16 @@ export class SessionsWorld extends World<SessionsDiscovery> {
   }
 
   /**
-   * Logs `s` out while another session is live: its cookie must be refused on every channel, the
-   * other session must keep working, and its event socket must receive nothing more.
+   * Logs the oldest or the newest live session out while another is live (logged in first if none
+   * is, so that a logout that ends the wrong one shows): its cookie must be refused on every
+   * channel, the other session must keep working, and its event socket must receive nothing more.
    */
-  async logout(s: Session, of: string): Promise<void> {
+  async logout(which: 'oldest' | 'newest'): Promise<void> {
+    while (this.live.length < 2) await this.login(false);
+    const live = this.live;
+    const s = which === 'oldest' ? live[0]! : live.at(-1)!;
     await this.watch(s);
-    this.rec.begin(`log out ${s.label} (${of})`);
+    this.rec.begin(`log out ${s.label} (the ${which} of ${live.length} live sessions)`);
     const res = await this.request('POST', '/logout', { json: { data: [] }, cred: s.cred });
     if (!isSuccess(res)) return this.find('EP-2', `POST /logout with ${s.label}'s cookie answered ${describeResponse(res)}`);
     s.state = 'logged-out';
@@ -238,10 +242,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
    * once a later session has logged in: a server that reissues or revives ids takes it again.
    */
   async replay(i: number): Promise<void> {
-    if (this.sessions.every((s) => s.state === 'live')) {
-      while (this.live.length < 2) await this.login(false);
-      await this.logout(this.live[0]!, `the oldest of ${this.live.length} live sessions`);
-    }
+    if (this.sessions.every((s) => s.state === 'live')) await this.logout('oldest');
     const gone = this.sessions.filter((o) => o.state !== 'live');
     const s = pick(gone, i);
     if (!s) return;
