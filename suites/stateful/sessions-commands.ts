@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { CREDENTIAL_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { TAMPERS, type Tamper } from './credentials.js';
-import { Command, pick, statefulProperty } from './property.js';
+import { Command, statefulProperty } from './property.js';
 import { SessionsWorld, type SessionsDiscovery } from './sessions.js';
 import type { StatefulEnv } from './world.js';
 
@@ -16,11 +16,7 @@ type SessionsCommand = Command<SessionsWorld>;
 const login = (chosen: boolean): SessionsCommand =>
   new Command(`login(${chosen ? 'with a chosen cookie' : 'plain'})`, async (world) => void (await world.login(chosen)));
 
-const tamper = (i: number, how: Tamper): SessionsCommand =>
-  new Command(`tamper(${i}, ${how})`, async (world) => {
-    const session = pick(world.live, i) ?? (await world.login(false));
-    await world.tamper(session, how);
-  });
+const tamper = (i: number, how: Tamper): SessionsCommand => new Command(`tamper(${i}, ${how})`, (world) => world.tamper(i, how));
 
 const logout = (which: 'oldest' | 'newest'): SessionsCommand => new Command(`logout(${which})`, (world) => world.logout(which));
 

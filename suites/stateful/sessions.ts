@@ -203,7 +203,9 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     }
   }
 
-  async tamper(session: Session, how: Tamper): Promise<void> {
+  /** The cookies of the `i`th live session (one logged in, if none is), changed as `how` says, tried on every channel. */
+  async tamper(i: number, how: Tamper): Promise<void> {
+    const session = pick(this.live, i) ?? (await this.login(false));
     const variant = session.cred.tampered(how);
     this.rec.begin(`try ${session.label}'s cookies ${how} (${variant.shown}) on HTTP, upload and WebSocket`);
     this.rec.note(`${variant.shown.slice(1)}: ${session.cred.shown} ${TAMPER_TEXT[how]}`);
