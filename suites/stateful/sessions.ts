@@ -263,8 +263,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
    * spec is silent), and each watch costs event waits a slow target makes seconds long.
    */
   private async watch(s: Session): Promise<void> {
-    const w = this.d.writable;
-    if (!w || this.d.unwatchable || !profileAllows(this.env.cfg.profile, 'safe')) return;
+    if (!this.d.writable || this.d.unwatchable || !profileAllows(this.env.cfg.profile, 'safe')) return;
     if (this.sessions.some((o) => o.socket)) return;
     this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
     const client = s.cred.client(this.env.client);
