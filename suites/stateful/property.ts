@@ -73,14 +73,11 @@ export class Command<W extends World<unknown>> implements fc.AsyncCommand<W, W> 
   }
 }
 
-export interface StatefulSpec<W extends World<unknown>> {
-  key: string;
-  requirements: readonly string[];
+/** The property's key, requirements and requests per run (a run is one sequence), and how its sequences go. */
+export interface StatefulSpec<W extends World<unknown>> extends Pick<FuzzProperty<unknown>, 'key' | 'requirements' | 'requestsPerRun'> {
   /** One command, drawn from a weighted choice of the kinds the profile allows. */
   command: fc.Arbitrary<fc.AsyncCommand<W, W>>;
   maxCommands: number;
-  /** Typical requests per sequence, for time budgets. */
-  requestsPerRun: number;
   /** A new world for one sequence (opening what every sequence starts with), noting in the property's notes. */
   open(judge: Judge, notes: Notes): Promise<W>;
   /** The judgement once the last command ran (events that came late). */
