@@ -14,7 +14,7 @@ import { prime, type PrimeWrite } from '../events/engine/prime.js';
 import type { Subscription } from '../events/engine/subscription.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
-import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
+import { CHANNELS, Credential, describeOutcome, type Channel, type Cookie, type Probe, type Tamper } from './credentials.js';
 import { carrying, type Writable } from './discovery.js';
 import { Notes, World, type StatefulEnv } from './world.js';
 import { pick } from './property.js';
@@ -47,11 +47,8 @@ const TAMPER_TEXT: Record<Tamper, string> = {
 
 /** The run's own session as a credential (the shape chosen cookies copy). */
 export function sharedCredential(client: BmcClient): Credential {
-  const jar = client.exportCookies() as { cookies?: Array<{ key: string; value: string }> };
-  return new Credential(
-    (jar.cookies ?? []).map((c) => ({ name: c.key, value: c.value })),
-    '$COOKIE',
-  );
+  const jar = client.exportCookies() as { cookies?: Cookie[] };
+  return new Credential(jar.cookies ?? [], '$COOKIE');
 }
 
 /** What the check learns before its sequences: which channels it can judge, and how. */

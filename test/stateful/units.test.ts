@@ -201,8 +201,8 @@ describe('cookie variants', () => {
   test('a variant changes the session cookies, never the XSRF token, and sends the token on writes only', () => {
     const cred = new Credential(
       [
-        { name: 'XSRF-TOKEN', value: 'x'.repeat(20) },
-        { name: 'BMCWEB-SESSION', value: 'AbCdEfGhIjKlMnOpQrSt' },
+        { key: 'XSRF-TOKEN', value: 'x'.repeat(20) },
+        { key: 'BMCWEB-SESSION', value: 'AbCdEfGhIjKlMnOpQrSt' },
       ],
       '$COOKIE_A',
     );
@@ -211,6 +211,6 @@ describe('cookie variants', () => {
     expect(cut.header).toBe(`XSRF-TOKEN=${'x'.repeat(20)}; BMCWEB-SESSION=AbCdEfGhIjKlMnOpQrS`);
     expect(cred.headers('GET')).toEqual({ cookie: cred.header });
     expect(cred.headers('POST')['x-xsrf-token']).toBe('x'.repeat(20));
-    expect(cred.chosen('$CHOSEN_A').cookies.map((c) => c.name)).toEqual(['BMCWEB-SESSION']);
+    expect(cred.chosen('$CHOSEN_A').cookies.map((c) => c.key)).toEqual(['BMCWEB-SESSION']);
   });
 });
