@@ -265,17 +265,14 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
     const client = s.cred.client(this.env.client);
     this.clients.push(client);
-    const sockets: EventSubscriber[] = [];
     try {
       s.socket = await EventSubscriber.open(client, this.d.filter);
-      sockets.push(s.socket);
       this.witness ??= await EventSubscriber.open(this.env.client, this.d.filter);
-      sockets.push(this.witness);
     } catch (err) {
       s.socket = undefined;
       return this.rec.note(`no socket to watch: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const subs = sockets.map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
+    const subs = [s.socket, this.witness].map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
     const { notLive } = await prime(this.env, subs, { write: () => this.change() });
     if (notLive.length > 0) {
       s.socket = undefined;
