@@ -24,11 +24,8 @@ const CLASSES = ['0123456789abcdef', 'ghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQR
 
 /** Another character of the same kind (hex digit, letter), so a server's format check still passes. */
 export function otherCharacter(c: string): string {
-  for (const set of CLASSES) {
-    const at = set.indexOf(c);
-    if (at >= 0) return set[(at + 1) % set.length]!;
-  }
-  return c === 'A' ? 'B' : 'A';
+  const set = CLASSES.find((s) => s.includes(c));
+  return set ? set[(set.indexOf(c) + 1) % set.length]! : c === 'A' ? 'B' : 'A';
 }
 
 function randomLike(c: string): string {
