@@ -122,13 +122,11 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     this.rec.begin(made ? `log in as ${label}, sending session cookies the client made up (${made.shown})` : `log in as ${label}`);
     if (made) this.rec.note(`${made.shown.slice(1)}='${made.header}' (made up by the client)`);
     const { user, password } = this.env.cfg;
-    const shown = `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`;
-    let res = await this.request('POST', '/login', { json: { data: [user, password] }, shownBody: shown, cred: made, anonymous: !made });
-    if (!isSuccess(res) && loginFormRejected(res.status)) {
-      // The field form of newer servers, as the run's own login takes it.
-      const field = `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`;
-      res = await this.request('POST', '/login', { json: { username: user, password }, shownBody: field, cred: made, anonymous: !made });
-    }
+    const send = (json: unknown, shownBody: string) => this.request('POST', '/login', { json, shownBody, cred: made, anonymous: !made });
+    let res = await send({ data: [user, password] }, `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`);
+    // The field form of newer servers, as the run's own login takes it.
+    if (!isSuccess(res) && loginFormRejected(res.status))
+      res = await send({ username: user, password }, `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`);
     if (!isSuccess(res)) notJudged(`the login of ${label} answered ${describeResponse(res)} (see EP-1)`);
     const cred = Credential.fromLogin(res, this.env.client.baseUrl, `$COOKIE_${label}`);
     for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
