@@ -175,11 +175,10 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     try {
       const outcome = await EventSubscriber.tryOpen(client, d.filter, { auth: cred !== undefined, settleMs: env.quietWindowMs });
       if (outcome.kind === 'open') await outcome.subscriber.close();
+      const answer = describeOutcome(outcome);
       this.notes.requests++;
-      this.rec.note(
-        `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(d.filter)}: ${describeOutcome(outcome)}`,
-      );
-      return { accepted: outcome.kind === 'open', answer: describeOutcome(outcome) };
+      this.rec.note(`WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(d.filter)}: ${answer}`);
+      return { accepted: outcome.kind === 'open', answer };
     } finally {
       if (cred) await client.close();
     }
