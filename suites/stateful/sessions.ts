@@ -76,17 +76,13 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     const own = await world.probe(channel, out.shared);
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
   });
-  const socketQuiet = writable
-    ? world
-        .unwatchable(writable)
-        .catch((err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`)
-    : Promise.resolve(undefined);
+  const socketQuiet = world
+    .unwatchable()
+    .catch((err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`);
   const [, quiet] = await Promise.all([Promise.all(channelProbes), socketQuiet]);
-  out.unwatchable = !writable
-    ? 'no declared writable attribute to change (safe profile)'
-    : out.unjudgedChannels.WebSocket
-      ? `the WebSocket channel is not judged: ${out.unjudgedChannels.WebSocket}`
-      : quiet;
+  // Without a writable there is nothing to watch, whatever the channel.
+  const channelNotJudged = writable && out.unjudgedChannels.WebSocket;
+  out.unwatchable = channelNotJudged ? `the WebSocket channel is not judged: ${channelNotJudged}` : quiet;
   return out;
 }
 
@@ -303,7 +299,9 @@ export class SessionsWorld extends World<SessionsDiscovery> {
    * Why a socket of the run's session does not show a change of the writable, if it does not (the
    * discovery's world): it is primed as any subscription is (engine/prime.ts), with writes of the writable.
    */
-  async unwatchable(w: Writable): Promise<string | undefined> {
+  async unwatchable(): Promise<string | undefined> {
+    const w = this.d.writable;
+    if (!w) return 'no declared writable attribute to change (safe profile)';
     const socket = await EventSubscriber.open(this.env.client, this.d.filter);
     const sub: Subscription = { socket, filter: this.d.filter, what: "the run's session's socket" };
     let refused: string | undefined;
