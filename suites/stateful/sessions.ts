@@ -15,8 +15,8 @@ import type { Subscription } from '../events/engine/subscription.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
 import { CHANNELS, Credential, describeOutcome, type Channel, type Cookie, type Probe, type Tamper } from './credentials.js';
-import { carrying, type Writable } from './discovery.js';
-import { Notes, World, type StatefulEnv } from './world.js';
+import { carrying } from './discovery.js';
+import { Notes, World, type StatefulEnv, type Writable } from './world.js';
 import { pick } from './property.js';
 
 export interface SessionsDiscovery {
@@ -326,7 +326,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
   private async change(): Promise<PrimeWrite> {
     const w = this.d.writable!;
     const value = differentValue(w.attr, this.current);
-    this.noteWrite(w.attr.path, w.attr.name, w.original);
+    this.noteWrite(w);
     const at = performance.now();
     const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { json: { data: value } });
     if (!isSuccess(res)) notJudged(`PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`);

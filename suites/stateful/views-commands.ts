@@ -10,14 +10,14 @@ import fc from 'fast-check';
 import { VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { describeResponse, show } from '../harness/assert.js';
 import { profileAllows } from '../../runner/config.js';
-import type { ViewsDiscovery, Writable } from './discovery.js';
+import type { ViewsDiscovery } from './discovery.js';
 import { distinctPaths, type EventFilter, type FilterKind } from '../events/engine/filters.js';
 import { Command, pick, statefulProperty, type StatefulSpec } from './property.js';
 import { finish, settle, subscribe } from './views-events.js';
 import { appeared, deleteOwnVersions, remove, upload, versionAdded, versionsNow } from './views-versions.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
 import { write } from './views-writes.js';
-import type { StatefulEnv } from './world.js';
+import type { StatefulEnv, Writable } from './world.js';
 import { isSuccess } from '../../client/http.js';
 import { slowestRefusedUploadMs } from '../harness/software.js';
 

@@ -6,7 +6,7 @@
 import { isMap, sameValue } from '../../client/values.js';
 import { describeResponse, notJudged, show } from '../harness/assert.js';
 import { differentValue } from '../harness/writable.js';
-import type { Writable } from './discovery.js';
+import type { Writable } from './world.js';
 import type { Change } from '../events/engine/filters.js';
 import { type Via, type ViewsWorld } from './views-world.js';
 import { isSuccess } from '../../client/http.js';
@@ -20,7 +20,7 @@ export async function write(world: ViewsWorld, w: Writable, via: Via, opts: { st
   const value = differentValue(w.attr, world.values.get(w.key));
   const what = via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} with ${name} = ${show(value)}`;
   if (opts.step) world.rec.begin(via === 'attr' ? what : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`);
-  world.noteWrite(path, name, w.original);
+  world.noteWrite(w);
   const requirement = via === 'attr' ? 'EP-8' : 'EP-9';
   let res;
   const after = performance.now();

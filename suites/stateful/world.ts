@@ -6,7 +6,7 @@
 import type { BmcResponse } from '../../client/http.js';
 import { shellQuote } from '../../client/curl.js';
 import { stringifyJson } from '../../client/json.js';
-import type { RunConfig } from '../../runner/config.js';
+import type { RunConfig, WritableAttribute } from '../../runner/config.js';
 import { NotJudged } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { uploadWaitMs } from '../harness/software.js';
@@ -38,6 +38,19 @@ export function statefulEnv(t: CheckContext) {
 }
 
 export type StatefulEnv = ReturnType<typeof statefulEnv>;
+
+/** A declared writable attribute as the checks write it: its value before the check, and the interface its events name. */
+export interface Writable {
+  attr: WritableAttribute;
+  key: string;
+  original: unknown;
+  /** The interface its PropertiesChanged names (as the attribute PUT signals it), once learned. */
+  iface?: string;
+}
+
+export function writableKey(path: string, name: string): string {
+  return `${path}\u0000${name}`;
+}
 
 /** A finding with the sequence that shows it. */
 export class StatefulViolation extends FuzzViolation {
@@ -98,7 +111,7 @@ export class World<D = void> {
   lastChangeAt = performance.now();
   private labels = 0;
   /** Attributes this sequence wrote, with the value to restore. */
-  readonly written = new Map<string, { path: string; name: string; original: unknown }>();
+  readonly written = new Map<string, Writable>();
 
   constructor(
     readonly env: StatefulEnv,
@@ -160,9 +173,8 @@ export class World<D = void> {
   }
 
   /** A write of the run's session, remembered so that the sequence's end puts the value back. */
-  noteWrite(path: string, name: string, original: unknown): void {
-    const key = `${path}\u0000${name}`;
-    if (!this.written.has(key)) this.written.set(key, { path, name, original });
+  noteWrite(w: Writable): void {
+    if (!this.written.has(w.key)) this.written.set(w.key, w);
   }
 
   /** Whether work expected to take `ms`, with the closing quiet window after it, ends within the check's time budget. */
@@ -177,13 +189,13 @@ export class World<D = void> {
 
   /** Puts back every attribute the sequence wrote. */
   async restoreWrites(): Promise<void> {
-    for (const { path, name, original } of this.written.values()) {
+    for (const { attr, original } of this.written.values()) {
       try {
-        await this.env.restore(path, name, original);
+        await this.env.restore(attr.path, attr.name, original);
       } catch (err) {
         this.notes.restoreFailures.push({
           requirement: 'EP-8',
-          message: `${path} ${name}: ${err instanceof Error ? err.message : String(err)}`,
+          message: `${attr.path} ${attr.name}: ${err instanceof Error ? err.message : String(err)}`,
         });
       }
     }
