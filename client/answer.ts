@@ -79,6 +79,11 @@ export function dataOf(res: BmcResponse): unknown {
   return (res.json as { data?: unknown } | undefined)?.data;
 }
 
+/** The `description` of an answer's data (an error's reason), when its data is a map that has one. */
+export function descriptionOf(res: BmcResponse): unknown {
+  return (dataOf(res) as { description?: unknown } | null | undefined)?.description;
+}
+
 /** The `data` of a 200 answer; undefined for any other answer, or none. */
 export function okData(res: BmcResponse | undefined): unknown {
   return res?.status === 200 ? dataOf(res) : undefined;

@@ -7,11 +7,13 @@ import { isUtf8 } from 'node:buffer';
 
 export interface CurlOptions {
   body?: Buffer | string;
+  /** A body as curl arguments already written for the shell (a file to read, a word that expands $PASSWORD). */
+  shellBody?: readonly string[];
   contentType?: string;
-  /** Include the session cookie placeholder. Default true. */
-  auth?: boolean;
-  /** Include the X-XSRF-TOKEN placeholder (bmcweb demands it on non-GET requests). Default false. */
-  xsrf?: boolean;
+  /** Include the session cookie placeholder: true (the default) for $COOKIE, or the shell variable to name. */
+  auth?: boolean | string;
+  /** Include the X-XSRF-TOKEN placeholder (bmcweb demands it on non-GET requests): true for $XSRF, or the variable. Default false. */
+  xsrf?: boolean | string;
   headers?: Record<string, string>;
 }
 
@@ -38,12 +40,13 @@ function ansiQuote(bytes: Buffer): string {
 /** Builds `curl -k …` for one request; the path is kept exactly (--path-as-is, no globbing). */
 export function toCurl(method: string, baseUrl: string, path: string, opts: CurlOptions = {}): string {
   const parts = ['curl', '-k', '-sS', '-i', '--path-as-is', '-g', '-X', shellQuote(method)];
-  if (opts.auth !== false) parts.push('-b', '"$COOKIE"');
-  if (opts.xsrf) parts.push('-H', '"X-XSRF-TOKEN: $XSRF"');
+  if (opts.auth !== false) parts.push('-b', `"${typeof opts.auth === 'string' ? opts.auth : '$COOKIE'}"`);
+  if (opts.xsrf) parts.push('-H', `"X-XSRF-TOKEN: ${typeof opts.xsrf === 'string' ? opts.xsrf : '$XSRF'}"`);
   parts.push('-H', shellQuote('Accept: application/json'));
   if (opts.contentType !== undefined) parts.push('-H', shellQuote(`Content-Type: ${opts.contentType}`));
   for (const [name, value] of Object.entries(opts.headers ?? {})) parts.push('-H', shellQuote(`${name}: ${value}`));
   if (opts.body !== undefined) parts.push(...bodyArgs(opts.body));
+  parts.push(...(opts.shellBody ?? []));
   parts.push(shellQuote(withoutTrailingSlashes(baseUrl) + path));
   return parts.join(' ');
 }

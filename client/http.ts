@@ -584,7 +584,8 @@ function parseBaseUrl(baseUrl: string): URL {
   return url;
 }
 
-function isSuccess(res: BmcResponse): boolean {
+/** A 2xx answer. */
+export function isSuccess(res: BmcResponse): boolean {
   return res.status >= 200 && res.status < 300;
 }
 

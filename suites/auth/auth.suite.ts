@@ -5,7 +5,7 @@ import { buildImage, corruptImage } from '../../client/image.js';
 import type { BmcClient, BmcResponse } from '../../client/http.js';
 import { check, runConfig, type CheckContext } from '../harness/check.js';
 import { stringifyJson } from '../../client/json.js';
-import { describeResponse, ensure, envelopeOf, expectSuccess, notJudged, setDifference, show } from '../harness/assert.js';
+import { describeResponse, descriptionOf, ensure, envelopeOf, expectSuccess, notJudged, setDifference, show } from '../harness/assert.js';
 import { discoverKnowledge, leakIn, type SentRequest } from '../harness/leak.js';
 import { children, getObject, invalidateTreeCache } from '../harness/tree.js';
 import { firstWritePlan, readValue, restore, restoreAfter } from '../harness/writable.js';
@@ -357,7 +357,7 @@ check(
     ] as const) {
       const res = await send();
       await judgeRefusal(t, res, `${what} without credentials`, { path }, 'AUTH-2');
-      const description = (envelopeOf(res)?.data as { description?: unknown } | undefined)?.description;
+      const description = descriptionOf(res);
       // An extraction error means the image was processed: the credentials were never checked.
       t.judge(
         'AUTH-2',

@@ -10,7 +10,7 @@ import { restoreValue } from '../harness/writable.js';
 import { loadModel } from './model.js';
 import type { FuzzEnv } from './properties/common.js';
 import { REPLAY_VARIABLE } from './repro.js';
-import { failureMessage, searchProperty, type FuzzProperty, type FuzzReport } from './runner.js';
+import { failureMessage, searchProperty, searchStats, type FuzzProperty, type FuzzReport } from './runner.js';
 import { FuzzStats } from './send.js';
 
 /** Failed logins naming the real user a hardware run may make (accounts may lock); env override. */
@@ -103,12 +103,7 @@ export async function runChecked<T>(t: CheckContext, env: FuzzEnv, p: FuzzProper
   const reports = await searchProperty(p, { numRuns: t.cfg.fuzzRuns, runSeed: t.cfg.seed, timeLimitMs });
   const first = reports[0]!;
   t.observe(`fuzz ${p.key}`, {
-    propertySeed: first.seed,
-    runs: first.numRuns,
-    requested: t.cfg.fuzzRuns,
-    searches: reports.length,
-    shrinks: reports.reduce((n, r) => n + r.numShrinks, 0),
-    interrupted: reports.some((r) => r.interrupted),
+    ...searchStats(reports, t.cfg.fuzzRuns),
     replayed: first.replayed ? `${REPLAY_VARIABLE}=${first.replayed}` : undefined,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2)),
     requests: env.stats.summary(),

@@ -165,6 +165,19 @@ export async function searchProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget):
   return reports;
 }
 
+/** What a property's searches ran, as its check observes it: the seed, the runs made and asked for, the shrinks. */
+export function searchStats(reports: ReadonlyArray<FuzzReport<unknown>>, requested: number) {
+  const first = reports[0]!;
+  return {
+    propertySeed: first.seed,
+    runs: first.numRuns,
+    requested,
+    searches: reports.length,
+    shrinks: reports.reduce((n, r) => n + r.numShrinks, 0),
+    interrupted: reports.some((r) => r.interrupted),
+  };
+}
+
 /**
  * `BMC_FUZZ_PATH=key[/REQ]:path` with the run's seed: the exact case again. A property judging
  * several requirements replays narrowed to the one broken, as the search that found it may have been.
@@ -175,7 +188,7 @@ export function replayHint(report: FuzzReport<unknown>): string {
 }
 
 /** Reasons are cut to one line of 400 characters in results.json: the essentials come first. */
-const REASON_BUDGET = 398;
+export const REASON_BUDGET = 398;
 
 /**
  * The failure message: first line "problem — curl — replay", then details. The problem is clipped

@@ -8,7 +8,7 @@ import { sameValue } from '../../client/values.js';
 import { envelopeOf, show } from '../../client/answer.js';
 
 // The judging of one answer lives in client/ so that load runs judge their own traffic the same way.
-export { envelopeOf, envelopeProblems, errorDataProblem, show, type Envelope, type Problem } from '../../client/answer.js';
+export { descriptionOf, envelopeOf, envelopeProblems, errorDataProblem, show, type Envelope, type Problem } from '../../client/answer.js';
 
 /** A check's verdict: the target broke `requirement` (default: the first the check names). */
 export class CheckFailure extends Error {

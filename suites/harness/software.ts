@@ -1,14 +1,14 @@
 /** Software versions created by a test (upload, DownloadViaTFTP) and their removal afterwards. */
 import { buildImage } from '../../client/image.js';
 import type { BmcResponse } from '../../client/http.js';
-import { describeResponse, ensure, envelopeOf, setDifference } from './assert.js';
+import { describeResponse, descriptionOf, ensure, setDifference } from './assert.js';
 import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
 
 /** An upload whose image was looked at: it was taken, or refused for the image, not the credentials. */
 export function uploadProcessed(res: BmcResponse): boolean {
   if (res.status >= 200 && res.status < 300) return true;
-  const description = (envelopeOf(res)?.data as { description?: unknown } | null | undefined)?.description;
+  const description = descriptionOf(res);
   return res.status === 400 && typeof description === 'string' && /extract|already exists/i.test(description);
 }
 

@@ -14,8 +14,9 @@ export type Tamper = (typeof TAMPERS)[number];
 export const CHANNELS = ['HTTP', 'upload', 'WebSocket'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** A cookie as the client's cookie jar holds it (tough-cookie's key and value). */
 export interface Cookie {
-  name: string;
+  key: string;
   value: string;
 }
 
@@ -23,11 +24,8 @@ const CLASSES = ['0123456789abcdef', 'ghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQR
 
 /** Another character of the same kind (hex digit, letter), so a server's format check still passes. */
 export function otherCharacter(c: string): string {
-  for (const set of CLASSES) {
-    const at = set.indexOf(c);
-    if (at >= 0) return set[(at + 1) % set.length]!;
-  }
-  return c === 'A' ? 'B' : 'A';
+  const set = CLASSES.find((s) => s.includes(c));
+  return set ? set[(set.indexOf(c) + 1) % set.length]! : c === 'A' ? 'B' : 'A';
 }
 
 function randomLike(c: string): string {
@@ -64,32 +62,30 @@ export class Credential {
   ) {}
 
   static fromLogin(res: BmcResponse, baseUrl: string, shown: string): Credential {
-    const jar = new SessionCookies(baseUrl);
-    const cookies = jar.store(res.headers['set-cookie'], '/login').map((c) => ({ name: c.key, value: c.value }));
-    return new Credential(cookies, shown);
+    return new Credential(new SessionCookies(baseUrl).store(res.headers['set-cookie'], '/login'), shown);
   }
 
   /** The cookies that identify the session (all but the XSRF token). */
   get session(): Cookie[] {
-    return this.cookies.filter((c) => c.name !== XSRF_COOKIE);
+    return this.cookies.filter((c) => c.key !== XSRF_COOKIE);
   }
 
   /** Whether the two carry a session cookie of the same name and value. */
   sharesSession(other: Credential): boolean {
-    return this.session.some((c) => other.session.some((o) => o.name === c.name && o.value === c.value));
+    return this.session.some((c) => other.session.some((o) => o.key === c.key && o.value === c.value));
   }
 
   get xsrf(): string | undefined {
-    return this.cookies.find((c) => c.name === XSRF_COOKIE)?.value;
+    return this.cookies.find((c) => c.key === XSRF_COOKIE)?.value;
   }
 
   get header(): string {
-    return this.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    return this.cookies.map((c) => `${c.key}=${c.value}`).join('; ');
   }
 
   tampered(how: Tamper): Credential {
     return new Credential(
-      this.cookies.map((c) => (c.name === XSRF_COOKIE ? c : { name: c.name, value: tamperValue(c.value, how) })),
+      this.cookies.map((c) => (c.key === XSRF_COOKIE ? c : { key: c.key, value: tamperValue(c.value, how) })),
       `${this.shown}_${how.toUpperCase()}`,
     );
   }
@@ -97,7 +93,7 @@ export class Credential {
   /** Session cookies of the same names and shapes with values the client made up. */
   chosen(shown: string): Credential {
     return new Credential(
-      this.session.map((c) => ({ name: c.name, value: chosenValue(c.value) })),
+      this.session.map((c) => ({ key: c.key, value: chosenValue(c.value) })),
       shown,
     );
   }
@@ -113,7 +109,7 @@ export class Credential {
   client(base: BmcClient): BmcClient {
     const jar = new SessionCookies(base.baseUrl);
     jar.store(
-      this.cookies.map((c) => `${c.name}=${c.value}; Path=/`),
+      this.cookies.map((c) => `${c.key}=${c.value}; Path=/`),
       '/',
     );
     return base.fork({ cookies: jar.serialize() });

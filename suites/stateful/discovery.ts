@@ -5,24 +5,17 @@
  * its attribute PUT and puts it back: that endpoint's signal is the reference the others must match.
  */
 import { okData } from '../../client/answer.js';
+import { isSuccess } from '../../client/http.js';
 import { EventSubscriber, type EventPredicate } from '../../client/subscriber.js';
 import { isMap } from '../../client/values.js';
-import { profileAllows, type WritableAttribute } from '../../runner/config.js';
+import { profileAllows } from '../../runner/config.js';
 import { notJudged, show } from '../harness/assert.js';
 import { carries } from '../events/engine/judge.js';
 import { interfaceKeys } from '../harness/tree.js';
 import { differentValue } from '../harness/writable.js';
 import { recordLatency } from '../harness/pace.js';
 import { distinctPaths, usableInterface, type Change, type EventFilter } from '../events/engine/filters.js';
-import type { StatefulEnv } from './world.js';
-
-export interface Writable {
-  attr: WritableAttribute;
-  key: string;
-  original: unknown;
-  /** The interface its PropertiesChanged names (as the attribute PUT signals it), once learned. */
-  iface?: string;
-}
+import { writableKey, type StatefulEnv, type Writable } from './world.js';
 
 export interface ViewsDiscovery {
   writables: Writable[];
@@ -34,10 +27,6 @@ export interface ViewsDiscovery {
   eventsWhyNot?: string;
   /** The subscription every sequence watches all changes through: {} where it works. */
   witness: EventFilter;
-}
-
-export function writableKey(path: string, name: string): string {
-  return `${path}\u0000${name}`;
 }
 
 const readData = async (env: StatefulEnv, path: string): Promise<unknown> => okData(await env.client.get(path));
@@ -84,7 +73,7 @@ async function learnInterfaces(env: StatefulEnv, list: Writable[]): Promise<Pick
         const value = differentValue(w.attr, w.original);
         const sent = performance.now();
         const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
-        if (res.status < 200 || res.status >= 300) return true;
+        if (!isSuccess(res)) return true;
         const carries = carrying(w, value);
         const ev = await paths.waitFor(carries, env.eventTimeoutMs, { from: 0 }).catch(() => undefined);
         await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, w.original);

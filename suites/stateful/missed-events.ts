@@ -21,13 +21,10 @@ export async function missed(world: ViewsWorld, s: JudgedSubscription, change: C
   const others = world.subs.filter((o) => o !== s && admission(o.filter, change) === 'must');
   const elsewhere = others.filter((o) => world.received(o, change)).map((o) => o.what);
   const what = describeChange(change);
+  const raisedNone = (kind: string) =>
+    `${what} raised no ${kind} on any subscription whose filter admits it (${withFilters([s, ...others])})`;
   s.expected = s.expected.filter((e) => e.change !== change);
-  if (elsewhere.length === 0 && change.kind === 'PropertiesChanged') {
-    return world.find(
-      'EV-8',
-      `${what} raised no PropertiesChanged on any subscription whose filter admits it (${withFilters([s, ...others])})`,
-    );
-  }
+  if (elsewhere.length === 0 && change.kind === 'PropertiesChanged') return world.find('EV-8', raisedNone('PropertiesChanged'));
   if (world.confirming) return;
   // Received nowhere: two repeats, so that a subscription losing every third event cannot lose all three.
   const repeats = await repeated(world, s, change, elsewhere.length === 0 ? 2 : 1);
@@ -39,10 +36,7 @@ export async function missed(world: ViewsWorld, s: JudgedSubscription, change: C
         'EV-8',
         `${what} raised no InterfacesAdded on any subscription that admits it, though its repeat (${describeChange(lost)}) did`,
       );
-    return world.find(
-      'EV-3',
-      `${what} raised no InterfacesAdded on any subscription whose filter admits it (${withFilters([s, ...others])}), nor did its repeats`,
-    );
+    return world.find('EV-3', `${raisedNone('InterfacesAdded')}, nor did its repeats`);
   }
   if (world.received(s, repeats[0]!))
     return world.find(
@@ -83,7 +77,7 @@ async function repeatOf(world: ViewsWorld, change: Change): Promise<Change | und
   world.rec.note(`to tell a lost event from a filter, ${describeChange(change)} was repeated`);
   if (change.kind === 'PropertiesChanged') {
     const w = world.d.writables.find((x) => x.attr.path === change.path && x.attr.name === change.name);
-    return w ? write(world, w, 'attr', { views: false }) : undefined;
+    return w ? write(world, w, 'attr', { step: false }) : undefined;
   }
   return upload(world, world.newVersion(), 'POST');
 }

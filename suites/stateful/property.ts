@@ -10,13 +10,26 @@
  */
 import fc from 'fast-check';
 import type { FuzzProperty, Judge } from '../fuzz/runner.js';
-import type { Notes, World } from './world.js';
+import { Notes, type World } from './world.js';
+
+/** The `i`th of `list`, around again past its end: a command's parameter is an index resolved against the model. */
+export const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
 
 /** fc.commands' record of which commands ran: all of them (4,096 entries, more than any shrink needs). */
 export const ALL_COMMANDS_RAN = `${'/'.repeat(64)}:${'/'.repeat(11)}`;
 
-/** A command of a sequence: it always runs, and does nothing once the sequence has stopped. */
-export abstract class StepCommand<W extends World<unknown>> implements fc.AsyncCommand<W, W> {
+/**
+ * A command of a sequence: its printed form, `kind(parameters)` (fast-check prints it, the budget
+ * reads its kind), and what it does. It always runs, and does nothing once the sequence has stopped.
+ */
+export class Command<W extends World<unknown>> implements fc.AsyncCommand<W, W> {
+  constructor(
+    private readonly text: string,
+    private readonly action: (w: W) => Promise<void>,
+    /** Where its name says too little: the kind the budget knows it by, and how long it takes at least. */
+    private readonly budget: { kind?: string; leastMs?: () => number } = {},
+  ) {}
+
   check(): boolean {
     return true;
   }
@@ -36,7 +49,7 @@ export abstract class StepCommand<W extends World<unknown>> implements fc.AsyncC
     w.notes.commands++;
     const started = performance.now();
     try {
-      await this.act(w);
+      await this.action(w);
     } catch (err) {
       w.stop(err);
     } finally {
@@ -45,31 +58,14 @@ export abstract class StepCommand<W extends World<unknown>> implements fc.AsyncC
     }
   }
 
-  /** What the time budget knows commands of this kind by: its name, before the parameters. */
+  /** What the time budget knows commands of this kind by: its name, before the parameters, unless it was given one. */
   budgetKind(): string {
-    return this.toString().replace(/\(.*$/, '');
+    return this.budget.kind ?? this.toString().replace(/\(.*$/, '');
   }
 
-  /** How long this command is expected to take: the longest of its kind so far in the check. */
+  /** How long this command is expected to take: the longest of its kind so far in the check, or its least if longer. */
   expectedMs(w: W): number {
-    return w.notes.longestCommand.get(this.budgetKind()) ?? 0;
-  }
-
-  protected abstract act(w: W): Promise<void>;
-  abstract toString(): string;
-}
-
-/** A command from its printed form, `kind(parameters)` (fast-check prints it, the budget reads its kind), and what it does. */
-export class Command<W extends World<unknown>> extends StepCommand<W> {
-  constructor(
-    private readonly text: string,
-    private readonly action: (w: W) => Promise<void>,
-  ) {
-    super();
-  }
-
-  protected act(w: W): Promise<void> {
-    return this.action(w);
+    return Math.max(w.notes.longestCommand.get(this.budgetKind()) ?? 0, this.budget.leastMs?.() ?? 0);
   }
 
   toString(): string {
@@ -77,17 +73,13 @@ export class Command<W extends World<unknown>> extends StepCommand<W> {
   }
 }
 
-export interface StatefulSpec<W extends World<unknown>> {
-  key: string;
-  requirements: readonly string[];
+/** The property's key, requirements and requests per run (a run is one sequence), and how its sequences go. */
+export interface StatefulSpec<W extends World<unknown>> extends Pick<FuzzProperty<unknown>, 'key' | 'requirements' | 'requestsPerRun'> {
   /** One command, drawn from a weighted choice of the kinds the profile allows. */
   command: fc.Arbitrary<fc.AsyncCommand<W, W>>;
   maxCommands: number;
-  /** Typical requests per sequence, for time budgets. */
-  requestsPerRun: number;
-  notes: Notes;
-  /** A new world for one sequence (opening what every sequence starts with). */
-  open(judge: Judge): Promise<W>;
+  /** A new world for one sequence (opening what every sequence starts with), noting in the property's notes. */
+  open(judge: Judge, notes: Notes): Promise<W>;
   /** The judgement once the last command ran (events that came late). */
   finish(w: W): Promise<void>;
   /** Puts the target back as the sequence found it. */
@@ -103,6 +95,8 @@ const MAX_SHRINKS = 10;
  * to finish and put the target back.
  */
 export type StatefulProperty<T> = FuzzProperty<T> & {
+  /** What its sequences learned, for the check's verdict and observations. */
+  readonly notes: Notes;
   settled(): Promise<unknown>;
   /**
    * From now on, no sequence starts that would not end within `ms`, judged by the longest one so
@@ -116,29 +110,35 @@ export type StatefulProperty<T> = FuzzProperty<T> & {
 };
 
 export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>): StatefulProperty<Iterable<fc.AsyncCommand<W, W>>> {
+  const notes = new Notes();
   let running: Promise<unknown> = Promise.resolve();
   let deadline = Number.POSITIVE_INFINITY;
   let longest = 0;
-  const exclusive = (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
+  const exclusive = async (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
+    await running;
+    if (budgeted && notes.sequences > 0 && performance.now() + longest > deadline) {
+      notes.overBudget++;
+      return;
+    }
     const started = performance.now();
     const run = sequence(commands, judge, budgeted).finally(() => (longest = Math.max(longest, performance.now() - started)));
     running = run.catch(() => undefined);
     return run;
   };
   const sequence = async (commands: Iterable<fc.AsyncCommand<W, W>>, judge: Judge, budgeted: boolean): Promise<void> => {
-    spec.notes.sequences++;
+    notes.sequences++;
     let w: W;
     try {
-      w = await spec.open(judge);
+      w = await spec.open(judge, notes);
     } catch (err) {
-      spec.notes.unjudgedSequences++;
-      spec.notes.unjudged.add(err instanceof Error ? err.message : String(err));
+      notes.unjudgedSequences++;
+      notes.unjudged.add(err instanceof Error ? err.message : String(err));
       return;
     }
     if (budgeted) w.deadline = deadline;
     try {
       await fc.asyncModelRun(() => ({ model: w, real: w }), commands);
-      if (w.cut) spec.notes.cutByBudget++;
+      if (w.cut) notes.cutByBudget++;
       if (!w.stopped) {
         try {
           await spec.finish(w);
@@ -151,11 +151,12 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
     }
     if (w.violation) throw w.violation;
     if (w.unjudged) {
-      spec.notes.unjudgedSequences++;
-      spec.notes.unjudged.add(w.unjudged);
+      notes.unjudgedSequences++;
+      notes.unjudged.add(w.unjudged);
     }
   };
   return {
+    notes,
     key: spec.key,
     requirements: spec.requirements,
     requestsPerRun: spec.requestsPerRun,
@@ -164,18 +165,8 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
       fc.noBias(fc.commands([spec.command], { maxCommands: spec.maxCommands, replayPath: ALL_COMMANDS_RAN })),
       MAX_SHRINKS,
     ),
-    predicate: async (commands, judge) => {
-      await running;
-      if (spec.notes.sequences > 0 && performance.now() + longest > deadline) {
-        spec.notes.overBudget++;
-        return;
-      }
-      return exclusive(commands, judge, true);
-    },
-    replay: async (commands, judge) => {
-      await running;
-      return exclusive(commands, judge, false);
-    },
+    predicate: (commands, judge) => exclusive(commands, judge, true),
+    replay: (commands, judge) => exclusive(commands, judge, false),
     budget: (ms) => {
       deadline = performance.now() + ms;
     },

@@ -9,34 +9,22 @@ import { CREDENTIAL_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { TAMPERS, type Tamper } from './credentials.js';
 import { Command, statefulProperty } from './property.js';
 import { SessionsWorld, type SessionsDiscovery } from './sessions.js';
-import type { Notes, StatefulEnv } from './world.js';
+import type { StatefulEnv } from './world.js';
 
 type SessionsCommand = Command<SessionsWorld>;
 
 const login = (chosen: boolean): SessionsCommand =>
   new Command(`login(${chosen ? 'with a chosen cookie' : 'plain'})`, async (world) => void (await world.login(chosen)));
 
-const tamper = (i: number, how: Tamper): SessionsCommand =>
-  new Command(`tamper(${i}, ${how})`, async (world) => {
-    const live = world.live;
-    const session = live.length > 0 ? live[i % live.length]! : await world.login(false);
-    await world.tamper(session, how);
-  });
+const tamper = (i: number, how: Tamper): SessionsCommand => new Command(`tamper(${i}, ${how})`, (world) => world.tamper(i, how));
 
-const logout = (which: 'oldest' | 'newest'): SessionsCommand =>
-  new Command(`logout(${which})`, async (world) => {
-    // Another session stays live, so that a logout that ends the wrong one shows.
-    while (world.live.length < 2) await world.login(false);
-    const live = world.live;
-    const session = which === 'oldest' ? live[0]! : live.at(-1)!;
-    await world.logout(session, `the ${which} of ${live.length} live sessions`);
-  });
+const logout = (which: 'oldest' | 'newest'): SessionsCommand => new Command(`logout(${which})`, (world) => world.logout(which));
 
 const replay = (i: number): SessionsCommand => new Command(`replay(${i})`, (world) => world.replay(i));
 
 export const MAX_SESSION_COMMANDS = 6;
 
-export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery, notes: Notes) {
+export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery) {
   return statefulProperty({
     key: 'stateful-credentials',
     requirements: CREDENTIAL_REQUIREMENTS,
@@ -48,8 +36,7 @@ export function sessionsProperty(env: StatefulEnv, d: SessionsDiscovery, notes: 
     ),
     maxCommands: MAX_SESSION_COMMANDS,
     requestsPerRun: MAX_SESSION_COMMANDS * 10,
-    notes,
-    open: async (judge) => new SessionsWorld(env, judge, notes, d),
+    open: async (judge, notes) => new SessionsWorld(env, judge, notes, d),
     finish: async () => undefined,
     close: (world) => world.close(),
   });

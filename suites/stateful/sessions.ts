@@ -5,18 +5,19 @@
  * Whether an event socket keeps receiving after its session's logout is recorded (the spec does not
  * say). One finding per cookie: the first channel that takes it.
  */
-import { loginFormRejected, type BmcClient } from '../../client/http.js';
+import { isSuccess, loginFormRejected, type BmcClient } from '../../client/http.js';
 import { corruptImage } from '../../client/image.js';
 import { EventSubscriber } from '../../client/subscriber.js';
 import { profileAllows } from '../../runner/config.js';
-import { describeResponse, notJudged, show } from '../harness/assert.js';
+import { describeResponse, NotJudged, notJudged, show } from '../harness/assert.js';
 import { prime, type PrimeWrite } from '../events/engine/prime.js';
 import type { Subscription } from '../events/engine/subscription.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
-import { CHANNELS, Credential, describeOutcome, type Channel, type Probe, type Tamper } from './credentials.js';
-import { carrying, type Writable } from './discovery.js';
-import { isSuccess, send, World, type StatefulEnv } from './world.js';
+import { CHANNELS, Credential, describeOutcome, type Channel, type Cookie, type Probe, type Tamper } from './credentials.js';
+import { carrying } from './discovery.js';
+import { Notes, World, type StatefulEnv, type Writable } from './world.js';
+import { pick } from './property.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */
@@ -46,61 +47,23 @@ const TAMPER_TEXT: Record<Tamper, string> = {
 
 /** The run's own session as a credential (the shape chosen cookies copy). */
 export function sharedCredential(client: BmcClient): Credential {
-  const jar = client.exportCookies() as { cookies?: Array<{ key: string; value: string }> };
-  return new Credential(
-    (jar.cookies ?? []).map((c) => ({ name: c.key, value: c.value })),
-    '$COOKIE',
-  );
-}
-
-/** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
-export async function probe(
-  env: StatefulEnv,
-  world: World<unknown> | undefined,
-  channel: Channel,
-  cred: Credential | undefined,
-  filter: unknown,
-): Promise<Probe> {
-  const request = (method: string, path: string, image?: Buffer) => {
-    const opts = { cred, anonymous: cred === undefined, image: image ? { bytes: image, file: 'not-a-tarball.bin' } : undefined };
-    return world ? world.request(method, path, opts) : send(env.client, method, path, opts);
-  };
-  if (channel === 'HTTP') {
-    const res = await request('GET', `${env.root}/`);
-    return { accepted: isSuccess(res), answer: describeResponse(res) };
-  }
-  if (channel === 'upload') {
-    world?.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
-    const res = await request('POST', '/upload/image', corruptImage());
-    return { accepted: uploadProcessed(res), answer: describeResponse(res) };
-  }
-  const client = cred ? cred.client(env.client) : env.client;
-  try {
-    const outcome = await EventSubscriber.tryOpen(client, filter, { auth: cred !== undefined, settleMs: env.quietWindowMs });
-    if (outcome.kind === 'open') await outcome.subscriber.close();
-    if (world) {
-      world.notes.requests++;
-      world.rec.note(
-        `WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(filter)}: ${describeOutcome(outcome)}`,
-      );
-    }
-    return { accepted: outcome.kind === 'open', answer: describeOutcome(outcome) };
-  } finally {
-    if (cred) await client.close();
-  }
+  const jar = client.exportCookies() as { cookies?: Cookie[] };
+  return new Credential(jar.cookies ?? [], '$COOKIE');
 }
 
 /** What the check learns before its sequences: which channels it can judge, and how. */
 export async function discoverSessions(env: StatefulEnv, writable: Writable | undefined): Promise<SessionsDiscovery> {
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
   const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
+  // Before any sequence: nothing it sends is a step, nothing it finds is judged here.
+  const world = new SessionsWorld(env, { violation: () => undefined }, new Notes(), out);
   if (!profileAllows(env.cfg.profile, 'safe'))
     out.unjudgedChannels.upload = 'an upload, even one that must be refused, needs the safe profile';
   // The channels at once, and the socket check beside them: a failed upload may take a field
   // server 10-15 s to answer, and each socket watches a quiet window.
   const channelProbes = (['upload', 'WebSocket'] as const).map(async (channel) => {
     if (out.unjudgedChannels[channel]) return;
-    const anonymous = await probe(env, undefined, channel, undefined, filter);
+    const anonymous = await world.probe(channel, undefined);
     if (anonymous.accepted) {
       out.anonymous[channel] =
         `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
@@ -110,52 +73,17 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     // An upload of the run's session this run already saw processed is the same proof, without
     // another failed upload (which a field server answers only after 10-15 s).
     if (channel === 'upload' && ownUploadSeen()) return;
-    const own = await probe(env, undefined, channel, out.shared, filter);
+    const own = await world.probe(channel, out.shared);
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
   });
-  const socketQuiet = writable
-    ? unwatchable(env, writable, filter).catch(
-        (err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`,
-      )
-    : Promise.resolve(undefined);
+  const socketQuiet = world
+    .unwatchable()
+    .catch((err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`);
   const [, quiet] = await Promise.all([Promise.all(channelProbes), socketQuiet]);
-  out.unwatchable = !writable
-    ? 'no declared writable attribute to change (safe profile)'
-    : out.unjudgedChannels.WebSocket
-      ? `the WebSocket channel is not judged: ${out.unjudgedChannels.WebSocket}`
-      : quiet;
+  // Without a writable there is nothing to watch, whatever the channel.
+  const channelNotJudged = writable && out.unjudgedChannels.WebSocket;
+  out.unwatchable = channelNotJudged ? `the WebSocket channel is not judged: ${channelNotJudged}` : quiet;
   return out;
-}
-
-/**
- * Why a socket of the run's session does not show a change of the writable, if it does not: it is
- * primed as any subscription is (engine/prime.ts), with writes of the writable.
- */
-async function unwatchable(env: StatefulEnv, w: Writable, filter: { paths: string[] }): Promise<string | undefined> {
-  const socket = await EventSubscriber.open(env.client, filter);
-  const sub: Subscription = { socket, filter, what: "the run's session's socket" };
-  let current = w.original;
-  let refused: string | undefined;
-  try {
-    await prime(env, [sub], {
-      write: async () => {
-        const value = differentValue(w.attr, current);
-        const at = performance.now();
-        const res = await env.client.put(`${w.attr.path}/attr/${w.attr.name}`, value);
-        if (!isSuccess(res)) {
-          refused = `PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`;
-          return undefined;
-        }
-        current = value;
-        return { at, carries: carrying(w, value) };
-      },
-    });
-    if (refused || sub.liveAt !== undefined) return refused;
-    return `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
-  } finally {
-    await socket.close();
-    await env.restore(w.attr.path, w.attr.name, w.original);
-  }
 }
 
 interface Session {
@@ -190,13 +118,11 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     this.rec.begin(made ? `log in as ${label}, sending session cookies the client made up (${made.shown})` : `log in as ${label}`);
     if (made) this.rec.note(`${made.shown.slice(1)}='${made.header}' (made up by the client)`);
     const { user, password } = this.env.cfg;
-    const shown = `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`;
-    let res = await this.request('POST', '/login', { data: [user, password], shownBody: shown, cred: made, anonymous: !made });
-    if (!isSuccess(res) && loginFormRejected(res.status)) {
-      // The field form of newer servers, as the run's own login takes it.
-      const field = `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`;
-      res = await this.request('POST', '/login', { json: { username: user, password }, shownBody: field, cred: made, anonymous: !made });
-    }
+    const send = (json: unknown, shownBody: string) => this.request('POST', '/login', { json, shownBody, cred: made, anonymous: !made });
+    let res = await send({ data: [user, password] }, `"{\\"data\\": [\\"${user}\\", \\"$PASSWORD\\"]}"`);
+    // The field form of newer servers, as the run's own login takes it.
+    if (!isSuccess(res) && loginFormRejected(res.status))
+      res = await send({ username: user, password }, `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`);
     if (!isSuccess(res)) notJudged(`the login of ${label} answered ${describeResponse(res)} (see EP-1)`);
     const cred = Credential.fromLogin(res, this.env.client.baseUrl, `$COOKIE_${label}`);
     for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
@@ -206,7 +132,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     );
     const session: Session = { label, cred, state: 'live' };
     this.sessions.push(session);
-    const works = await probe(this.env, this, 'HTTP', cred, this.d.filter);
+    const works = await this.probe('HTTP', cred);
     if (!works.accepted) notJudged(`${label}'s cookie is refused right after its login: ${works.answer} (see EP-1)`);
     // An id issued again: whoever kept the cookie of the session that had it is let back in.
     const revived = this.sessions.find((o) => o !== session && o.state !== 'live' && o.cred.sharesSession(cred));
@@ -227,11 +153,38 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     return session;
   }
 
+  /** Tries `cred` on one channel; `cred` undefined sends no credentials at all. */
+  async probe(channel: Channel, cred: Credential | undefined): Promise<Probe> {
+    const { env, d } = this;
+    const request = (method: string, path: string, image?: Buffer) =>
+      this.request(method, path, { cred, anonymous: cred === undefined, image: image && { bytes: image, file: 'not-a-tarball.bin' } });
+    if (channel === 'HTTP') {
+      const res = await request('GET', `${env.root}/`);
+      return { accepted: isSuccess(res), answer: describeResponse(res) };
+    }
+    if (channel === 'upload') {
+      this.rec.note('not-a-tarball.bin: 1 KiB that no tar reader takes (an upload that passes authentication fails extraction, 400)');
+      const res = await request('POST', '/upload/image', corruptImage());
+      return { accepted: uploadProcessed(res), answer: describeResponse(res) };
+    }
+    const client = cred ? cred.client(env.client) : env.client;
+    try {
+      const outcome = await EventSubscriber.tryOpen(client, d.filter, { auth: cred !== undefined, settleMs: env.quietWindowMs });
+      if (outcome.kind === 'open') await outcome.subscriber.close();
+      const answer = describeOutcome(outcome);
+      this.notes.requests++;
+      this.rec.note(`WebSocket /subscribe ${cred ? `with ${cred.shown}` : 'without credentials'}, filter ${show(d.filter)}: ${answer}`);
+      return { accepted: outcome.kind === 'open', answer };
+    } finally {
+      if (cred) await client.close();
+    }
+  }
+
   /** A cookie that must be refused, tried on HTTP, then upload, then WebSocket: the first that takes it is the finding. */
   async refusedEverywhere(cred: Credential, what: string, requirements: ChannelRequirements): Promise<void> {
     for (const channel of CHANNELS) {
       if (this.d.unjudgedChannels[channel]) continue;
-      const p = await probe(this.env, this, channel, cred, this.d.filter);
+      const p = await this.probe(channel, cred);
       if (p.accepted)
         return this.find(
           requirements[channel],
@@ -240,7 +193,9 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     }
   }
 
-  async tamper(session: Session, how: Tamper): Promise<void> {
+  /** The cookies of the `i`th live session (one logged in, if none is), changed as `how` says, tried on every channel. */
+  async tamper(i: number, how: Tamper): Promise<void> {
+    const session = pick(this.live, i) ?? (await this.login(false));
     const variant = session.cred.tampered(how);
     this.rec.begin(`try ${session.label}'s cookies ${how} (${variant.shown}) on HTTP, upload and WebSocket`);
     this.rec.note(`${variant.shown.slice(1)}: ${session.cred.shown} ${TAMPER_TEXT[how]}`);
@@ -248,18 +203,22 @@ export class SessionsWorld extends World<SessionsDiscovery> {
   }
 
   /**
-   * Logs `s` out while another session is live: its cookie must be refused on every channel, the
-   * other session must keep working, and its event socket must receive nothing more.
+   * Logs the oldest or the newest live session out while another is live (logged in first if none
+   * is, so that a logout that ends the wrong one shows): its cookie must be refused on every
+   * channel, the other session must keep working, and its event socket must receive nothing more.
    */
-  async logout(s: Session, of: string): Promise<void> {
+  async logout(which: 'oldest' | 'newest'): Promise<void> {
+    while (this.live.length < 2) await this.login(false);
+    const live = this.live;
+    const s = which === 'oldest' ? live[0]! : live.at(-1)!;
     await this.watch(s);
-    this.rec.begin(`log out ${s.label} (${of})`);
-    const res = await this.request('POST', '/logout', { data: [], cred: s.cred });
+    this.rec.begin(`log out ${s.label} (the ${which} of ${live.length} live sessions)`);
+    const res = await this.request('POST', '/logout', { json: { data: [] }, cred: s.cred });
     if (!isSuccess(res)) return this.find('EP-2', `POST /logout with ${s.label}'s cookie answered ${describeResponse(res)}`);
     s.state = 'logged-out';
     await this.refusedEverywhere(s.cred, `${s.label}'s cookie after its logout`, LOGGED_OUT);
     for (const other of this.live) {
-      const p = await probe(this.env, this, 'HTTP', other.cred, this.d.filter);
+      const p = await this.probe('HTTP', other.cred);
       if (p.accepted) continue;
       // The target ended another session (expired, evicted, or with this logout): ended, it must
       // be so on every channel.
@@ -275,13 +234,10 @@ export class SessionsWorld extends World<SessionsDiscovery> {
    * once a later session has logged in: a server that reissues or revives ids takes it again.
    */
   async replay(i: number): Promise<void> {
-    if (this.sessions.every((s) => s.state === 'live')) {
-      while (this.live.length < 2) await this.login(false);
-      await this.logout(this.live[0]!, `the oldest of ${this.live.length} live sessions`);
-    }
-    const gone = this.sessions.filter((s) => s.state !== 'live');
-    if (gone.length === 0) return;
-    const s = gone[i % gone.length]!;
+    if (this.sessions.every((s) => s.state === 'live')) await this.logout('oldest');
+    const gone = this.sessions.filter((o) => o.state !== 'live');
+    const s = pick(gone, i);
+    if (!s) return;
     await this.login(false);
     this.rec.begin(`try ${s.label}'s cookie (${s.cred.shown}) again on HTTP, upload and WebSocket, now that a later session logged in`);
     await this.refusedEverywhere(
@@ -297,23 +253,19 @@ export class SessionsWorld extends World<SessionsDiscovery> {
    * spec is silent), and each watch costs event waits a slow target makes seconds long.
    */
   private async watch(s: Session): Promise<void> {
-    const w = this.d.writable;
-    if (!w || this.d.unwatchable || !profileAllows(this.env.cfg.profile, 'safe')) return;
+    if (!this.d.writable || this.d.unwatchable || !profileAllows(this.env.cfg.profile, 'safe')) return;
     if (this.sessions.some((o) => o.socket)) return;
     this.rec.begin(`open an event socket for ${s.label} with ${show(this.d.filter)}`);
     const client = s.cred.client(this.env.client);
     this.clients.push(client);
-    const sockets: EventSubscriber[] = [];
     try {
       s.socket = await EventSubscriber.open(client, this.d.filter);
-      sockets.push(s.socket);
       this.witness ??= await EventSubscriber.open(this.env.client, this.d.filter);
-      sockets.push(this.witness);
     } catch (err) {
       s.socket = undefined;
       return this.rec.note(`no socket to watch: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const subs = sockets.map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
+    const subs = [s.socket, this.witness].map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
     const { notLive } = await prime(this.env, subs, { write: () => this.change() });
     if (notLive.length > 0) {
       s.socket = undefined;
@@ -343,13 +295,40 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     );
   }
 
+  /**
+   * Why a socket of the run's session does not show a change of the writable, if it does not (the
+   * discovery's world): it is primed as any subscription is (engine/prime.ts), with writes of the writable.
+   */
+  async unwatchable(): Promise<string | undefined> {
+    const w = this.d.writable;
+    if (!w) return 'no declared writable attribute to change (safe profile)';
+    const socket = await EventSubscriber.open(this.env.client, this.d.filter);
+    const sub: Subscription = { socket, filter: this.d.filter, what: "the run's session's socket" };
+    let refused: string | undefined;
+    // A refused PUT ends the priming, and is the reason.
+    const write = () =>
+      this.change().catch((err: unknown) => {
+        if (!(err instanceof NotJudged)) throw err;
+        refused = err.message;
+        return undefined;
+      });
+    try {
+      await prime(this.env, [sub], { write });
+      if (refused || sub.liveAt !== undefined) return refused;
+      return `a change of ${w.attr.path} ${w.attr.name} reached no socket of the run's session (see EP-14)`;
+    } finally {
+      await socket.close();
+      await this.env.restore(w.attr.path, w.attr.name, w.original);
+    }
+  }
+
   /** PUT of the writable through the run's session; returns when it was sent and what its event carries. */
   private async change(): Promise<PrimeWrite> {
     const w = this.d.writable!;
     const value = differentValue(w.attr, this.current);
-    this.noteWrite(w.attr.path, w.attr.name, w.original);
+    this.noteWrite(w);
     const at = performance.now();
-    const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { data: value });
+    const res = await this.request('PUT', `${w.attr.path}/attr/${w.attr.name}`, { json: { data: value } });
     if (!isSuccess(res)) notJudged(`PUT ${w.attr.path}/attr/${w.attr.name} answered ${describeResponse(res)} (see EP-8)`);
     this.current = value;
     return { at, carries: carrying(w, value) };
@@ -362,7 +341,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     await Promise.all(sockets.map((x) => x.close()));
     await Promise.all(this.clients.map((c) => c.close()));
     for (const s of this.sessions.filter((x) => x.state !== 'logged-out')) {
-      await this.request('POST', '/logout', { data: [], cred: s.cred }).catch(() => undefined);
+      await this.request('POST', '/logout', { json: { data: [] }, cred: s.cred }).catch(() => undefined);
     }
     await this.restoreWrites();
   }

@@ -1,32 +1,16 @@
 /**
- * Glue between the stateful properties and `check()`: the settings of a check, budgets from the run
- * config (stateful runs, rate cap, simulator or hardware), the search for each requirement's
- * finding, and the report of one: the shrunk sequence in the first line of the reason, and in full
- * (every step with its curl lines) as an observation in results.json.
+ * Glue between the stateful properties and `check()`: budgets from the run config (stateful runs,
+ * rate cap, simulator or hardware), the search for each requirement's finding, and the report of
+ * one: the shrunk sequence in the first line of the reason, and in full (every step with its curl
+ * lines) as an observation in results.json.
  */
 import type { RunConfig } from '../../runner/config.js';
 import { requirementsFailedSoFar, type CheckContext } from '../harness/check.js';
 import { clip } from '../fuzz/repro.js';
-import { replayHint, searchProperty, type FuzzReport } from '../fuzz/runner.js';
+import { REASON_BUDGET, replayHint, searchProperty, searchStats, type FuzzReport } from '../fuzz/runner.js';
 import type { StatefulProperty } from './property.js';
-import { eventTimes } from '../events/engine/waits.js';
-import { uploadWaitMs } from '../harness/software.js';
-import { restoreValue } from '../harness/writable.js';
-import { stepsDetail, stepsLine } from './steps.js';
-import { Notes, StatefulViolation, type StatefulEnv } from './world.js';
-
-export function statefulEnv(t: CheckContext): StatefulEnv {
-  // On eventTimes' object, whose quiet window is a getter: the window shrinks to the target's pace.
-  return Object.assign(eventTimes(t.cfg), {
-    client: t.client,
-    cfg: t.cfg,
-    ns: t.ns,
-    root: t.root,
-    uploadWaitMs: uploadWaitMs(t),
-    restore: (path: string, name: string, original: unknown) => restoreValue(t, path, name, original),
-    startedAt: performance.now(),
-  });
-}
+import { stepsDetail } from './steps.js';
+import { StatefulViolation, type StatefulEnv } from './world.js';
 
 /** A request's share of the time: the rate cap's spacing, at least `floor`. */
 const perRequestMs = (cfg: RunConfig, floor: number): number =>
@@ -53,28 +37,22 @@ export function statefulCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): 
   return statefulTimeLimitMs(cfg, requestsPerRun) + 2 * sequenceBoundMs(cfg, requestsPerRun) + cfg.timeoutMs * 4 + 10_000;
 }
 
-/** Reasons are cut to one line of 400 characters in results.json: the essentials come first. */
-const REASON_BUDGET = 398;
-
 /** "problem — after N step(s): 1. …; 2. … — replay: --seed S BMC_FUZZ_PATH=key/REQ:path", then the steps in full. */
 export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): string {
   const v = report.violation as StatefulViolation;
   const replay = ` — ${replayHint(report)}`;
-  const steps = ` — after ${v.steps.length} step(s): ${stepsLine(v.steps)}`;
+  const detail = stepsDetail(baseUrl, v.steps);
+  // "1. …; 2. …": the sequence in one line.
+  const steps = ` — after ${v.steps.length} step(s): ${detail.map((s) => s.step).join('; ')}`;
   const problem = v.problem.replace(/\s+/g, ' ');
   const room = REASON_BUDGET - replay.length;
   // The problem first, the steps in what is left (at least 60 characters of them).
   const head = clip(problem, Math.min(Math.max(160, room - steps.length), room - 60));
   const first = `${head}${clip(steps, room - head.length)}${replay}`;
-  const detail = stepsDetail(baseUrl, v.steps).flatMap((s) => [
-    s.step,
-    ...s.curl.map((c) => `  ${c}`),
-    ...(s.notes ?? []).map((n) => `  (${n})`),
-  ]);
   return [
     first,
     `property ${report.key}: failed after ${report.numRuns} run(s), shrunk in ${report.numShrinks} step(s); property seed ${report.seed}`,
-    ...detail,
+    ...detail.flatMap((s) => [s.step, ...s.curl.map((c) => `  ${c}`), ...(s.notes ?? []).map((n) => `  (${n})`)]),
     "(curl uses $COOKIE for the run's session cookie, $COOKIE_A… for the sessions the steps log in, $PASSWORD for the password)",
   ].join('\n');
 }
@@ -83,7 +61,8 @@ export function findingMessage(report: FuzzReport<unknown>, baseUrl: string): st
  * Searches a property for a finding of each requirement it judges, within the run's budget, and
  * records what ran. Each finding fails its own requirement, with its shrunk sequence.
  */
-export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property: StatefulProperty<T>, notes: Notes): Promise<void> {
+export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property: StatefulProperty<T>): Promise<void> {
+  const { notes } = property;
   const timeLimitMs = statefulTimeLimitMs(t.cfg, property.requestsPerRun);
   // A deviation an earlier area already failed would end (and be shrunk in) sequence after
   // sequence: set aside, the sequences go on past it to what no other area sees.
@@ -106,15 +85,9 @@ export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property
   await property.settled();
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const first = reports[0]!;
   t.observe(`stateful ${property.key}`, {
-    propertySeed: first.seed,
-    runs: first.numRuns,
-    requested: t.cfg.statefulRuns,
-    searches: reports.length,
-    shrinks: reports.reduce((n, r) => n + r.numShrinks, 0),
-    interrupted: reports.some((r) => r.interrupted),
-    replayed: first.replayed,
+    ...searchStats(reports, t.cfg.statefulRuns),
+    replayed: reports[0]!.replayed,
     sequences: notes.sequences,
     notStartedForTheBudget: notes.overBudget,
     cutShortByTheBudget: notes.cutByBudget,
@@ -124,19 +97,19 @@ export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property
     requestsPerSecond: Number((notes.requests / Math.max(seconds, 0.001)).toFixed(1)),
     cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(2)),
   });
-  const aborted = reports.filter((r) => r.failed && !(r.violation instanceof StatefulViolation));
+  const findings = reports.filter((r) => r.failed && r.violation instanceof StatefulViolation);
+  const aborted = reports.filter((r) => r.failed && !findings.includes(r));
   // A search cut short before any sequence completed (the time left after a finding) found nothing.
   if (aborted.length > 0)
     t.observe(
       `stateful ${property.key} searches cut short`,
       aborted.map((r) => r.abort ?? r.violation?.problem),
     );
-  for (const report of reports) {
-    if (!report.failed || !(report.violation instanceof StatefulViolation)) continue;
+  for (const report of findings) {
     // Once more, so that the exchanges of the shrunk sequence are the evidence the report keeps.
     await property.replay(report.counterexample as T, { violation: () => undefined }).catch(() => undefined);
     await property.settled();
-    const v = report.violation;
+    const v = report.violation as StatefulViolation;
     t.judge(v.requirement, false, findingMessage(report, t.client.baseUrl));
     t.observe(
       'stateful finding',
@@ -154,7 +127,7 @@ export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property
     const owner = property.requirements.includes(requirement) ? requirement : property.requirements[0]!;
     t.judge(owner, false, `restoring the target after a sequence failed: ${message}`);
   }
-  const found = reports.some((r) => r.violation instanceof StatefulViolation);
+  const found = findings.length > 0;
   if (!found && aborted.length === reports.length) t.notTested(`no sequence completed: ${aborted[0]!.abort ?? ''}`);
   for (const [key, value] of notes.observed) t.observe(key, value, 'EP-2');
   if (notes.unjudged.size > 0) t.observe('sequences not judged to their end', [...notes.unjudged].slice(0, 5));

@@ -18,9 +18,9 @@ import { declaredWritables, discoverViews } from './discovery.js';
 import { CREDENTIAL_REQUIREMENTS, VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { sessionsProperty, MAX_SESSION_COMMANDS } from './sessions-commands.js';
 import { discoverSessions, TAMPERED } from './sessions.js';
-import { runStateful, statefulCheckTimeoutMs, statefulEnv } from './stateful-check.js';
+import { runStateful, statefulCheckTimeoutMs } from './stateful-check.js';
+import { statefulEnv } from './world.js';
 import { MAX_VALUE_COMMANDS, MAX_VERSION_COMMANDS, requestsPerRun, valuesProperty, versionsProperty } from './views-commands.js';
-import { Notes } from './world.js';
 
 const cfg = runConfig();
 
@@ -40,8 +40,7 @@ check(
       Object.fromEntries(d.writables.map((w) => [`${w.attr.path} ${w.attr.name}`, w.iface ?? null])),
       'EV-2',
     );
-    const notes = new Notes();
-    await runStateful(t, env, valuesProperty(env, d, notes), notes);
+    await runStateful(t, env, valuesProperty(env, d));
   },
   { profile: 'safe', timeoutMs: statefulCheckTimeoutMs(cfg, requestsPerRun(MAX_VALUE_COMMANDS)) },
 );
@@ -53,8 +52,7 @@ check(
     const env = statefulEnv(t);
     const d = await (discovery ??= discoverViews(env));
     if (!d) return t.notTested(`the subscriptions that watch uploads are proved live by writes: ${noWritableReason()}`);
-    const notes = new Notes();
-    await runStateful(t, env, versionsProperty(env, d, notes), notes);
+    await runStateful(t, env, versionsProperty(env, d));
   },
   { profile: 'destructive', timeoutMs: statefulCheckTimeoutMs(cfg, requestsPerRun(MAX_VERSION_COMMANDS)) },
 );
@@ -69,8 +67,7 @@ check(
     for (const [channel, reason] of Object.entries(d.anonymous)) t.judge(TAMPERED[channel as keyof typeof TAMPERED], false, reason);
     if (Object.keys(d.unjudgedChannels).length > 0) t.observe('channels not judged', d.unjudgedChannels);
     if (d.unwatchable) t.observe("whether a logged-out session's socket goes quiet is not judged", d.unwatchable, 'EP-2');
-    const notes = new Notes();
-    await runStateful(t, env, sessionsProperty(env, d, notes), notes);
+    await runStateful(t, env, sessionsProperty(env, d));
   },
   { timeoutMs: statefulCheckTimeoutMs(cfg, MAX_SESSION_COMMANDS * 10) },
 );

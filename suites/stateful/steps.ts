@@ -3,23 +3,12 @@
  * few words, and the requests it made as curl lines (session cookies as shell variables, image
  * bodies as files), so that the shrunk sequence can be replayed by hand as well as by seed.
  */
-import { withoutTrailingSlashes } from '../../client/trim-end.js';
-import { shellQuote } from '../../client/curl.js';
+import { toCurl, type CurlOptions } from '../../client/curl.js';
 
-export interface SentRequest {
+/** A request as it was sent, with what its curl line needs (cookies and tokens as shell variables, an image as a file). */
+export interface SentRequest extends CurlOptions {
   method: string;
   path: string;
-  /** The shell variable holding the cookies sent ($COOKIE for the run's session), if any. */
-  cookie?: string;
-  /** The shell variable of the XSRF token echoed, if any. */
-  xsrf?: string;
-  contentType?: string;
-  /** A JSON body as sent. */
-  body?: string;
-  /** A body already written as one shell word (it expands $PASSWORD). */
-  shellBody?: string;
-  /** A binary body, named as a file the reader makes (an image tarball). */
-  file?: string;
 }
 
 export interface Step {
@@ -52,30 +41,11 @@ export class Recorder {
   }
 }
 
-/** One curl line for a request; WebSocket steps have none (their text says what was sent). */
-export function curlOf(baseUrl: string, r: SentRequest): string {
-  const parts = ['curl', '-k', '-sS', '-i', '--path-as-is', '-g', '-X', shellQuote(r.method)];
-  if (r.cookie) parts.push('-b', `"${r.cookie}"`);
-  if (r.xsrf) parts.push('-H', `"X-XSRF-TOKEN: ${r.xsrf}"`);
-  parts.push('-H', shellQuote('Accept: application/json'));
-  if (r.contentType) parts.push('-H', shellQuote(`Content-Type: ${r.contentType}`));
-  if (r.body !== undefined) parts.push('--data-raw', shellQuote(r.body));
-  if (r.shellBody !== undefined) parts.push('--data-raw', r.shellBody);
-  if (r.file !== undefined) parts.push('--data-binary', `@${shellQuote(r.file)}`);
-  parts.push(shellQuote(withoutTrailingSlashes(baseUrl) + r.path));
-  return parts.join(' ');
-}
-
-/** "1. …; 2. …": the sequence in one line, for the first line of a finding. */
-export function stepsLine(steps: readonly Step[]): string {
-  return steps.map((s, i) => `${i + 1}. ${s.text}`).join('; ');
-}
-
 /** The steps with their curl lines and notes, as a report shows them. */
 export function stepsDetail(baseUrl: string, steps: readonly Step[]): Array<{ step: string; curl: string[]; notes?: string[] }> {
   return steps.map((s, i) => ({
     step: `${i + 1}. ${s.text}`,
-    curl: s.requests.map((r) => curlOf(baseUrl, r)),
+    curl: s.requests.map((r) => toCurl(r.method, baseUrl, r.path, r)),
     ...(s.notes.length > 0 ? { notes: s.notes } : {}),
   }));
 }

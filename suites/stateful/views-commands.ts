@@ -10,29 +10,22 @@ import fc from 'fast-check';
 import { VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { describeResponse, show } from '../harness/assert.js';
 import { profileAllows } from '../../runner/config.js';
-import type { ViewsDiscovery, Writable } from './discovery.js';
+import type { ViewsDiscovery } from './discovery.js';
 import { distinctPaths, type EventFilter, type FilterKind } from '../events/engine/filters.js';
-import { Command, statefulProperty, type StatefulSpec } from './property.js';
+import { Command, pick, statefulProperty, type StatefulSpec } from './property.js';
 import { finish, settle, subscribe } from './views-events.js';
 import { appeared, deleteOwnVersions, remove, upload, versionAdded, versionsNow } from './views-versions.js';
 import { MAX_SUBSCRIPTIONS, ViewsWorld, type VersionRecord, type Via } from './views-world.js';
 import { write } from './views-writes.js';
-import { isSuccess, type Notes, type StatefulEnv } from './world.js';
+import type { StatefulEnv, Writable } from './world.js';
+import { isSuccess } from '../../client/http.js';
 import { slowestRefusedUploadMs } from '../harness/software.js';
-
-const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
 
 type ViewsCommand = Command<ViewsWorld>;
 
 const writeCommand = (i: number, via: Via): ViewsCommand =>
   new Command(`write(${i}, ${via})`, async (world) => {
-    const w = pick(world.d.writables, i)!;
-    const value = world.nextValue(w);
-    const { path, name } = w.attr;
-    world.rec.begin(
-      via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`,
-    );
-    await write(world, w, via);
+    await write(world, pick(world.d.writables, i)!, via, { step: true });
     await settle(world);
   });
 
@@ -51,13 +44,11 @@ export function filterOf(world: ViewsWorld, kind: FilterKind, a: number, b: numb
         return { filter: { interfaces: [withIface.iface!, ...(destructive ? [world.versionInterface] : [])] }, prime: withIface };
       break;
     case 'overlapping':
-      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [withIface.iface!] }, prime: withIface };
-      break;
     case 'either': {
+      // Either: the interface of another writable, on another object, where there is one.
       const others = named.filter((w) => w.iface !== withIface?.iface && w.attr.path !== withIface?.attr.path);
-      const other = pick(others, b);
-      if (withIface && other) return { filter: { paths: [withIface.attr.path], interfaces: [other.iface!] }, prime: withIface };
-      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [withIface.iface!] }, prime: withIface };
+      const other = kind === 'either' ? pick(others, b) : undefined;
+      if (withIface) return { filter: { paths: [withIface.attr.path], interfaces: [(other ?? withIface).iface!] }, prime: withIface };
       break;
     }
     case 'paths':
@@ -110,13 +101,10 @@ async function deleteStep(world: ViewsWorld, rec: VersionRecord): Promise<void> 
   await settle(world);
 }
 
-class Upload extends Command<ViewsWorld> {
-  constructor(
-    readonly state: UploadState,
-    via: 'POST' | 'PUT',
-    i: number,
-  ) {
-    super(`upload(${state}, ${via}, ${i})`, async (world) => {
+const uploadCommand = (state: UploadState, via: 'POST' | 'PUT', i: number): ViewsCommand =>
+  new Command(
+    `upload(${state}, ${via}, ${i})`,
+    async (world) => {
       const rec = state === 'new' ? world.newVersion() : await versionIn(world, state, i);
       if (!rec) return;
       const how =
@@ -124,18 +112,10 @@ class Upload extends Command<ViewsWorld> {
       world.rec.begin(`${via === 'POST' ? 'POST /upload/image' : 'PUT /upload/image/{name}'} of ${rec.label} (${how})`);
       await upload(world, rec, via);
       await settle(world);
-    });
-  }
-
-  override budgetKind(): string {
-    return `upload(${this.state})`;
-  }
-
-  /** A version uploaded again while it exists is refused, as slowly as the upload area's refusals were. */
-  override expectedMs(world: ViewsWorld): number {
-    return Math.max(super.expectedMs(world), this.state === 'existing' ? slowestRefusedUploadMs() : 0);
-  }
-}
+    },
+    // A version uploaded again while it exists is refused, as slowly as the upload area's refusals were.
+    { kind: `upload(${state})`, leastMs: state === 'existing' ? slowestRefusedUploadMs : undefined },
+  );
 
 const deleteCommand = (i: number): ViewsCommand =>
   new Command(`delete(${i})`, async (world) => {
@@ -151,7 +131,7 @@ const downloadCommand = (): ViewsCommand =>
     world.rec.begin(`POST ${action} [${show(file)}, ${show(server)}]${existing ? ` (its version exists as ${existing.path})` : ''}`);
     const before = await versionsNow(world);
     const after = performance.now();
-    const res = await world.request('POST', action, { data: [file, server] });
+    const res = await world.request('POST', action, { json: { data: [file, server] } });
     // Whether the image's version existed before the check is unknown (it may be the running one):
     // a refusal is not judged, a success must show its version everywhere.
     if (existing || !isSuccess(res)) return world.rec.note(`DownloadViaTFTP answered ${describeResponse(res)}: not judged`);
@@ -176,17 +156,16 @@ function subscribeArb(kinds: readonly FilterKind[], weight: number): Weighted {
 
 /** A views check as a property; every sequence of both starts with the witness, live. */
 function viewsProperty(
-  { commands, ...check }: Pick<StatefulSpec<ViewsWorld>, 'key' | 'requirements' | 'maxCommands'> & { commands: Weighted[] },
   env: StatefulEnv,
   d: ViewsDiscovery,
-  notes: Notes,
+  check: Pick<StatefulSpec<ViewsWorld>, 'key' | 'requirements' | 'maxCommands'>,
+  commands: Weighted[],
 ) {
   return statefulProperty<ViewsWorld>({
     ...check,
     command: fc.oneof(...commands),
     requestsPerRun: requestsPerRun(check.maxCommands),
-    notes,
-    open: async (judge) => {
+    open: async (judge, notes) => {
       const world = new ViewsWorld(env, judge, notes, d);
       if (d.events) {
         world.rec.begin(`subscribe the witness W with ${show(d.witness)} (every sequence starts so)`);
@@ -205,19 +184,13 @@ function viewsProperty(
 }
 
 /** The values check: attribute and whole-object PUTs of the declared writables, watched by subscriptions of every kind. */
-export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
-  const commands: Weighted[] = [
+export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery) {
+  return viewsProperty(env, d, { key: 'stateful-values', requirements: VALUE_REQUIREMENTS, maxCommands: MAX_VALUE_COMMANDS }, [
     { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'attr')) },
     { weight: 2, arbitrary: fc.nat().map((w) => writeCommand(w, 'object')) },
     subscribeArb(['empty', 'paths', 'interfaces', 'overlapping', 'either'], 2),
     { weight: 1, arbitrary: fc.nat().map(unsubscribeCommand) },
-  ];
-  return viewsProperty(
-    { key: 'stateful-values', requirements: VALUE_REQUIREMENTS, commands, maxCommands: MAX_VALUE_COMMANDS },
-    env,
-    d,
-    notes,
-  );
+  ]);
 }
 
 /**
@@ -225,23 +198,17 @@ export function valuesProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes
  * POST and by PUT), deletes, DownloadViaTFTP, watched by subscriptions whose filters admit
  * InterfacesAdded by interface (closing them is the values check's).
  */
-export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery, notes: Notes) {
-  const commands: Weighted[] = [
+export function versionsProperty(env: StatefulEnv, d: ViewsDiscovery) {
+  return viewsProperty(env, d, { key: 'stateful-versions', requirements: VERSION_REQUIREMENTS, maxCommands: MAX_VERSION_COMMANDS }, [
     {
       weight: 3,
       arbitrary: fc
         .tuple(fc.constantFrom<UploadState>('new', 'existing', 'deleted'), fc.constantFrom<'POST' | 'PUT'>('POST', 'PUT'), fc.nat())
-        .map(([state, via, i]) => new Upload(state, via, i)),
+        .map(([state, via, i]) => uploadCommand(state, via, i)),
     },
     { weight: 1, arbitrary: fc.nat().map(deleteCommand) },
     // InterfacesAdded must reach a subscription through its interfaces filter (through paths it may).
     subscribeArb(['interfaces'], 2),
-  ];
-  if (env.cfg.tftp) commands.push({ weight: 1, arbitrary: fc.constant(null).map(downloadCommand) });
-  return viewsProperty(
-    { key: 'stateful-versions', requirements: VERSION_REQUIREMENTS, commands, maxCommands: MAX_VERSION_COMMANDS },
-    env,
-    d,
-    notes,
-  );
+    ...(env.cfg.tftp ? [{ weight: 1, arbitrary: fc.constant(null).map(downloadCommand) }] : []),
+  ]);
 }

@@ -12,7 +12,7 @@ import { admission, filterRequirement, type Change, type EventFilter } from '../
 import { addedContentProblem, admitsEverySignal, carries } from '../events/engine/judge.js';
 import { prime } from '../events/engine/prime.js';
 import { nextMessage, waitUntil } from '../events/engine/waits.js';
-import type { Writable } from './discovery.js';
+import type { Writable } from './world.js';
 import { missed } from './missed-events.js';
 import { owed, type JudgedSubscription, type ViewsWorld } from './views-world.js';
 import { write } from './views-writes.js';
@@ -121,7 +121,7 @@ export async function subscribe(
   );
   const { cut } = await prime(world.env, [s], {
     write: async () => {
-      const change = await write(world, primer, 'attr', { views: false });
+      const change = await write(world, primer, 'attr', { step: false });
       if (!change) return undefined;
       writes.push(change);
       return { at: change.after!, carries: (d) => isMap(d) && carries(d, change) };

@@ -4,23 +4,17 @@
  * A registered version must show in every view: GET, the listing of software/, and list and
  * enumerate of software/ and each of its ancestors.
  */
-import { dataOf } from '../../client/answer.js';
-import type { BmcResponse } from '../../client/http.js';
+import { dataOf, descriptionOf } from '../../client/answer.js';
+import { isSuccess, type BmcResponse } from '../../client/http.js';
 import { buildImage, defaultPurpose } from '../../client/image.js';
 import { isMap, sameValue } from '../../client/values.js';
 import { describeResponse, show } from '../harness/assert.js';
 import type { Change } from '../events/engine/filters.js';
 import { type VersionRecord, type ViewsWorld } from './views-world.js';
 import { sleep } from '../events/engine/waits.js';
-import { isSuccess } from './world.js';
 
 /** Versions this area uploads start so (freshVersion('stateful')); nothing else is deleted at a sequence's end. */
 const OWN_VERSION_PREFIX = 'bmc-conformance-stateful-';
-
-function descriptionOf(res: BmcResponse): unknown {
-  const data = dataOf(res);
-  return isMap(data) ? data.description : undefined;
-}
 
 /**
  * Version paths under software/ before a registration: the model's, and what the listing shows

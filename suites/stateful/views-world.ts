@@ -10,12 +10,12 @@
  * waits (views-events.ts) and the diagnosis of a missed event (missed-events.ts) act on it.
  */
 import { okData } from '../../client/answer.js';
+import { isMap } from '../../client/values.js';
 import { show } from '../harness/assert.js';
 import { ancestorsOf } from '../harness/leak.js';
 import { recordLatency } from '../harness/pace.js';
 import { freshVersion } from '../harness/software.js';
-import { differentValue } from '../harness/writable.js';
-import type { ViewsDiscovery, Writable } from './discovery.js';
+import type { ViewsDiscovery } from './discovery.js';
 import { admission, type Change, type EventFilter, type NewChange } from '../events/engine/filters.js';
 import { judgeStream, type Expected, type StreamJudgement } from '../events/engine/judge.js';
 import type { EventSocket, Subscription } from '../events/engine/subscription.js';
@@ -69,10 +69,6 @@ export class ViewsWorld extends World<ViewsDiscovery> {
 
   get versionInterface(): string {
     return `xyz.${this.env.ns}.Software.Version`;
-  }
-
-  nextValue(w: Writable): unknown {
-    return differentValue(w.attr, this.values.get(w.key));
   }
 
   newVersion(): VersionRecord {
@@ -135,11 +131,7 @@ export class ViewsWorld extends World<ViewsDiscovery> {
   private tracks(data: Record<string, unknown>): boolean {
     if (data.event === 'InterfacesAdded') return this.versions.some((v) => v.path === data.path);
     const props = data.properties;
-    return (
-      props !== null &&
-      typeof props === 'object' &&
-      this.d.writables.some((w) => w.attr.path === data.path && Object.hasOwn(props, w.attr.name))
-    );
+    return isMap(props) && this.d.writables.some((w) => w.attr.path === data.path && Object.hasOwn(props, w.attr.name));
   }
 
   received(s: JudgedSubscription, change: Change): boolean {

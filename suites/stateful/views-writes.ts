@@ -5,29 +5,32 @@
  */
 import { isMap, sameValue } from '../../client/values.js';
 import { describeResponse, notJudged, show } from '../harness/assert.js';
-import type { Writable } from './discovery.js';
+import { differentValue } from '../harness/writable.js';
+import type { Writable } from './world.js';
 import type { Change } from '../events/engine/filters.js';
 import { type Via, type ViewsWorld } from './views-world.js';
-import { isSuccess } from './world.js';
+import { isSuccess } from '../../client/http.js';
 
-/** PUT of one attribute, or of the whole object with it changed; the views are compared unless told not to. */
-export async function write(world: ViewsWorld, w: Writable, via: Via, opts = { views: true }): Promise<Change | undefined> {
+/**
+ * PUT of one attribute, or of the whole object with it changed. As a command's `step`, it is a step
+ * of its own and every view must show it; a priming write or a repeat is neither.
+ */
+export async function write(world: ViewsWorld, w: Writable, via: Via, opts: { step: boolean }): Promise<Change | undefined> {
   const { path, name } = w.attr;
-  const value = world.nextValue(w);
-  world.noteWrite(path, name, w.original);
+  const value = differentValue(w.attr, world.values.get(w.key));
+  const what = via === 'attr' ? `PUT ${path}/attr/${name} = ${show(value)}` : `PUT ${path} with ${name} = ${show(value)}`;
+  if (opts.step) world.rec.begin(via === 'attr' ? what : `PUT ${path} (as GET shows it) with ${name} = ${show(value)}`);
+  world.noteWrite(w);
   const requirement = via === 'attr' ? 'EP-8' : 'EP-9';
-  let what: string;
   let res;
   const after = performance.now();
   if (via === 'attr') {
-    what = `PUT ${path}/attr/${name} = ${show(value)}`;
-    res = await world.request('PUT', `${path}/attr/${name}`, { data: value });
+    res = await world.request('PUT', `${path}/attr/${name}`, { json: { data: value } });
   } else {
     // The body is the object as GET shows it now, with the one attribute changed (rule 2).
     const map = await world.readData(path);
     if (!isMap(map)) notJudged(`GET ${path} gives no attribute map to PUT back (see EP-3)`);
-    what = `PUT ${path} with ${name} = ${show(value)}`;
-    res = await world.request('PUT', path, { data: { ...map, [name]: value } });
+    res = await world.request('PUT', path, { json: { data: { ...map, [name]: value } } });
   }
   if (!isSuccess(res)) {
     world.find(requirement, `${what} answered ${describeResponse(res)}`);
@@ -35,7 +38,7 @@ export async function write(world: ViewsWorld, w: Writable, via: Via, opts = { v
   }
   const change = world.apply({ kind: 'PropertiesChanged', path, name, value, iface: w.iface, after });
   world.values.set(w.key, value);
-  if (opts.views && !(await viewsShowWrite(world, w, value, requirement, what))) {
+  if (opts.step && !(await viewsShowWrite(world, w, value, requirement, what))) {
     world.forget(change);
     return undefined;
   }

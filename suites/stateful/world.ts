@@ -3,32 +3,53 @@
  * world (model and target together): its recorded steps, the requests it sends, its findings, and
  * how a command that cannot go on stops the sequence without a false finding.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { BmcClient, BmcResponse } from '../../client/http.js';
+import type { BmcResponse } from '../../client/http.js';
+import { shellQuote } from '../../client/curl.js';
 import { stringifyJson } from '../../client/json.js';
-import type { RunConfig } from '../../runner/config.js';
+import type { RunConfig, WritableAttribute } from '../../runner/config.js';
 import { NotJudged } from '../harness/assert.js';
-import { quietLeft, type EventTimes } from '../events/engine/waits.js';
+import type { CheckContext } from '../harness/check.js';
+import { uploadWaitMs } from '../harness/software.js';
+import { restoreValue } from '../harness/writable.js';
+import { eventTimes, quietLeft, sleep } from '../events/engine/waits.js';
 import { FuzzViolation } from '../fuzz/repro.js';
 import type { Judge } from '../fuzz/runner.js';
 import type { Credential } from './credentials.js';
 import { Recorder, type SentRequest, type Step } from './steps.js';
 
-/** The event times are the run's learned pace, read at each wait (suites/events/engine/waits.ts). */
-export interface StatefulEnv extends EventTimes {
-  /** The run's logged-in client (its session is $COOKIE in printed steps). */
-  client: BmcClient;
-  /** The run's settings: user, password, profile, declared writables, TFTP source. */
-  cfg: Pick<RunConfig, 'user' | 'password' | 'profile' | 'writable' | 'tftp'>;
-  ns: string;
-  /** `/xyz/{ns}` */
-  root: string;
-  /** How long a version may take to show after its upload answered. */
-  uploadWaitMs: number;
-  /** Puts an attribute back and reads it back equal; throws when it cannot. */
-  restore(path: string, name: string, original: unknown): Promise<void>;
-  /** performance.now() as the check began: its time budget covers its discovery too. */
-  readonly startedAt: number;
+/** The settings a stateful check runs with; the event times are the run's learned pace, read at each wait (engine/waits.ts). */
+export function statefulEnv(t: CheckContext) {
+  // On eventTimes' object, whose quiet window is a getter: the window shrinks to the target's pace.
+  return Object.assign(eventTimes(t.cfg), {
+    /** The run's logged-in client (its session is $COOKIE in printed steps). */
+    client: t.client,
+    /** The run's settings: user, password, profile, declared writables, TFTP source. */
+    cfg: t.cfg as Pick<RunConfig, 'user' | 'password' | 'profile' | 'writable' | 'tftp'>,
+    ns: t.ns,
+    /** `/xyz/{ns}` */
+    root: t.root,
+    /** How long a version may take to show after its upload answered. */
+    uploadWaitMs: uploadWaitMs(t),
+    /** Puts an attribute back and reads it back equal; throws when it cannot. */
+    restore: (path: string, name: string, original: unknown) => restoreValue(t, path, name, original),
+    /** performance.now() as the check began: its time budget covers its discovery too. */
+    startedAt: performance.now(),
+  });
+}
+
+export type StatefulEnv = ReturnType<typeof statefulEnv>;
+
+/** A declared writable attribute as the checks write it: its value before the check, and the interface its events name. */
+export interface Writable {
+  attr: WritableAttribute;
+  key: string;
+  original: unknown;
+  /** The interface its PropertiesChanged names (as the attribute PUT signals it), once learned. */
+  iface?: string;
+}
+
+export function writableKey(path: string, name: string): string {
+  return `${path}\u0000${name}`;
 }
 
 /** A finding with the sequence that shows it. */
@@ -57,16 +78,14 @@ export class Notes {
   overBudget = 0;
   /** Sequences whose last commands did not run: the time budget had passed. */
   cutByBudget = 0;
-  /** The longest run of each kind of command (StepCommand.budgetKind), for the time budget. */
+  /** The longest run of each kind of command (Command.budgetKind), for the time budget. */
   readonly longestCommand = new Map<string, number>();
   /** What the spec leaves open, as the target showed it: recorded, never failed (key → what was seen). */
   readonly observed = new Map<string, string>();
 }
 
 export interface RequestOptions {
-  /** Sent as {"data": value}. */
-  data?: unknown;
-  /** A JSON body sent as it is (a login body in the field form). */
+  /** A JSON body ({"data": value} for every endpoint but a login in the field form). */
   json?: unknown;
   /** How a printed curl line writes the body: a shell word (the password as $PASSWORD). */
   shownBody?: string;
@@ -92,7 +111,7 @@ export class World<D = void> {
   lastChangeAt = performance.now();
   private labels = 0;
   /** Attributes this sequence wrote, with the value to restore. */
-  readonly written = new Map<string, { path: string; name: string; original: unknown }>();
+  readonly written = new Map<string, Writable>();
 
   constructor(
     readonly env: StatefulEnv,
@@ -127,31 +146,35 @@ export class World<D = void> {
       this.unjudged = err instanceof NotJudged ? err.message : `the sequence stopped: ${err instanceof Error ? err.message : String(err)}`;
   }
 
+  /** A request with the run's session or exactly the cookies of `opts.cred`, recorded in the current step (if one was begun). */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<BmcResponse> {
     const { cred, anonymous } = opts;
     const own = cred === undefined && !anonymous;
     if (cred) for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
-    const sent: SentRequest = { method, path, cookie: cred ? cred.shown : own ? '$COOKIE' : undefined };
+    const sent: SentRequest = { method, path, auth: cred?.shown ?? own };
     if (cred?.xsrf && method !== 'GET') sent.xsrf = cred.shown.replace('COOKIE', 'XSRF');
-    const json = opts.data !== undefined ? { data: opts.data } : opts.json;
-    if (json !== undefined) {
+    if (opts.json !== undefined) {
       sent.contentType = 'application/json';
-      if (opts.shownBody !== undefined) sent.shellBody = opts.shownBody;
-      else sent.body = stringifyJson(json);
+      if (opts.shownBody !== undefined) sent.shellBody = ['--data-raw', opts.shownBody];
+      else sent.body = stringifyJson(opts.json);
     } else if (opts.image) {
       sent.contentType = 'application/octet-stream';
-      sent.file = opts.image.file;
+      sent.shellBody = ['--data-binary', `@${shellQuote(opts.image.file)}`];
     }
     this.rec.sent(sent);
     this.notes.requests++;
     if (method !== 'GET') this.lastChangeAt = performance.now();
-    return send(this.env.client, method, path, opts);
+    return this.env.client.request(method, path, {
+      ...(opts.json !== undefined ? { json: opts.json } : {}),
+      ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
+      ...(own ? {} : { auth: false, relogin: false }),
+      ...(cred ? { headers: cred.headers(method) } : {}),
+    });
   }
 
   /** A write of the run's session, remembered so that the sequence's end puts the value back. */
-  noteWrite(path: string, name: string, original: unknown): void {
-    const key = `${path}\u0000${name}`;
-    if (!this.written.has(key)) this.written.set(key, { path, name, original });
+  noteWrite(w: Writable): void {
+    if (!this.written.has(w.key)) this.written.set(w.key, w);
   }
 
   /** Whether work expected to take `ms`, with the closing quiet window after it, ends within the check's time budget. */
@@ -166,30 +189,15 @@ export class World<D = void> {
 
   /** Puts back every attribute the sequence wrote. */
   async restoreWrites(): Promise<void> {
-    for (const { path, name, original } of this.written.values()) {
+    for (const { attr, original } of this.written.values()) {
       try {
-        await this.env.restore(path, name, original);
+        await this.env.restore(attr.path, attr.name, original);
       } catch (err) {
         this.notes.restoreFailures.push({
           requirement: 'EP-8',
-          message: `${path} ${name}: ${err instanceof Error ? err.message : String(err)}`,
+          message: `${attr.path} ${attr.name}: ${err instanceof Error ? err.message : String(err)}`,
         });
       }
     }
   }
-}
-
-/** A request through `client` as `opts` say, with the run's session or exactly the cookies of `opts.cred`; not recorded. */
-export function send(client: BmcClient, method: string, path: string, opts: RequestOptions): Promise<BmcResponse> {
-  const json = opts.data !== undefined ? { data: opts.data } : opts.json;
-  return client.request(method, path, {
-    ...(json !== undefined ? { json } : {}),
-    ...(opts.image ? { body: opts.image.bytes, contentType: 'application/octet-stream' } : {}),
-    ...(opts.cred === undefined && !opts.anonymous ? {} : { auth: false, relogin: false }),
-    ...(opts.cred ? { headers: opts.cred.headers(method) } : {}),
-  });
-}
-
-export function isSuccess(res: BmcResponse): boolean {
-  return res.status >= 200 && res.status < 300;
 }

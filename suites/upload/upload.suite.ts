@@ -2,7 +2,7 @@
 import { buildImage, corruptImage, imageWithoutManifest } from '../../client/image.js';
 import type { BmcResponse } from '../../client/http.js';
 import { check } from '../harness/check.js';
-import { ensure, envelopeOf, expectError, expectOk, expectSuccess, notJudged, show } from '../harness/assert.js';
+import { descriptionOf, ensure, expectError, expectOk, expectSuccess, notJudged, show } from '../harness/assert.js';
 import { children, invalidateTreeCache } from '../harness/tree.js';
 import { freshVersion, uploadAndTrack, uploadOwn } from '../harness/software.js';
 import { judgeSteps, repeatedCollateral, TreeWatch } from '../harness/tree-effects.js';
@@ -16,7 +16,7 @@ function expectVersionId(res: BmcResponse, what: string, requirement: string): s
 /** 400 with a description saying why; an error without any description is ERR-1's failure. */
 function expectDescription(res: BmcResponse, what: string): void {
   expectError(res, what, 400);
-  const description = (envelopeOf(res)?.data as { description?: unknown } | null | undefined)?.description;
+  const description = descriptionOf(res);
   if (typeof description !== 'string') notJudged(`${what}: the 400 answer carries no description to read (see ERR-1)`);
   ensure(
     /already exists|extract/i.test(description),

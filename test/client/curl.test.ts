@@ -21,6 +21,27 @@ describe('toCurl', () => {
     expect(toCurl('POST', 'https://h', '/', { xsrf: true })).toContain(`-H "X-XSRF-TOKEN: $XSRF"`);
   });
 
+  test('cookies and tokens as named shell variables, a body already written for the shell (a file, $PASSWORD)', () => {
+    const base = 'https://127.0.0.1:8443';
+    expect(
+      toCurl('POST', base, '/upload/image', {
+        auth: '$COOKIE_A',
+        xsrf: '$XSRF_A',
+        contentType: 'application/octet-stream',
+        shellBody: ['--data-binary', '@V1.tar'],
+      }),
+    ).toBe(
+      `curl -k -sS -i --path-as-is -g -X POST -b "$COOKIE_A" -H "X-XSRF-TOKEN: $XSRF_A" -H 'Accept: application/json' -H 'Content-Type: application/octet-stream' --data-binary @V1.tar https://127.0.0.1:8443/upload/image`,
+    );
+    const login = toCurl('POST', base, '/login', {
+      auth: false,
+      contentType: 'application/json',
+      shellBody: ['--data-raw', '"{\\"data\\": [\\"root\\", \\"$PASSWORD\\"]}"'],
+    });
+    expect(login).toContain(`--data-raw "{\\"data\\": [\\"root\\", \\"$PASSWORD\\"]}" https://127.0.0.1:8443/login`);
+    expect(login).not.toContain('-b');
+  });
+
   test('quoting survives bash, including non-ASCII text', () => {
     for (const s of ["it's", 'a b', '$HOME', 'ü\tx', '`id`', '']) expect(bashWord(shellQuote(s))).toBe(s);
   });

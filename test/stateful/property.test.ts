@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { replayCaseFor } from '../../suites/fuzz/repro.js';
 import { runProperty, searchProperty, type Judge } from '../../suites/fuzz/runner.js';
-import { statefulProperty, StepCommand } from '../../suites/stateful/property.js';
+import { Command, statefulProperty } from '../../suites/stateful/property.js';
 import { findingMessage } from '../../suites/stateful/stateful-check.js';
-import { Notes, StatefulViolation, World, type StatefulEnv } from '../../suites/stateful/world.js';
+import { StatefulViolation, World, type StatefulEnv } from '../../suites/stateful/world.js';
 
 /** A counter that loses its value when it is read after passing 3 (the "bug"). */
 class CounterWorld extends World {
@@ -17,53 +17,34 @@ class CounterWorld extends World {
   stored = 0;
 }
 
-class Add extends StepCommand<CounterWorld> {
-  constructor(readonly n: number) {
-    super();
-  }
-  protected async act(w: CounterWorld): Promise<void> {
-    w.rec.begin(`add ${this.n}`);
-    w.value += this.n;
+const add = (n: number) =>
+  new Command<CounterWorld>(`add(${n})`, async (w) => {
+    w.rec.begin(`add ${n}`);
+    w.value += n;
     w.stored = w.value > 3 ? 0 : w.value;
-  }
-  toString(): string {
-    return `add(${this.n})`;
-  }
-}
+  });
 
 /** A command that takes its time (an upload a field server refuses after seconds, in miniature). */
-class Slow extends StepCommand<CounterWorld> {
-  protected async act(w: CounterWorld): Promise<void> {
+const slow = () =>
+  new Command<CounterWorld>('slow()', async (w) => {
     w.rec.begin('slow');
     await new Promise((r) => setTimeout(r, 40));
-  }
-  toString(): string {
-    return 'slow()';
-  }
-}
+  });
 
-class Read extends StepCommand<CounterWorld> {
-  protected async act(w: CounterWorld): Promise<void> {
+const read = () =>
+  new Command<CounterWorld>('read()', async (w) => {
     w.rec.begin('read');
     if (w.stored !== w.value) w.find('EP-4', `read ${w.stored}, the model holds ${w.value}`);
-  }
-  toString(): string {
-    return 'read()';
-  }
-}
+  });
 
-function counterProperty(notes = new Notes(), openMs = 0) {
+function counterProperty(openMs = 0) {
   return statefulProperty<CounterWorld>({
     key: 'counter',
     requirements: ['EP-4', 'EP-8'],
-    command: fc.oneof(
-      fc.integer({ min: 1, max: 3 }).map((n) => new Add(n)),
-      fc.constant(null).map(() => new Read()),
-    ),
+    command: fc.oneof(fc.integer({ min: 1, max: 3 }).map(add), fc.constant(null).map(read)),
     maxCommands: 8,
     requestsPerRun: 1,
-    notes,
-    open: async (judge: Judge) => {
+    open: async (judge: Judge, notes) => {
       if (openMs > 0) await new Promise((r) => setTimeout(r, openMs));
       return new CounterWorld({ quietWindowMs: 0 } as StatefulEnv, judge, notes);
     },
@@ -105,55 +86,70 @@ describe('stateful properties', () => {
   });
 
   test('once a finding stops a sequence, the commands after it do nothing', async () => {
-    const notes = new Notes();
-    const p = counterProperty(notes);
+    const p = counterProperty();
+    const { notes } = p;
     const judge: Judge = {
       violation: (req, problem) => {
         throw new StatefulViolation(req, problem, []);
       },
     };
-    const commands = [new Add(3), new Add(3), new Read(), new Add(1), new Read()];
+    const commands = [add(3), add(3), read(), add(1), read()];
     await expect(p.predicate(commands, judge)).rejects.toBeInstanceOf(StatefulViolation);
     expect(notes.commands).toBe(3);
   });
 
   test('a time budget starts no sequence that would not end within it, but always the first, and replays outside it', async () => {
-    const notes = new Notes();
     // Sequences of about 60 ms under a budget of 100 ms: the first runs, and at most one more.
-    const p = counterProperty(notes, 60);
+    const p = counterProperty(60);
+    const { notes } = p;
     p.budget(100);
     const never: Judge = { violation: () => undefined };
-    for (let i = 0; i < 5; i++) await p.predicate([new Add(1)], never);
+    for (let i = 0; i < 5; i++) await p.predicate([add(1)], never);
     expect(notes.sequences).toBeGreaterThanOrEqual(1);
     expect(notes.sequences).toBeLessThanOrEqual(2);
     expect(notes.overBudget).toBe(5 - notes.sequences);
     const before = notes.sequences;
-    await p.replay([new Add(1)], never);
+    await p.replay([add(1)], never);
     expect(notes.sequences).toBe(before + 1);
   });
 
   test('a sequence under way runs no command past the budget but its first; a replay runs them all', async () => {
-    const notes = new Notes();
-    const p = counterProperty(notes, 60);
+    const p = counterProperty(60);
+    const { notes } = p;
     p.budget(10);
     const never: Judge = { violation: () => undefined };
-    await p.predicate([new Add(1), new Add(1), new Read()], never);
+    await p.predicate([add(1), add(1), read()], never);
     expect(notes.commands).toBe(1);
     expect(notes.cutByBudget).toBe(1);
-    await p.replay([new Add(1), new Add(1), new Read()], never);
+    await p.replay([add(1), add(1), read()], never);
     expect(notes.commands).toBe(4);
     expect(notes.cutByBudget).toBe(1);
   });
 
   test('a command that would not end within the budget, judged by the longest of its kind, does not start, nor any after it', async () => {
-    const notes = new Notes();
-    const p = counterProperty(notes);
+    const p = counterProperty();
+    const { notes } = p;
     p.budget(70);
     const never: Judge = { violation: () => undefined };
     // slow() takes 40 ms: the second would end past 70 ms; add(1), quick, would fit but follows it.
-    await p.predicate([new Slow(), new Slow(), new Add(1)], never);
+    await p.predicate([slow(), slow(), add(1)], never);
     expect(notes.commands).toBe(1);
     expect(notes.cutByBudget).toBe(1);
     expect(notes.longestCommand.get('slow')).toBeGreaterThanOrEqual(39);
+  });
+
+  test('a command given a kind and a least duration of its own is budgeted by them, even as the first', async () => {
+    const p = counterProperty();
+    p.budget(70);
+    const never: Judge = { violation: () => undefined };
+    const slowKind = new Command<CounterWorld>('upload(existing, POST, 0)', async (w) => w.rec.begin('upload'), {
+      kind: 'upload(existing)',
+      leastMs: () => 100,
+    });
+    await p.predicate([slowKind, add(1)], never);
+    expect(p.notes.commands).toBe(0);
+    expect(p.notes.cutByBudget).toBe(1);
+    await p.replay([slowKind], never);
+    expect([...p.notes.longestCommand.keys()]).toEqual(['upload(existing)']);
   });
 });
