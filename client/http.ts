@@ -197,7 +197,7 @@ export class BmcClient {
         timeout: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       },
     });
-    for (const c of this.cookies.list()) this.addCookieSecret(c.value);
+    for (const c of this.cookies.list()) this.redactCookie(c.value);
   }
 
   get settings(): TargetSettings {
@@ -385,7 +385,7 @@ export class BmcClient {
     this.ownsSession = true;
     sessionOpened();
     this.cookies.clear();
-    for (const c of this.cookies.store(res.headers['set-cookie'], '/login')) this.addCookieSecret(c.value);
+    for (const c of this.cookies.store(res.headers['set-cookie'], '/login')) this.redactCookie(c.value);
     const json = res.json;
     const token = json && typeof json === 'object' ? (json as Record<string, unknown>).token : undefined;
     this.token = typeof token === 'string' ? token : undefined;
@@ -396,7 +396,11 @@ export class BmcClient {
     if (key) emitClientEvent({ type: 'session', open: true, key, cookies: this.cookies.serialize() });
   }
 
-  private addCookieSecret(value: string): void {
+  /**
+   * A cookie value the evidence never shows, when it is long enough to be a secret: a flag such as
+   * bmcweb's `IsAuthenticated=true` is not, and masking it would mask every `true` in the evidence.
+   */
+  redactCookie(value: string): void {
     if (value.length >= SECRET_COOKIE_MIN_LENGTH) this.evidence?.addSecret(value);
   }
 
@@ -497,7 +501,7 @@ export class BmcClient {
     const durationMs = performance.now() - start;
     const res = toResponse(raw, durationMs);
     if (flags.storeCookies) {
-      for (const c of this.cookies.store(res.headers['set-cookie'], path)) this.addCookieSecret(c.value);
+      for (const c of this.cookies.store(res.headers['set-cookie'], path)) this.redactCookie(c.value);
     }
     evidence?.record({
       ...sent,

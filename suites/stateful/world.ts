@@ -150,7 +150,7 @@ export class World<D = void> {
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<BmcResponse> {
     const { cred, anonymous } = opts;
     const own = cred === undefined && !anonymous;
-    if (cred) for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
+    if (cred) for (const c of cred.cookies) this.env.client.redactCookie(c.value);
     const sent: SentRequest = { method, path, auth: cred?.shown ?? own };
     if (cred?.xsrf && method !== 'GET') sent.xsrf = cred.shown.replace('COOKIE', 'XSRF');
     if (opts.json !== undefined) {

@@ -416,6 +416,17 @@ describe('evidence', () => {
     expect(first?.statusLine).toBe('200 OK');
   });
 
+  test('a cookie value too short to be a secret (IsAuthenticated=true) is not masked; a session cookie is', async () => {
+    const s = await serve(async (_req, res) => sendJson(res, 200, envelope(200, { enabled: true, id: 'session-value-9-abcdef' })));
+    const evidence = new EvidenceLog();
+    const c = client(s, { evidence });
+    for (const value of ['true', 'session-value-9-abcdef']) c.redactCookie(value);
+    await c.get('/x', { auth: false });
+    const body = evidence.entries()[0]?.responseBody ?? '';
+    expect(body).toContain('"enabled":true');
+    expect(body).not.toContain('session-value-9-abcdef');
+  });
+
   test('records network failures with their message', async () => {
     const s = await serve(() => undefined);
     const evidence = new EvidenceLog();
