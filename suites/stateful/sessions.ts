@@ -125,7 +125,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
       res = await send({ username: user, password }, `"{\\"username\\": \\"${user}\\", \\"password\\": \\"$PASSWORD\\"}"`);
     if (!isSuccess(res)) notJudged(`the login of ${label} answered ${describeResponse(res)} (see EP-1)`);
     const cred = Credential.fromLogin(res, this.env.client.baseUrl, `$COOKIE_${label}`);
-    for (const c of cred.cookies) this.env.client.evidenceLog?.addSecret(c.value);
+    for (const c of cred.cookies) this.env.client.redactCookie(c.value);
     if (cred.session.length === 0) notJudged(`the login of ${label} set no session cookie (see EP-1)`);
     this.rec.note(
       `COOKIE_${label}: the cookies ${label}'s login set, as one Cookie header${cred.xsrf ? `; XSRF_${label}: its XSRF-TOKEN` : ''}`,
@@ -262,15 +262,21 @@ export class SessionsWorld extends World<SessionsDiscovery> {
       s.socket = await EventSubscriber.open(client, this.d.filter);
       this.witness ??= await EventSubscriber.open(this.env.client, this.d.filter);
     } catch (err) {
-      s.socket = undefined;
+      await this.unwatch(s);
       return this.rec.note(`no socket to watch: ${err instanceof Error ? err.message : String(err)}`);
     }
     const subs = [s.socket, this.witness].map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
     const { notLive } = await prime(this.env, subs, { write: () => this.change() });
     if (notLive.length > 0) {
-      s.socket = undefined;
+      await this.unwatch(s);
       this.rec.note('the change did not reach both sockets: whether the socket goes quiet is not judged (see EP-14)');
     }
+  }
+
+  /** Closes the socket of `s` that will not be watched (close() puts back only the sockets still kept). */
+  private async unwatch(s: Session): Promise<void> {
+    await s.socket?.close();
+    s.socket = undefined;
   }
 
   /** After the logout, a change the witness receives must not reach the socket of `s`. */
