@@ -8,12 +8,7 @@ import type { BmcResponse } from '../../client/http.js';
 import { describeResponse } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { discoverKnowledge, leakIn, type SentRequest } from '../harness/leak.js';
-import { Credential } from '../stateful/credentials.js';
-
-export type Channel = 'HTTP' | 'upload' | 'WebSocket';
-
-/** What a try with no credentials or an altered cookie breaks when it is taken, by channel. */
-const TAKEN_BREAKS: Readonly<Record<Channel, string>> = { HTTP: 'AUTH-1', upload: 'AUTH-2', WebSocket: 'AUTH-3' };
+import { Credential, TAKEN_BREAKS, type Channel } from '../stateful/credentials.js';
 
 export interface Forbidden {
   /** "without credentials", "with a live session cookie altered", "with a logged-out session's cookie" */

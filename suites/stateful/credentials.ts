@@ -14,6 +14,9 @@ export type Tamper = (typeof TAMPERS)[number];
 export const CHANNELS = ['HTTP', 'upload', 'WebSocket'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** What a channel taking a request with no credentials or a forged cookie breaks, by channel. */
+export const TAKEN_BREAKS: Readonly<Record<Channel, string>> = { HTTP: 'AUTH-1', upload: 'AUTH-2', WebSocket: 'AUTH-3' };
+
 /** A cookie as the client's cookie jar holds it (tough-cookie's key and value). */
 export interface Cookie {
   key: string;

@@ -14,7 +14,7 @@ import { prime, type PrimeWrite } from '../events/engine/prime.js';
 import type { Subscription } from '../events/engine/subscription.js';
 import { differentValue } from '../harness/writable.js';
 import { ownUploadSeen, uploadProcessed } from '../harness/software.js';
-import { CHANNELS, Credential, describeOutcome, type Channel, type Cookie, type Probe, type Tamper } from './credentials.js';
+import { CHANNELS, Credential, TAKEN_BREAKS, describeOutcome, type Channel, type Cookie, type Probe, type Tamper } from './credentials.js';
 import { carrying } from './discovery.js';
 import { Notes, World, type StatefulEnv, type Writable } from './world.js';
 import { pick } from './property.js';
@@ -34,9 +34,8 @@ export interface SessionsDiscovery {
   filter: { paths: string[] };
 }
 
-export type ChannelRequirements = Record<Channel, string>;
+type ChannelRequirements = Readonly<Record<Channel, string>>;
 
-export const TAMPERED: ChannelRequirements = { HTTP: 'AUTH-1', upload: 'AUTH-2', WebSocket: 'AUTH-3' };
 const LOGGED_OUT: ChannelRequirements = { HTTP: 'EP-2', upload: 'EP-2', WebSocket: 'EP-2' };
 
 const TAMPER_TEXT: Record<Tamper, string> = {
@@ -67,7 +66,7 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     if (anonymous.accepted) {
       out.anonymous[channel] =
         `${channel === 'upload' ? 'POST /upload/image' : 'the WebSocket /subscribe'} without any credentials was taken: ${anonymous.answer}`;
-      out.unjudgedChannels[channel] = `it takes requests without credentials (see ${TAMPERED[channel]})`;
+      out.unjudgedChannels[channel] = `it takes requests without credentials (see ${TAKEN_BREAKS[channel]})`;
       return;
     }
     // An upload of the run's session this run already saw processed is the same proof, without
@@ -148,7 +147,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
           'AUTH-1',
           `the login of ${label} adopted the session cookie the client sent with it: a cookie chosen before login is now a working session`,
         );
-      else await this.refusedEverywhere(made, `the cookie ${label}'s client made up before logging in`, TAMPERED);
+      else await this.refusedEverywhere(made, `the cookie ${label}'s client made up before logging in`, TAKEN_BREAKS);
     }
     return session;
   }
@@ -199,7 +198,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     const variant = session.cred.tampered(how);
     this.rec.begin(`try ${session.label}'s cookies ${how} (${variant.shown}) on HTTP, upload and WebSocket`);
     this.rec.note(`${variant.shown.slice(1)}: ${session.cred.shown} ${TAMPER_TEXT[how]}`);
-    await this.refusedEverywhere(variant, `${session.label}'s session cookie ${how}`, TAMPERED);
+    await this.refusedEverywhere(variant, `${session.label}'s session cookie ${how}`, TAKEN_BREAKS);
   }
 
   /**
@@ -224,7 +223,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
       // be so on every channel.
       other.state = 'ended';
       this.rec.note(`${other.label}'s session has ended too: ${p.answer}`);
-      await this.refusedEverywhere(other.cred, `${other.label}'s cookie, which the target ended`, TAMPERED);
+      await this.refusedEverywhere(other.cred, `${other.label}'s cookie, which the target ended`, TAKEN_BREAKS);
     }
     if (s.socket) await this.silentAfterLogout(s);
   }
@@ -243,7 +242,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
     await this.refusedEverywhere(
       s.cred,
       `${s.label}'s cookie (${howEnded(s)} before a later login)`,
-      s.state === 'logged-out' ? LOGGED_OUT : TAMPERED,
+      s.state === 'logged-out' ? LOGGED_OUT : TAKEN_BREAKS,
     );
   }
 

@@ -17,7 +17,8 @@ import { noWritableReason } from '../harness/writable.js';
 import { declaredWritables, discoverViews } from './discovery.js';
 import { CREDENTIAL_REQUIREMENTS, VALUE_REQUIREMENTS, VERSION_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { sessionsProperty, MAX_SESSION_COMMANDS } from './sessions-commands.js';
-import { discoverSessions, TAMPERED } from './sessions.js';
+import { discoverSessions } from './sessions.js';
+import { TAKEN_BREAKS, type Channel } from './credentials.js';
 import { runStateful, statefulCheckTimeoutMs } from './stateful-check.js';
 import { statefulEnv } from './world.js';
 import { MAX_VALUE_COMMANDS, MAX_VERSION_COMMANDS, requestsPerRun, valuesProperty, versionsProperty } from './views-commands.js';
@@ -64,7 +65,7 @@ check(
     const env = statefulEnv(t);
     const writable = profileAllows(t.cfg.profile, 'safe') ? (await declaredWritables(env))[0] : undefined;
     const d = await discoverSessions(env, writable);
-    for (const [channel, reason] of Object.entries(d.anonymous)) t.judge(TAMPERED[channel as keyof typeof TAMPERED], false, reason);
+    for (const [channel, reason] of Object.entries(d.anonymous)) t.judge(TAKEN_BREAKS[channel as Channel], false, reason);
     if (Object.keys(d.unjudgedChannels).length > 0) t.observe('channels not judged', d.unjudgedChannels);
     if (d.unwatchable) t.observe("whether a logged-out session's socket goes quiet is not judged", d.unwatchable, 'EP-2');
     await runStateful(t, env, sessionsProperty(env, d));
