@@ -38,7 +38,8 @@ function either(a: Admission, b: Admission): Admission {
   return rank[a] >= rank[b] ? a : b;
 }
 
-function isBelow(path: string, ancestor: string): boolean {
+/** Whether `path` lies below `ancestor` (every path lies below `/`). */
+export function isBelow(path: string, ancestor: string): boolean {
   return path.startsWith(`${ancestor === '/' ? '' : ancestor}/`);
 }
 

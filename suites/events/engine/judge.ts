@@ -4,10 +4,10 @@
  * belongs to. Every problem names the requirement it breaks.
  */
 import type { ReceivedEvent } from '../../../client/subscriber.js';
-import { sameValue } from '../../../client/values.js';
+import { isMap, sameValue } from '../../../client/values.js';
 import { show } from '../../harness/assert.js';
 import { brief } from './subscription.js';
-import { admission, filterRequirement, type Admission, type Change, type EventFilter } from './filters.js';
+import { admission, filterRequirement, isBelow, type Admission, type Change, type EventFilter } from './filters.js';
 
 export interface Expected {
   change: Change;
@@ -53,15 +53,11 @@ export interface StreamInput {
   tracked: (data: Record<string, unknown>) => boolean;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /** Whether a PropertiesChanged carries the change (its path, the property, the new value). */
 export function carries(data: Record<string, unknown>, change: Change): boolean {
   if (change.kind !== 'PropertiesChanged') return false;
   const props = data.properties;
-  return data.path === change.path && isRecord(props) && Object.hasOwn(props, change.name) && sameValue(props[change.name], change.value);
+  return data.path === change.path && isMap(props) && Object.hasOwn(props, change.name) && sameValue(props[change.name], change.value);
 }
 
 /**
@@ -83,22 +79,22 @@ function addSignal(union: AddedUnion, interfaces: Record<string, unknown>): bool
   if (union.sets.has(set)) return false;
   union.sets.add(set);
   union.signals++;
-  for (const p of Object.values(interfaces)) if (isRecord(p)) Object.assign(union.properties, p);
+  for (const p of Object.values(interfaces)) if (isMap(p)) Object.assign(union.properties, p);
   return true;
 }
 
 /** What the InterfacesAdded signals of one object (the `data` of each) carried together; a signal that is no map is passed over. */
 export function addedUnion(signals: readonly unknown[]): AddedUnion {
   const union: AddedUnion = { signals: 0, properties: {}, sets: new Set<string>() };
-  for (const d of signals) if (isRecord(d) && isRecord(d.interfaces)) addSignal(union, d.interfaces);
+  for (const d of signals) if (isMap(d) && isMap(d.interfaces)) addSignal(union, d.interfaces);
   return union;
 }
 
 /** What a single InterfacesAdded says wrong about its own shape, if anything. */
 function addedShapeProblem(data: Record<string, unknown>): string | undefined {
-  if (!isRecord(data.interfaces)) return `interfaces is ${show(data.interfaces)}, not a map of interface to properties`;
+  if (!isMap(data.interfaces)) return `interfaces is ${show(data.interfaces)}, not a map of interface to properties`;
   for (const [iface, p] of Object.entries(data.interfaces)) {
-    if (!isRecord(p)) return `interface ${iface} maps to ${show(p)}, not to its properties`;
+    if (!isMap(p)) return `interface ${iface} maps to ${show(p)}, not to its properties`;
   }
   return undefined;
 }
@@ -178,7 +174,7 @@ export function judgeStream(input: StreamInput): StreamJudgement {
 
   for (const e of received) {
     const data = e.data;
-    if (!isRecord(data) || (data.event !== 'PropertiesChanged' && data.event !== 'InterfacesAdded')) {
+    if (!isMap(data) || (data.event !== 'PropertiesChanged' && data.event !== 'InterfacesAdded')) {
       problem('EV-7', e, 'a message that is neither InterfacesAdded nor PropertiesChanged');
       continue;
     }
@@ -225,11 +221,7 @@ export function judgeStream(input: StreamInput): StreamJudgement {
       continue;
     }
     const above = pending.find(
-      (p) =>
-        !p.matched &&
-        p.change.kind === 'InterfacesAdded' &&
-        typeof data.path === 'string' &&
-        p.change.path.startsWith(`${data.path === '/' ? '' : data.path}/`),
+      (p) => !p.matched && p.change.kind === 'InterfacesAdded' && typeof data.path === 'string' && isBelow(p.change.path, data.path),
     );
     if (above) {
       above.matched = true;
