@@ -3,13 +3,14 @@
  * always write a value differing from the current one, and the suite's use of the event engine
  * (engine/): priming with a writer's changes, and what it says when a subscription never went live.
  */
-import { EventSubscriber, type EventPredicate, type ReceivedEvent } from '../../client/subscriber.js';
-import { sameValue } from '../../client/values.js';
+import { EventSubscriber, type EventPredicate, type OpenOptions, type ReceivedEvent } from '../../client/subscriber.js';
+import { isMap, sameValue } from '../../client/values.js';
 import { fail, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
+import { isBelow } from './engine/filters.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
-import { brief, closedBy, recent, type Subscription } from './engine/subscription.js';
+import { brief, closedBy, described, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
 
 export { brief, recent };
@@ -33,22 +34,18 @@ export interface InterfacesAddedEvent {
   interfaces: unknown;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Loose recognition: the kind, a path and a properties map; the schema judges the rest. */
 export function isPropertiesChanged(data: unknown): data is PropertiesChangedEvent {
-  return isRecord(data) && data.event === 'PropertiesChanged' && typeof data.path === 'string' && isRecord(data.properties);
+  return isMap(data) && data.event === 'PropertiesChanged' && typeof data.path === 'string' && isMap(data.properties);
 }
 
 export function isInterfacesAdded(data: unknown): data is InterfacesAddedEvent {
-  return isRecord(data) && data.event === 'InterfacesAdded' && typeof data.path === 'string';
+  return isMap(data) && data.event === 'InterfacesAdded' && typeof data.path === 'string';
 }
 
 /** Any message that presents itself as an event (it has an `event` member). */
 export function isEventLike(data: unknown): boolean {
-  return isRecord(data) && 'event' in data;
+  return isMap(data) && 'event' in data;
 }
 
 // --- Subscriptions --------------------------------------------------------------------------
@@ -70,11 +67,11 @@ export async function subscribe(
   t: CheckContext,
   filter: unknown,
   what = 'the subscription',
-  opts: { forSuite?: boolean; beforeFilter?: (sub: EventSubscriber) => Promise<void> } = {},
+  opts: Pick<OpenOptions, 'beforeFilter'> & { forSuite?: boolean } = {},
 ): Promise<Subscription> {
   let socket: EventSubscriber;
   try {
-    socket = await EventSubscriber.open(t.client, filter, opts.beforeFilter ? { beforeFilter: opts.beforeFilter } : {});
+    socket = await EventSubscriber.open(t.client, filter, { beforeFilter: opts.beforeFilter });
   } catch (err) {
     fail(`${what}: opening /subscribe with the filter ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -220,7 +217,7 @@ export class AttrWriter {
 
 /** Plans on different objects, none of whose paths is a prefix of another (prefix-matching servers). */
 export function onDistinctObjects(plans: WritePlan[]): WritePlan[] {
-  const related = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+  const related = (a: string, b: string) => a === b || isBelow(a, b) || isBelow(b, a);
   const out: WritePlan[] = [];
   for (const p of plans) if (!out.some((o) => related(o.attr.path, p.attr.path))) out.push(p);
   return out;
@@ -267,7 +264,7 @@ export async function tryGoLive(
     .map(
       (s) =>
         closedBy(s) ??
-        `${s.what} (filter ${show(s.filter)}) did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each; ${recent(s.socket)}`,
+        `${described(s)} did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each; ${recent(s.socket)}`,
     )
     .join('; ');
   const now = await readValue(t, writer.path, writer.name);
@@ -313,8 +310,8 @@ export async function openLive(
 export async function provoke(t: CheckContext, writer: AttrWriter, witness: Subscription): Promise<void> {
   const again: Subscription = { ...witness, liveAt: undefined };
   const { writes } = await prime(eventTimes(t.cfg), [again], { write: primingWrite(writer) });
-  const reason = `${witness.what} (filter ${show(witness.filter)}) received no PropertiesChanged of ${writer.label} after ${writes.length} writes; ${recent(witness.socket)}`;
-  if (again.liveAt === undefined) fail(reason);
+  if (again.liveAt === undefined)
+    fail(`${described(witness)} received no PropertiesChanged of ${writer.label} after ${writes.length} writes; ${recent(witness.socket)}`);
 }
 
 /** Percentile of a sorted list (nearest rank). */

@@ -42,15 +42,18 @@ export function matching(socket: EventSocket, pred: EventPredicate, from = 0, un
   });
 }
 
+/** A subscription and its filter, for messages. */
+export function described(s: Subscription): string {
+  return `${s.what} (filter ${show(s.filter)})`;
+}
+
 /** How the target closed a subscription, as a phrase, if it did. */
 export function closedBy(s: Subscription): string | undefined {
   const close = s.socket.closeInfo;
-  return (
-    close && `the target closed ${s.what} (filter ${show(s.filter)}) with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`
-  );
+  return close && `the target closed ${described(s)} with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
 }
 
 /** A subscription that never delivered the change it was primed with: why, as a sentence. */
 export function neverLive(s: Subscription): string {
-  return closedBy(s) ?? `${s.what} (filter ${show(s.filter)}) never delivered the change it admits; ${recent(s.socket)}`;
+  return closedBy(s) ?? `${described(s)} never delivered the change it admits; ${recent(s.socket)}`;
 }
