@@ -21,16 +21,19 @@
  * The interfaces are learned from the priming events (the REST side never shows them).
  */
 import type { ReceivedEvent } from '../../client/subscriber.js';
-import { show } from '../harness/assert.js';
+import { ensure, show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
 import { firstWritePlan, noWritableReason, writePlans } from '../harness/writable.js';
 import { admission, usableInterface, type Change, type EventFilter } from './engine/filters.js';
 import { judgeStream, type StreamJudgement } from './engine/judge.js';
-import { matching, type Subscription } from './engine/subscription.js';
+import { brief, described, matching, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
 import { AttrWriter, fewerObjectsReason, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
-export interface Matrix {
+/** The subscriptions a matrix opens only where it can (see the table above); `only` and `all` it always has. */
+const OPTIONAL = ['onlyB', 'both', 'byIface', 'either', 'neither', 'nearPaths', 'nearSlash', 'nearIface', 'early'] as const;
+
+export interface Matrix extends Partial<Record<(typeof OPTIONAL)[number], Subscription>> {
   a: AttrWriter;
   /** A writer on another object, when the profile names one. */
   b?: AttrWriter;
@@ -40,16 +43,6 @@ export interface Matrix {
   seenInterfaces: { a?: unknown; b?: unknown };
   only: Subscription;
   all: Subscription;
-  onlyB?: Subscription;
-  both?: Subscription;
-  byIface?: Subscription;
-  either?: Subscription;
-  neither?: Subscription;
-  nearPaths?: Subscription;
-  nearSlash?: Subscription;
-  nearIface?: Subscription;
-  /** Opened before the measured writes; its filter was sent once they were done. */
-  early?: Subscription;
   /** Set when `only` never went live: EP-14's failure, and nothing to judge for the rest. */
   notLive?: NotLive;
   /** The measured writes, per writer, in order. */
@@ -187,7 +180,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
       }).catch(() => undefined)
     : undefined;
   if (early) await Promise.race([isOpen, early]);
-  const subs = subscriptionsOf(m);
+  const subs = [m.only, m.all, ...OPTIONAL.map((k) => m[k])].filter((x): x is Subscription => x !== undefined);
   for (const sub of subs) m.from.set(sub, sub.socket.mark());
   const writers = m.b ? [a, m.b] : [a];
   for (const w of writers) m.written.set(w, []);
@@ -211,7 +204,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
       return {
         subscription: sub,
         pred: (d: unknown) => owed.some((w) => w.changed(d)),
-        count: sub.liveAt === undefined ? 0 : expectedCount(m, sub),
+        count: sub.liveAt === undefined ? 0 : owed.reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0),
         from: m.from.get(sub)!,
       };
     }),
@@ -222,13 +215,6 @@ async function measure(t: CheckContext): Promise<Matrix> {
     if (sub.socket.closed) m.closedByTarget.add(sub);
   }
   return m;
-}
-
-/** Every open subscription of the matrix. */
-function subscriptionsOf(m: Matrix): Subscription[] {
-  return [m.only, m.all, m.onlyB, m.both, m.byIface, m.either, m.neither, m.nearPaths, m.nearSlash, m.nearIface, m.early].filter(
-    (x): x is Subscription => x !== undefined,
-  );
 }
 
 /** Paths a sloppy match takes for `path`: its parent, the path cut short, the path in another case. */
@@ -251,21 +237,17 @@ function swapCase(text: string): string {
   return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
 
-/**
- * The writers whose changes a subscription's filter must admit (filters.ts reads the filter as the
- * spec does), each change named with its interface once the priming showed one.
- */
-function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
-  return [m.a, m.b].filter((w): w is AttrWriter => {
-    if (!w) return false;
-    const iface = w === m.a ? m.interfaces?.a : m.interfaces?.b;
-    const change: Change = { no: 0, kind: 'PropertiesChanged', path: w.path, name: w.name, value: undefined, iface };
-    return admission(sub.filter as EventFilter, change) === 'must';
-  });
+/** A write of `w` as the judge's change: filters.ts reads from it what a filter must admit. */
+function changeOf(w: AttrWriter, no: number, write?: WriteRecord, iface?: string): Change {
+  return { no, kind: 'PropertiesChanged', path: w.path, name: w.name, value: write?.value, after: write?.at, iface };
 }
 
-function expectedCount(m: Matrix, sub: Subscription): number {
-  return admitted(m, sub).reduce((n, w) => n + (m.written.get(w)?.length ?? 0), 0);
+/** The writers whose changes a subscription's filter must admit, each named with its interface once the priming showed one. */
+function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
+  const iface = (w: AttrWriter) => (w === m.a ? m.interfaces?.a : m.interfaces?.b);
+  return [m.a, m.b].filter(
+    (w): w is AttrWriter => w !== undefined && admission(sub.filter as EventFilter, changeOf(w, 0, undefined, iface(w))) === 'must',
+  );
 }
 
 /** The measured events of `w` a subscription received (the restores after the measurement are not). */
@@ -278,9 +260,13 @@ export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
   return (m.written.get(w) ?? []).map((r) => r.value);
 }
 
-/** Whether any event of `w` reached the subscription up to the end of the measurement (priming included). */
-export function anyEventOf(m: Matrix, sub: Subscription, w: AttrWriter): ReceivedEvent | undefined {
-  return matching(sub.socket, w.changed, 0, m.until.get(sub))[0];
+/**
+ * Fails when any event of `w` reached the subscription up to the end of the measurement (priming
+ * included): "`who` received a PropertiesChanged of `w`'s path`why`: the event".
+ */
+export function expectNoEventOf(m: Matrix, sub: Subscription, w: AttrWriter, why: string, who = described(sub)): void {
+  const hit = matching(sub.socket, w.changed, 0, m.until.get(sub))[0];
+  ensure(!hit, `${who} received a PropertiesChanged of ${w.path}${why}: ${brief(hit?.raw ?? '')}`);
 }
 
 // --- What the checks take from the measurement ---------------------------------------------
@@ -346,14 +332,7 @@ export interface WriteStream {
 /** A writer's measured events on a subscription, judged against its writes through the subscription's filter. */
 export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): WriteStream {
   const records = m.written.get(w) ?? [];
-  const changes = records.map((r, i): Change => ({
-    no: i + 1,
-    kind: 'PropertiesChanged',
-    path: w.path,
-    name: w.name,
-    value: r.value,
-    after: r.at,
-  }));
+  const changes = records.map((r, i) => changeOf(w, i + 1, r));
   const filter = sub.filter as EventFilter;
   const events = measuredEvents(m, sub, w);
   const judgement = judgeStream({
