@@ -5,7 +5,7 @@ import { okData } from '../../client/answer.js';
 import { isMap, sameValue } from '../../client/values.js';
 import { profileAllows } from '../../runner/config.js';
 import { check as harnessCheck, evidenceMark, runConfig, type CheckContext, type CheckOptions } from '../harness/check.js';
-import { asObject, CheckFailure, describeResponse, ensure, envelopeOf, expectOk, fail, notJudged, show } from '../harness/assert.js';
+import { asObject, CheckFailure, describeResponse, ensure, expectOk, fail, notJudged, show } from '../harness/assert.js';
 import { addedUnion, admitsEverySignal } from './engine/judge.js';
 import { interfaceProblem, type EventFilter } from './engine/filters.js';
 import { expectSchema } from '../harness/schema.js';
@@ -391,8 +391,11 @@ check(
   { profile: 'destructive', ...UPLOADS },
 );
 
-/** The properties the signals carried together (the stream judge's union of one new object's signals). */
-const carried = (signals: readonly ReceivedEvent[]): Record<string, unknown> => addedUnion(signals.map((e) => e.data)).properties;
+/** Which of `names` none of the signals carried (the stream judge's union of one new object's signals). */
+function uncarried(names: readonly string[], signals: readonly ReceivedEvent[]): string[] {
+  const have = addedUnion(signals.map((e) => e.data)).properties;
+  return names.filter((n) => !Object.hasOwn(have, n));
+}
 
 /**
  * The InterfacesAdded signals announcing the new object from `from` on: once the first arrived,
@@ -406,13 +409,8 @@ async function announcements(
   opts: { from: number; start: number; created: string },
 ): Promise<ReceivedEvent[]> {
   const seen = () => matching(sub.socket, announces, opts.from);
-  const map = envelopeOf(await t.client.get(opts.created))?.data;
-  const names = isMap(map) ? Object.keys(map) : [];
-  const done = (): boolean => {
-    if (sub.socket.closed) return true;
-    const have = carried(seen());
-    return names.every((n) => Object.hasOwn(have, n));
-  };
+  const names = Object.keys((await shownMap(t, opts.created)) ?? {});
+  const done = () => sub.socket.closed || uncarried(names, seen()).length === 0;
   await waitUntil(done, () => opts.start + t.cfg.eventTimeoutMs, [sub.socket]);
   return seen();
 }
@@ -423,8 +421,7 @@ async function lackedProperties(t: CheckContext, created: string, signals: reado
   // A map keyed by interfaces has no properties to look for: EP-3's failure, judged there.
   const interfaces = interfaceKeys(map);
   ensure(interfaces.length === 0, `GET ${created} maps interface names, not attribute names: ${show(interfaces.slice(0, 3))}`, 'EP-3');
-  const have = carried(signals);
-  return Object.keys(map).filter((n) => !Object.hasOwn(have, n));
+  return uncarried(Object.keys(map), signals);
 }
 
 // --- Several subscribers --------------------------------------------------------------------
@@ -543,12 +540,11 @@ check(
     const set = await readValue(t, host, 'RequestedHostTransition');
     if (!sameValue(set, next))
       notJudged(`PUT RequestedHostTransition = ${next} answered 200, but it still reads ${show(set)} (see STATE-1)`);
-    const hostChange = (name: string) => (d: unknown) => isPropertiesChanged(d) && d.path === host && Object.hasOwn(d.properties, name);
-    const isRequested = (d: unknown) =>
-      hostChange('RequestedHostTransition')(d) &&
-      (d as { properties: Record<string, unknown> }).properties.RequestedHostTransition === next;
-    const isCurrent = (d: unknown) =>
-      hostChange('CurrentHostState')(d) && !sameValue((d as { properties: Record<string, unknown> }).properties.CurrentHostState, current);
+    // What a message carries for one of the host's properties: the value of its PropertiesChanged, nothing from any other.
+    const carried = (d: unknown, name: string): unknown[] =>
+      isPropertiesChanged(d) && d.path === host && Object.hasOwn(d.properties, name) ? [d.properties[name]] : [];
+    const isRequested = (d: unknown) => carried(d, 'RequestedHostTransition').some((v) => v === next);
+    const isCurrent = (d: unknown) => carried(d, 'CurrentHostState').some((v) => !sameValue(v, current));
     const req = await sub.socket.waitFor(isRequested, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
     if (!req && sub === m.all && lostMeasured(m, m.all))
       notJudged(
