@@ -28,7 +28,7 @@ import { admission, usableInterface, type Change, type EventFilter } from './eng
 import { judgeStream, type StreamJudgement } from './engine/judge.js';
 import { brief, described, matching, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
-import { AttrWriter, fewerObjectsReason, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
+import { AttrWriter, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
 /** The subscriptions a matrix opens only where it can (see the table above); `only` and `all` it always has. */
 const OPTIONAL = ['onlyB', 'both', 'byIface', 'either', 'neither', 'nearPaths', 'nearSlash', 'nearIface', 'early'] as const;
@@ -59,7 +59,7 @@ export interface Matrix extends Partial<Record<(typeof OPTIONAL)[number], Subscr
 }
 
 /** The interface named by the event a subscription went live with. */
-function primingInterface(sub: Subscription): unknown {
+export function primingInterface(sub: Subscription): unknown {
   return sub.liveAt === undefined ? undefined : (sub.socket.events[sub.liveAt]?.data as { interface?: unknown } | undefined)?.interface;
 }
 
@@ -255,11 +255,6 @@ export function measuredEvents(m: Matrix, sub: Subscription, w: AttrWriter): Rec
   return matching(sub.socket, w.changed, m.from.get(sub) ?? 0, m.until.get(sub));
 }
 
-/** The values written by `w` in the measured sequence. */
-export function writtenValues(m: Matrix, w: AttrWriter): unknown[] {
-  return (m.written.get(w) ?? []).map((r) => r.value);
-}
-
 /**
  * Fails when any event of `w` reached the subscription up to the end of the measurement (priming
  * included): "`who` received a PropertiesChanged of `w`'s path`why`: the event".
@@ -296,7 +291,8 @@ export async function eventWriter(t: CheckContext): Promise<AttrWriter> {
 /** The measurement with a second object, or NOT_TESTED. */
 export async function withB(t: CheckContext): Promise<Matrix & { b: AttrWriter }> {
   const m = await liveMatrix(t);
-  if (!m.b) t.notTested(fewerObjectsReason(1, 2));
+  if (!m.b)
+    t.notTested('needs writable attributes on 2 different objects; the profile names 1 (use --writable PATH:ATTR[=V1|V2] more than once)');
   return m as Matrix & { b: AttrWriter };
 }
 

@@ -223,10 +223,6 @@ export function onDistinctObjects(plans: WritePlan[]): WritePlan[] {
   return out;
 }
 
-export function fewerObjectsReason(found: number, needed: number): string {
-  return `needs writable attributes on ${needed} different objects; the profile names ${found} (use --writable PATH:ATTR[=V1|V2] more than once)`;
-}
-
 // --- Priming --------------------------------------------------------------------------------
 
 /** A priming change of `writer`'s attribute (engine/prime.ts). */
@@ -244,16 +240,24 @@ export interface NotLive {
   notTested?: string;
 }
 
+export interface LiveOptions {
+  settle?: boolean;
+  /** A subscription that never goes live fails the check, or makes it NOT_TESTED when the filter is not what the check is about. */
+  notLive?: 'fail' | 'notTested';
+  because?: string;
+}
+
 /**
  * Primes `subscriptions` with changes of `writer`'s attribute (engine/prime.ts). With `settle`,
  * then waits out the quiet window of the last write, so that stragglers of the priming land
- * before anything is measured.
+ * before anything is measured. Says why when one never went live; with `notLive`, that decides
+ * the check instead.
  */
 export async function tryGoLive(
   t: CheckContext,
   subscriptions: Subscription[],
   writer: AttrWriter,
-  opts: { settle?: boolean } = {},
+  opts: LiveOptions = {},
 ): Promise<NotLive | undefined> {
   const { notLive } = await prime(eventTimes(t.cfg), subscriptions, { write: primingWrite(writer) });
   if (notLive.length === 0) {
@@ -268,27 +272,13 @@ export async function tryGoLive(
     )
     .join('; ');
   const now = await readValue(t, writer.path, writer.name);
-  if (sameValue(now, writer.current)) return { reason };
-  return {
-    reason,
-    notTested: `the write of ${writer.label} = ${show(writer.current)} did not take effect (it reads ${show(now)}): no change, no event (see EP-8)`,
-  };
-}
-
-export interface LiveOptions {
-  settle?: boolean;
-  /** A subscription that never goes live fails the check, or makes it NOT_TESTED when the filter is not what the check is about. */
-  notLive?: 'fail' | 'notTested';
-  because?: string;
-}
-
-/** As tryGoLive, with the outcome decided by `opts`. */
-export async function goLive(t: CheckContext, subscriptions: Subscription[], writer: AttrWriter, opts: LiveOptions = {}): Promise<void> {
-  const problem = await tryGoLive(t, subscriptions, writer, opts);
-  if (!problem) return;
-  if (problem.notTested) t.notTested(problem.notTested);
-  if (opts.notLive === 'notTested') t.notTested(`${opts.because ?? 'the subscription never went live'}: ${problem.reason}`);
-  fail(problem.reason);
+  const notTested = sameValue(now, writer.current)
+    ? undefined
+    : `the write of ${writer.label} = ${show(writer.current)} did not take effect (it reads ${show(now)}): no change, no event (see EP-8)`;
+  if (opts.notLive && notTested) t.notTested(notTested);
+  if (opts.notLive === 'notTested') t.notTested(`${opts.because ?? 'the subscription never went live'}: ${reason}`);
+  if (opts.notLive === 'fail') fail(reason);
+  return { reason, notTested };
 }
 
 /** Opens a subscription and primes it with a change the filter admits. */
@@ -299,7 +289,7 @@ export async function openLive(
   opts: LiveOptions & { what?: string } = {},
 ): Promise<Subscription> {
   const s = await subscribe(t, filter, opts.what);
-  await goLive(t, [s], writer, opts);
+  await tryGoLive(t, [s], writer, { notLive: 'fail', ...opts });
   return s;
 }
 
