@@ -21,7 +21,7 @@
  * The interfaces are learned from the priming events (the REST side never shows them).
  */
 import type { ReceivedEvent } from '../../client/subscriber.js';
-import { ensure, show } from '../harness/assert.js';
+import { ensure, notJudged, show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
 import { firstWritePlan, noWritableReason, writePlans } from '../harness/writable.js';
 import { admission, usableInterface, type Change, type EventFilter } from './engine/filters.js';
@@ -309,11 +309,12 @@ export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: Att
 }
 
 /**
- * Whether a subscription of the measurement lost some of the measured changes: one more event missing on
- * it is that loss again (EV-8's), not proof that the target sent no such event.
+ * NOT_JUDGED when `what` never arrived on a subscription of the measurement that lost some of the measured
+ * changes too: one more event missing on it is that loss again (EV-8's), not proof that the target sent no such event.
  */
-export function lostMeasured(m: Matrix, sub: Subscription): boolean {
-  return [m.a, m.b].some((w) => w !== undefined && streamOf(m, sub, w).judgement.missing.length > 0);
+export function notJudgedIfLossy(m: Matrix, sub: Subscription, what: string): void {
+  const lossy = m.until.has(sub) && [m.a, m.b].some((w) => w !== undefined && streamOf(m, sub, w).judgement.missing.length > 0);
+  if (lossy) notJudged(`no ${what} arrived, but ${sub.what} also lost measured changes (see EV-8)`);
 }
 
 /** A writer's measured writes, what a subscription received of them, and the stream judge's verdict. */
