@@ -7,8 +7,9 @@ import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
 import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
-import type { WriteStream } from './event-matrix.js';
+import { streamOf, type Matrix, type WriteStream } from './event-matrix.js';
 import { interfaceProblem } from './engine/filters.js';
+import type { Subscription } from './engine/subscription.js';
 import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter } from './events.js';
 
 /** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
@@ -34,10 +35,13 @@ export function involves(data: unknown, iface: string): boolean {
   return false;
 }
 
+/** The requirement each kind of finding on a measured stream breaks. */
+export const BREAKS = { missing: 'EV-8', extra: 'EV-8', order: 'EV-9' } as const;
+
 /** How a measured stream falls short of its writes, in the words of EV-8 (missing, extra) and EV-9 (order). */
-export function streamProblems(stream: WriteStream, label: string): { missing?: string; extra?: string; order?: string } {
+export function streamProblems(stream: WriteStream, label: string): Partial<Record<keyof typeof BREAKS, string>> {
   const { written, received, judgement } = stream;
-  const out: { missing?: string; extra?: string; order?: string } = {};
+  const out: Partial<Record<keyof typeof BREAKS, string>> = {};
   const seen = `written ${show(written, 400)}, received ${show(received, 400)}`;
   const missing = judgement.missing.map((c) => (c.kind === 'PropertiesChanged' ? c.value : c.path));
   if (missing.length > 0)
@@ -48,6 +52,15 @@ export function streamProblems(stream: WriteStream, label: string): { missing?: 
   const order = judgement.problems.find((p) => p.requirement === 'EV-9');
   if (order) out.order = `${label}: ${order.message}; ${seen}`;
   return out;
+}
+
+/** Fails with the findings that break `requirement` on each writer's measured stream through `sub`. */
+export function expectStreams(m: Matrix, sub: Subscription, writers: readonly AttrWriter[], requirement: 'EV-8' | 'EV-9'): void {
+  const problems = writers.flatMap((w) => {
+    const p = streamProblems(streamOf(m, sub, w), w.label);
+    return (Object.keys(p) as (keyof typeof BREAKS)[]).filter((k) => BREAKS[k] === requirement).map((k) => p[k]!);
+  });
+  ensure(problems.length === 0, problems.join('; '));
 }
 
 /** How a socket's connection attempt ended, as a phrase. */

@@ -23,7 +23,7 @@ import {
   withB,
   withInterfaces,
 } from './event-matrix.js';
-import { describeOutcome, expectPropertiesChanged, involves, streamProblems } from './event-findings.js';
+import { BREAKS, describeOutcome, expectPropertiesChanged, expectStreams, involves, streamProblems } from './event-findings.js';
 import { matching, neverLive, type Subscription } from './engine/subscription.js';
 import { quietSince, quietWindow, sleep, waitUntil } from './engine/waits.js';
 import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
@@ -91,16 +91,13 @@ check('EV-2', "each PropertiesChanged carries event, the path, the property's in
 
 check('EV-8', 'K writes to one attribute yield K PropertiesChanged: none missing, none duplicated', async (t) => {
   const m = await liveMatrix(t);
-  const p = streamProblems(streamOf(m, m.only, m.a), m.a.label);
-  ensure(!p.missing && !p.extra, [p.missing, p.extra].filter(Boolean).join('; '));
+  expectStreams(m, m.only, [m.a], 'EV-8');
 });
 
 check('EV-9', 'K writes to one attribute arrive in write order', async (t) => {
   const m = await liveMatrix(t);
-  const analysis = streamOf(m, m.only, m.a);
-  if (analysis.received.length < 2) t.notTested(`fewer than two events of ${m.a.label} arrived: no order to judge (see EV-8)`);
-  const p = streamProblems(analysis, m.a.label);
-  ensure(!p.order, p.order ?? '');
+  if (measuredEvents(m, m.only, m.a).length < 2) t.notTested(`fewer than two events of ${m.a.label} arrived: no order to judge (see EV-8)`);
+  expectStreams(m, m.only, [m.a], 'EV-9');
 });
 
 /** A subscription of the measurement that still serves the check, else one of its own primed with `writer`'s change. */
@@ -167,25 +164,16 @@ check('EV-11', 'event latency (write to event) is recorded', async (t) => {
   t.observe('shared measurement, seconds per phase', m.phases);
 });
 
-/** The stream judge's findings of `kinds` on A's and B's streams through the subscription to both paths. */
-async function interleaved(t: CheckContext, kinds: readonly ('missing' | 'extra' | 'order')[]): Promise<string[]> {
+/** The stream judge's findings that break `requirement` on A's and B's streams through the subscription to both paths. */
+async function expectInterleaved(t: CheckContext, requirement: 'EV-8' | 'EV-9'): Promise<void> {
   const m = await withB(t);
   if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
-  return [m.a, m.b].flatMap((w) => {
-    const p = streamProblems(streamOf(m, m.both!, w), w.label);
-    return kinds.flatMap((k) => p[k] ?? []);
-  });
+  expectStreams(m, m.both!, [m.a, m.b], requirement);
 }
 
-check('EV-8', 'interleaved writes to two objects: every change arrives exactly once', async (t) => {
-  const problems = await interleaved(t, ['missing', 'extra']);
-  ensure(problems.length === 0, problems.join('; '));
-});
+check('EV-8', 'interleaved writes to two objects: every change arrives exactly once', (t) => expectInterleaved(t, 'EV-8'));
 
-check('EV-9', "interleaved writes to two objects: each object's events arrive in its write order", async (t) => {
-  const problems = await interleaved(t, ['order']);
-  ensure(problems.length === 0, problems.join('; '));
-});
+check('EV-9', "interleaved writes to two objects: each object's events arrive in its write order", (t) => expectInterleaved(t, 'EV-9'));
 
 // --- Filters --------------------------------------------------------------------------------
 
@@ -435,9 +423,7 @@ check(
     const judge = (sub: Subscription, mine: AttrWriter[], foreign: AttrWriter[]): void => {
       for (const w of mine) {
         const p = streamProblems(streamOf(m, sub, w), `${sub.what}, ${w.label}`);
-        if (p.missing) t.judge('EV-8', false, p.missing);
-        if (p.extra) t.judge('EV-8', false, p.extra);
-        if (p.order) t.judge('EV-9', false, p.order);
+        for (const [kind, message] of Object.entries(p)) t.judge(BREAKS[kind as keyof typeof BREAKS], false, message);
       }
       for (const w of foreign) {
         const hit = measuredEvents(m, sub, w)[0];
