@@ -26,7 +26,7 @@ import { evidenceMark, type CheckContext } from '../harness/check.js';
 import { firstWritePlan, noWritableReason, writePlans } from '../harness/writable.js';
 import { admission, usableInterface, type Change, type EventFilter } from './engine/filters.js';
 import { judgeStream, type StreamJudgement } from './engine/judge.js';
-import { brief, described, matching, type Subscription } from './engine/subscription.js';
+import { brief, described, matching, recent, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
 import { AttrWriter, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
@@ -253,6 +253,18 @@ function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
 /** The measured events of `w` a subscription received (the restores after the measurement are not). */
 export function measuredEvents(m: Matrix, sub: Subscription, w: AttrWriter): ReceivedEvent[] {
   return matching(sub.socket, w.changed, m.from.get(sub) ?? 0, m.until.get(sub));
+}
+
+/**
+ * Fails when `sub` received none of the measured changes of `w` (`why`: what makes them its own). The
+ * message counts the writes and shows what arrived since they began, or, `measured`, names them the
+ * measured changes and shows all the subscription received.
+ */
+export function expectSomeOf(m: Matrix, sub: Subscription, w: AttrWriter, why = '', wording: 'counted' | 'measured' = 'counted'): void {
+  const counted = wording === 'counted';
+  const changes = counted ? `the ${m.written.get(w)!.length} changes` : 'the measured changes';
+  const received = recent(sub.socket, counted ? m.from.get(sub) : 0);
+  ensure(measuredEvents(m, sub, w).length > 0, `${sub.what} received none of ${changes} of ${w.label}${why}; ${received}`);
 }
 
 /**
