@@ -4,6 +4,7 @@
  * measured stream reads, and how a socket's opening ended.
  */
 import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
+import { isMap } from '../../client/values.js';
 import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
@@ -30,9 +31,7 @@ export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, w
 /** Which interfaces an event involves: that of a PropertiesChanged, the keys of an InterfacesAdded. */
 export function involves(data: unknown, iface: string): boolean {
   if (isPropertiesChanged(data)) return data.interface === iface;
-  if (isInterfacesAdded(data))
-    return typeof data.interfaces === 'object' && data.interfaces !== null && Object.hasOwn(data.interfaces, iface);
-  return false;
+  return isInterfacesAdded(data) && isMap(data.interfaces) && Object.hasOwn(data.interfaces, iface);
 }
 
 /** The requirement each kind of finding on a measured stream breaks. */

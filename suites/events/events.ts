@@ -91,10 +91,9 @@ export async function closeSuiteSubscriptions(): Promise<void> {
 
 // --- Writes ---------------------------------------------------------------------------------
 
-export interface WriteRecord {
+/** A write: its value, and as a priming change (engine/prime.ts) when its PUT was sent (an event may beat the response). */
+export interface WriteRecord extends PrimeWrite {
   value: unknown;
-  /** performance.now() just before the PUT was sent (an event may beat the response). */
-  at: number;
 }
 
 /**
@@ -158,7 +157,7 @@ export class AttrWriter {
 
   /** PUT the next value (or the one given); the event may arrive before the response. */
   async write(value: unknown = this.nextValue()): Promise<WriteRecord> {
-    const record = { value, at: performance.now() };
+    const record = { value, at: performance.now(), carries: this.carrying(value) };
     this.writes.push(record);
     await putAttr(this.t, this.path, this.name, value);
     this.current = value;
@@ -187,13 +186,10 @@ export class AttrWriter {
    * target applies them in an order of its own, close together. Returns the value it kept (read
    * back once all were answered).
    */
-  async burst(values: unknown[]): Promise<{ records: WriteRecord[]; final: unknown }> {
-    const records = values.map((value) => ({ value, at: performance.now() }));
-    this.writes.push(...records);
-    await Promise.all(values.map((v) => putAttr(this.t, this.path, this.name, v)));
-    const final = await readValue(this.t, this.path, this.name);
-    this.current = final;
-    return { records, final };
+  async burst(values: unknown[]): Promise<unknown> {
+    await Promise.all(values.map((v) => this.write(v)));
+    this.current = await readValue(this.t, this.path, this.name);
+    return this.current;
   }
 
   /** A PropertiesChanged of this attribute, whatever its value. */
@@ -225,14 +221,6 @@ export function onDistinctObjects(plans: WritePlan[]): WritePlan[] {
 
 // --- Priming --------------------------------------------------------------------------------
 
-/** A priming change of `writer`'s attribute (engine/prime.ts). */
-function primingWrite(writer: AttrWriter): () => Promise<PrimeWrite> {
-  return async () => {
-    const w = await writer.write();
-    return { at: w.at, carries: writer.carrying(w.value) };
-  };
-}
-
 export interface NotLive {
   /** Why the subscription never delivered the priming change. */
   reason: string;
@@ -259,7 +247,7 @@ export async function tryGoLive(
   writer: AttrWriter,
   opts: LiveOptions = {},
 ): Promise<NotLive | undefined> {
-  const { notLive } = await prime(eventTimes(t.cfg), subscriptions, { write: primingWrite(writer) });
+  const { notLive } = await prime(eventTimes(t.cfg), subscriptions, { write: () => writer.write() });
   if (notLive.length === 0) {
     if (opts.settle) await quietSince(t.cfg, writer.writes.at(-1)!.at);
     return undefined;
@@ -281,7 +269,10 @@ export async function tryGoLive(
   return { reason, notTested };
 }
 
-/** Opens a subscription and primes it with a change the filter admits. */
+/**
+ * Opens a subscription and primes it with a change the filter admits; one that never goes live
+ * makes the check NOT_TESTED (its filter is not what the check is about) unless `notLive` says otherwise.
+ */
 export async function openLive(
   t: CheckContext,
   filter: unknown,
@@ -289,7 +280,7 @@ export async function openLive(
   opts: LiveOptions & { what?: string } = {},
 ): Promise<Subscription> {
   const s = await subscribe(t, filter, opts.what);
-  await tryGoLive(t, [s], writer, { notLive: 'fail', ...opts });
+  await tryGoLive(t, [s], writer, { notLive: 'notTested', ...opts });
   return s;
 }
 
@@ -299,7 +290,7 @@ export async function openLive(
  */
 export async function provoke(t: CheckContext, writer: AttrWriter, witness: Subscription): Promise<void> {
   const again: Subscription = { ...witness, liveAt: undefined };
-  const { writes } = await prime(eventTimes(t.cfg), [again], { write: primingWrite(writer) });
+  const { writes } = await prime(eventTimes(t.cfg), [again], { write: () => writer.write() });
   if (again.liveAt === undefined)
     fail(`${described(witness)} received no PropertiesChanged of ${writer.label} after ${writes.length} writes; ${recent(witness.socket)}`);
 }
