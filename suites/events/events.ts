@@ -77,16 +77,13 @@ export async function subscribe(
   }
   ledger.push(socket);
   // A subscription the suite's checks share stays open until the suite ends.
-  if (opts.forSuite) suiteScoped.push(socket);
-  else t.cleanup(() => socket.close());
+  if (!opts.forSuite) t.cleanup(() => socket.close());
   return { socket, filter, what };
 }
 
-const suiteScoped: EventSubscriber[] = [];
-
-/** Closes the subscriptions opened for the whole suite (its afterAll). */
+/** Closes the subscriptions opened for the whole suite (its afterAll); those of a test were closed after it. */
 export async function closeSuiteSubscriptions(): Promise<void> {
-  await Promise.all(suiteScoped.splice(0).map((s) => s.close()));
+  await Promise.all(ledger.map((s) => s.close()));
 }
 
 // --- Writes ---------------------------------------------------------------------------------
