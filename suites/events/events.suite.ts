@@ -7,7 +7,7 @@ import { profileAllows } from '../../runner/config.js';
 import { check as harnessCheck, evidenceMark, runConfig, type CheckContext, type CheckOptions } from '../harness/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, expectOk, fail, notJudged, show } from '../harness/assert.js';
 import { addedUnion, admitsEverySignal } from './engine/judge.js';
-import { interfaceProblem, type EventFilter } from './engine/filters.js';
+import { interfaceProblem, isBelow, type EventFilter } from './engine/filters.js';
 import { expectSchema } from '../harness/schema.js';
 import {
   eventMatrix,
@@ -301,11 +301,8 @@ check(
         what: `the subscription to ${writer.path}`,
         because: 'no subscription went live (see EP-14)',
       });
-      sub = await subscribe(
-        t,
-        { interfaces: [primingInterface(byPath), `xyz.${t.ns}.Software.Version`] },
-        'the subscription to the version interface',
-      );
+      const iface = primingInterface(byPath);
+      sub = await subscribe(t, { interfaces: [iface, `xyz.${t.ns}.Software.Version`] }, 'the subscription to the version interface');
       problem = await tryGoLive(t, [sub], writer, { settle: true });
       if (problem) {
         certain = false;
@@ -322,8 +319,7 @@ check(
     if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
     if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
     const created = added[0]!;
-    const announces = (d: unknown) =>
-      isInterfacesAdded(d) && (d.path === created || created.startsWith(`${d.path === '/' ? '' : d.path}/`));
+    const announces = (d: unknown) => isInterfacesAdded(d) && (d.path === created || isBelow(created, d.path));
     const ev = await sub.socket.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
     if (!ev) notJudgedIfLossy(m, sub, `InterfacesAdded for ${created}`);
     if (!ev && !certain)
@@ -435,18 +431,14 @@ check(
     const other = await subscribe(t, { paths: [b.path] }, `the subscriber to ${b.path}`);
     await tryGoLive(t, a === b ? [leaving, staying, other] : [leaving, staying], a, { notLive: 'fail' });
     if (a !== b) await tryGoLive(t, [other], b, { notLive: 'fail' });
-    const answers: Record<string, string> = {};
     const malformed = ['not json', '{"paths": "x"}'];
     // Both malformed sockets at once: their own answers, then one window for the others to be
     // (wrongly) closed too.
     const outcomes = await Promise.all(
       malformed.map((raw) => EventSubscriber.tryOpen(t.client, undefined, { raw, settleMs: quietWindow(t.cfg) })),
     );
-    for (const [i, outcome] of outcomes.entries()) {
-      if (outcome.kind === 'open') t.cleanup(() => outcome.subscriber.close());
-      answers[malformed[i]!] = describeOutcome(outcome);
-    }
-    t.observe('answer to a malformed filter', answers, 'EV-11');
+    for (const outcome of outcomes) if (outcome.kind === 'open') t.cleanup(() => outcome.subscriber.close());
+    t.observe('answer to a malformed filter', Object.fromEntries(outcomes.map((o, i) => [malformed[i], describeOutcome(o)])), 'EV-11');
     // Another socket closed because of them would be closed by now, give or take a moment.
     await sleep(200);
     for (const sub of [leaving, staying, other]) {
