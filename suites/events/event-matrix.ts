@@ -68,10 +68,10 @@ const SUITE = { forSuite: true };
 
 let built: Promise<Matrix> | undefined;
 
-/** The measurement, made by whichever check asks first (the others read it). */
 /** Where the shared measurement's requests and event messages begin in the run's evidence. */
 let builtFrom = 0;
 
+/** The measurement, made by whichever check asks first (the others read it). */
 export function eventMatrix(t: CheckContext): Promise<Matrix> {
   if (!built) {
     builtFrom = evidenceMark();
@@ -300,16 +300,20 @@ export async function eventWriter(t: CheckContext): Promise<AttrWriter> {
   return new AttrWriter(t, plan);
 }
 
+/** A measurement with a second object, and one whose two objects' properties name distinct interfaces. */
+export type WithB = Matrix & { b: AttrWriter };
+export type WithInterfaces = WithB & Required<Pick<Matrix, 'interfaces'>>;
+
 /** The measurement with a second object, or NOT_TESTED. */
-export async function withB(t: CheckContext): Promise<Matrix & { b: AttrWriter }> {
+export async function withB(t: CheckContext): Promise<WithB> {
   const m = await liveMatrix(t);
   if (!m.b)
     t.notTested('needs writable attributes on 2 different objects; the profile names 1 (use --writable PATH:ATTR[=V1|V2] more than once)');
-  return m as Matrix & { b: AttrWriter };
+  return m as WithB;
 }
 
 /** The measurement with two distinct interfaces, or NOT_TESTED. */
-export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: AttrWriter; interfaces: { a: string; b: string } }> {
+export async function withInterfaces(t: CheckContext): Promise<WithInterfaces> {
   const m = await withB(t);
   if (!m.interfaces) {
     t.notTested(
@@ -317,7 +321,7 @@ export async function withInterfaces(t: CheckContext): Promise<Matrix & { b: Att
     );
   }
   t.observe('interfaces used', { [m.a.label]: m.interfaces!.a, [m.b.label]: m.interfaces!.b }, 'EV-11');
-  return m as Matrix & { b: AttrWriter; interfaces: { a: string; b: string } };
+  return m as WithInterfaces;
 }
 
 /**

@@ -15,13 +15,13 @@ import {
   expectNoEventOf,
   expectSomeOf,
   liveMatrix,
-  type Matrix,
   measuredEvents,
   notJudgedIfLossy,
   primingInterface,
   serves,
   streamOf,
   withB,
+  type WithB,
   withInterfaces,
 } from './event-matrix.js';
 import { BREAKS, describeOutcome, expectPropertiesChanged, expectStreams, involves, streamProblems } from './event-findings.js';
@@ -215,7 +215,7 @@ check('EV-6', 'paths and interfaces together are ORed: an event matching either 
  * Near misses: each subscription lists B exactly (B's change arriving is the exact entry's twin:
  * the subscription is live) and entries a sloppy match would take for A; A's changes never arrive.
  */
-function judgeNearMisses(t: CheckContext, m: Matrix & { b: AttrWriter }, subs: (Subscription | undefined)[], needs: string): void {
+function judgeNearMisses(t: CheckContext, m: WithB, subs: (Subscription | undefined)[], needs: string): void {
   const present = subs.filter((x): x is Subscription => x !== undefined);
   if (present.length === 0) t.notTested(needs);
   for (const sub of present) expectNoEventOf(m, sub, m.a, ', which it does not list');
