@@ -222,7 +222,9 @@ function judgeNearMisses(t: CheckContext, m: WithB, subs: (Subscription | undefi
   const unproven = present.filter((sub) => sub.liveAt === undefined);
   for (const sub of unproven) t.observe(`near miss not judged: ${show(sub.filter)}`, neverLive(sub));
   if (unproven.length === present.length)
-    t.notTested(`no near-miss subscription was shown live by the change of ${m.b.label} it lists: ${unproven.map(neverLive).join('; ')}`);
+    t.notTested(
+      `no near-miss subscription was shown live by the change of ${m.b.label} it lists: ${unproven.map((s) => neverLive(s)).join('; ')}`,
+    );
 }
 
 check(

@@ -10,7 +10,7 @@ import type { CheckContext } from '../harness/check.js';
 import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
 import { isBelow } from './engine/filters.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
-import { brief, closedBy, described, recent, type Subscription } from './engine/subscription.js';
+import { brief, described, neverLive, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
 
 export { brief, recent };
@@ -249,13 +249,8 @@ export async function tryGoLive(
     if (opts.settle) await quietSince(t.cfg, writer.writes.at(-1)!.at);
     return undefined;
   }
-  const reason = notLive
-    .map(
-      (s) =>
-        closedBy(s) ??
-        `${described(s)} did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each; ${recent(s.socket)}`,
-    )
-    .join('; ');
+  const missed = `did not deliver the PropertiesChanged of ${writer.label} after ${writer.writes.length} write(s), ${t.cfg.eventTimeoutMs} ms each`;
+  const reason = notLive.map((s) => neverLive(s, missed)).join('; ');
   const now = await readValue(t, writer.path, writer.name);
   const notTested = sameValue(now, writer.current)
     ? undefined

@@ -53,7 +53,7 @@ export function closedBy(s: Subscription): string | undefined {
   return close && `the target closed ${described(s)} with code ${close.code}${close.reason ? ` "${close.reason}"` : ''}`;
 }
 
-/** A subscription that never delivered the change it was primed with: why, as a sentence. */
-export function neverLive(s: Subscription): string {
-  return closedBy(s) ?? `${described(s)} never delivered the change it admits; ${recent(s.socket)}`;
+/** A subscription that never delivered the change it was primed with (`missed`: which, and how it was waited for): why, as a sentence. */
+export function neverLive(s: Subscription, missed = 'never delivered the change it admits'): string {
+  return closedBy(s) ?? `${described(s)} ${missed}; ${recent(s.socket)}`;
 }
