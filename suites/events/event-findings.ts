@@ -1,17 +1,16 @@
 /**
  * The events suite's wording and judging of single events and streams: the shape of one
- * PropertiesChanged (EV-2), which interfaces an event involves, how the stream judge's verdict on a
- * measured stream reads, and how a socket's opening ended.
+ * PropertiesChanged (EV-2), how the stream judge's verdict on a measured stream reads, and how a
+ * socket's opening ended.
  */
 import type { ConnectOutcome, ReceivedEvent } from '../../client/subscriber.js';
-import { isMap } from '../../client/values.js';
 import { ensure, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
 import { streamOf, type Matrix, type WriteStream } from './event-matrix.js';
 import { interfaceProblem } from './engine/filters.js';
 import type { Subscription } from './engine/subscription.js';
-import { brief, isInterfacesAdded, isPropertiesChanged, type AttrWriter } from './events.js';
+import { brief, isPropertiesChanged, type AttrWriter } from './events.js';
 
 /** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
 export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, writer: AttrWriter): void {
@@ -26,12 +25,6 @@ export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, w
     writer.wrote(value),
     `${what}: ${writer.name} is ${show(value)}, which was never written (written: ${show(writer.writes.map((w) => w.value))})`,
   );
-}
-
-/** Which interfaces an event involves: that of a PropertiesChanged, the keys of an InterfacesAdded. */
-export function involves(data: unknown, iface: string): boolean {
-  if (isPropertiesChanged(data)) return data.interface === iface;
-  return isInterfacesAdded(data) && isMap(data.interfaces) && Object.hasOwn(data.interfaces, iface);
 }
 
 /** The requirement each kind of finding on a measured stream breaks. */

@@ -238,7 +238,7 @@ function swapCase(text: string): string {
 }
 
 /** A write of `w` as the judge's change: filters.ts reads from it what a filter must admit. */
-function changeOf(w: AttrWriter, no: number, write?: WriteRecord, iface?: string): Change {
+function changeOfWrite(w: AttrWriter, no: number, write?: WriteRecord, iface?: string): Change {
   return { no, kind: 'PropertiesChanged', path: w.path, name: w.name, value: write?.value, after: write?.at, iface };
 }
 
@@ -246,7 +246,7 @@ function changeOf(w: AttrWriter, no: number, write?: WriteRecord, iface?: string
 function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
   const iface = (w: AttrWriter) => (w === m.a ? m.interfaces?.a : m.interfaces?.b);
   return [m.a, m.b].filter(
-    (w): w is AttrWriter => w !== undefined && admission(sub.filter as EventFilter, changeOf(w, 0, undefined, iface(w))) === 'must',
+    (w): w is AttrWriter => w !== undefined && admission(sub.filter as EventFilter, changeOfWrite(w, 0, undefined, iface(w))) === 'must',
   );
 }
 
@@ -345,7 +345,7 @@ export interface WriteStream {
 /** A writer's measured events on a subscription, judged against its writes through the subscription's filter. */
 export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): WriteStream {
   const records = m.written.get(w) ?? [];
-  const changes = records.map((r, i) => changeOf(w, i + 1, r));
+  const changes = records.map((r, i) => changeOfWrite(w, i + 1, r));
   const filter = sub.filter as EventFilter;
   const events = measuredEvents(m, sub, w);
   const judgement = judgeStream({

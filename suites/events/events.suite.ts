@@ -7,7 +7,8 @@ import { profileAllows } from '../../runner/config.js';
 import { check as harnessCheck, evidenceMark, runConfig, type CheckContext, type CheckOptions } from '../harness/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, expectOk, fail, notJudged, show } from '../harness/assert.js';
 import { addedUnion, admitsEverySignal } from './engine/judge.js';
-import { interfaceProblem, isBelow, type EventFilter } from './engine/filters.js';
+import { admission, interfaceProblem, isBelow, type EventFilter } from './engine/filters.js';
+import { changeOf } from '../../client/event-filter.js';
 import { expectSchema } from '../harness/schema.js';
 import {
   eventMatrix,
@@ -24,7 +25,7 @@ import {
   type WithB,
   withInterfaces,
 } from './event-matrix.js';
-import { BREAKS, describeOutcome, expectPropertiesChanged, expectStreams, involves, streamProblems } from './event-findings.js';
+import { BREAKS, describeOutcome, expectPropertiesChanged, expectStreams, streamProblems } from './event-findings.js';
 import { matching, neverLive, type Subscription } from './engine/subscription.js';
 import { quietSince, quietWindow, sleep, waitUntil } from './engine/waits.js';
 import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
@@ -196,9 +197,10 @@ check('EV-5', "an interfaces filter delivers events of the listed interface and 
   const sub = m.byIface!;
   ensure(sub.liveAt !== undefined, neverLive(sub));
   expectSomeOf(m, sub, m.a, ` (interface ${m.interfaces.a})`, 'measured');
-  const hit = sub.socket.events
-    .slice(0, m.until.get(sub))
-    .find((e) => (isPropertiesChanged(e.data) || isInterfacesAdded(e.data)) && !involves(e.data, m.interfaces.a));
+  // An event involves iA when the filter, listing iA alone, must admit it (client/event-filter.ts).
+  const foreign = (d: unknown) =>
+    (isPropertiesChanged(d) || isInterfacesAdded(d)) && admission(sub.filter as EventFilter, changeOf(d)!) !== 'must';
+  const hit = sub.socket.events.slice(0, m.until.get(sub)).find((e) => foreign(e.data));
   ensure(!hit, `${sub.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
 });
 
