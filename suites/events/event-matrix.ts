@@ -114,10 +114,8 @@ async function measure(t: CheckContext): Promise<Matrix> {
   candidates.sort((x, y) => Number(y.distinctValues(4).length === 4) - Number(x.distinctValues(4).length === 4));
   const firstSub = candidates[0] && (await open({ paths: [candidates[0].path] }, `to ${candidates[0].path}`));
   const [primedA] = await Promise.all([tryGoLive(t, [only, all], a), firstSub && tryGoLive(t, [firstSub], candidates[0]!)]);
-  m.notLive = primedA;
   phase('priming A');
-  if (only.liveAt === undefined) return m;
-  m.notLive = undefined;
+  if (only.liveAt === undefined) return { ...m, notLive: primedA };
   m.seenInterfaces.a = primingInterface(only);
 
   for (const [i, c] of candidates.slice(0, 3).entries()) {

@@ -19,8 +19,6 @@ export { PRIME_ATTEMPTS } from './engine/prime.js';
 /** How far above its original value an integer attribute is written. */
 const INTEGER_STEPS = 4;
 
-export const EVENT_KINDS = ['InterfacesAdded', 'PropertiesChanged'] as const;
-
 export interface PropertiesChangedEvent {
   event: 'PropertiesChanged';
   path: string;
