@@ -24,11 +24,11 @@ import type { ReceivedEvent } from '../../client/subscriber.js';
 import { ensure, notJudged, show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
 import { firstWritePlan, noWritableReason, writePlans } from '../harness/writable.js';
-import { admission, usableInterface, type Change, type EventFilter } from './engine/filters.js';
+import { admission, onDistinctPaths, usableInterface, type Change, type EventFilter } from './engine/filters.js';
 import { judgeStream, type StreamJudgement } from './engine/judge.js';
 import { brief, described, matching, recent, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
-import { AttrWriter, onDistinctObjects, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
+import { AttrWriter, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 
 /** The subscriptions a matrix opens only where it can (see the table above); `only` and `all` it always has. */
 const OPTIONAL = ['onlyB', 'both', 'byIface', 'either', 'neither', 'nearPaths', 'nearSlash', 'nearIface', 'early'] as const;
@@ -83,7 +83,7 @@ export function eventMatrix(t: CheckContext): Promise<Matrix> {
 }
 
 async function measure(t: CheckContext): Promise<Matrix> {
-  const plans = onDistinctObjects(await writePlans(t));
+  const plans = onDistinctPaths(await writePlans(t), (p) => p.attr.path);
   if (plans.length === 0) t.notTested(noWritableReason());
   const a = new AttrWriter(t, plans[0]!);
   const openedAt = performance.now();

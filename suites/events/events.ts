@@ -8,7 +8,6 @@ import { isMap, sameValue } from '../../client/values.js';
 import { fail, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
-import { isBelow } from './engine/filters.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
 import { brief, described, neverLive, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
@@ -204,14 +203,6 @@ export class AttrWriter {
   wrote(value: unknown): boolean {
     return this.writes.some((w) => sameValue(w.value, value));
   }
-}
-
-/** Plans on different objects, none of whose paths is a prefix of another (prefix-matching servers). */
-export function onDistinctObjects(plans: WritePlan[]): WritePlan[] {
-  const related = (a: string, b: string) => a === b || isBelow(a, b) || isBelow(b, a);
-  const out: WritePlan[] = [];
-  for (const p of plans) if (!out.some((o) => related(o.attr.path, p.attr.path))) out.push(p);
-  return out;
 }
 
 // --- Priming --------------------------------------------------------------------------------

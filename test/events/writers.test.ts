@@ -1,7 +1,7 @@
 /** The events suite's own logic: choosing values to write, and the objects to write them on. */
 import { describe, expect, test } from 'vitest';
 import type { CheckContext } from '../../suites/harness/check.js';
-import { AttrWriter, onDistinctObjects, percentile } from '../../suites/events/events.js';
+import { AttrWriter, percentile } from '../../suites/events/events.js';
 import { sameValue } from '../../client/values.js';
 import type { WritePlan } from '../../suites/harness/writable.js';
 
@@ -76,13 +76,7 @@ describe('AttrWriter.nextValue', () => {
   });
 });
 
-describe('onDistinctObjects and percentile', () => {
-  test('plans on the same object, or on a path that prefixes another, are dropped', () => {
-    const p = (path: string, name: string): WritePlan => ({ attr: { path, name }, original: 0, next: 1 });
-    const chosen = onDistinctObjects([p('/a/led', 'X'), p('/a/led', 'Y'), p('/a/led/sub', 'Z'), p('/a/led2', 'W'), p('/a', 'V')]);
-    expect(chosen.map((c) => `${c.attr.path} ${c.attr.name}`)).toEqual(['/a/led X', '/a/led2 W']);
-  });
-
+describe('percentile', () => {
   test('nearest-rank percentile', () => {
     expect(percentile([1, 2, 3, 4], 50)).toBe(2);
     expect(percentile([5], 50)).toBe(5);

@@ -19,13 +19,20 @@ export {
 
 export type FilterKind = 'empty' | 'paths' | 'interfaces' | 'overlapping' | 'either';
 
-/** Paths none of which is a prefix of another: prefix-matching servers would deliver twice. */
-export function distinctPaths(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const p of [...new Set(paths)].sort((a, b) => a.length - b.length)) {
-    if (!out.some((o) => o === p || isBelow(p, o))) out.push(p);
-  }
+/** The items whose paths are none of them a prefix of another (prefix-matching servers would deliver twice), the first of each kept. */
+export function onDistinctPaths<T>(items: readonly T[], pathOf: (item: T) => string): T[] {
+  const related = (a: string, b: string) => a === b || isBelow(a, b) || isBelow(b, a);
+  const out: T[] = [];
+  for (const x of items) if (!out.some((o) => related(pathOf(o), pathOf(x)))) out.push(x);
   return out;
+}
+
+/** Paths none of which is a prefix of another, the shortest of each kept. */
+export function distinctPaths(paths: readonly string[]): string[] {
+  return onDistinctPaths(
+    [...paths].sort((a, b) => a.length - b.length),
+    (p) => p,
+  );
 }
 
 /** The interface of a PropertiesChanged is that of the property: never the signal's own interface. */
