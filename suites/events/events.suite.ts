@@ -321,18 +321,17 @@ check(
     if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
     if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
     const created = added[0]!;
-    const announces = (d: unknown) => isInterfacesAdded(d) && (d.path === created || isBelow(created, d.path));
-    const ev = await sub.socket.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+    // On a BMC several services add interfaces to the new path, each in a signal of its own: every
+    // one must be well-formed and name the new object; together, within the window, they carry
+    // every property GET of the object shows.
+    const signals = await announcements(t, sub, created, from);
+    const ev = signals[0];
     if (!ev) notJudgedIfLossy(m, sub, `InterfacesAdded for ${created}`);
     if (!ev && !certain)
       t.notTested(
         `no InterfacesAdded for ${created} arrived through ${show(sub.filter)}, which admits it only where paths match by prefix; {} and an interfaces filter delivered nothing (see EV-1, EV-5)`,
       );
     ensure(ev, `no InterfacesAdded for ${created} arrived within ${t.cfg.eventTimeoutMs} ms of the upload; ${recent(sub.socket, from)}`);
-    // On a BMC several services add interfaces to the new path, each in a signal of its own: every
-    // one must be well-formed and name the new object; together, within the window, they carry
-    // every property GET of the object shows.
-    const signals = await announcements(t, sub, announces, { from, start: ev.at, created });
     for (const e of signals) {
       const what = `InterfacesAdded #${e.seq} ${brief(e.raw, 160)}`;
       expectSchema(t, 'interfacesAdded', e.data, what);
@@ -342,7 +341,7 @@ check(
       // as one field server sends) is a deviation for the platform's expectations file, not leniency here.
       ensure(path === created, `${what}: path names ${path}, an ancestor (the ObjectManager), not the new object ${created}`);
     }
-    const first = signals[0]!.data as { path: string };
+    const first = ev.data as { path: string };
     t.observe('InterfacesAdded path', first.path === created ? 'the new object' : `an ancestor of the new object (${first.path})`);
     t.observe(
       'InterfacesAdded interfaces',
@@ -368,20 +367,18 @@ function uncarried(names: readonly string[], signals: readonly ReceivedEvent[]):
 }
 
 /**
- * The InterfacesAdded signals announcing the new object from `from` on: once the first arrived,
- * until together they carry every property GET of the object shows, or an event timeout after the
- * first (a later service adds its interfaces a little later, in a signal of its own).
+ * The InterfacesAdded signals announcing the new object from `from` on, none if the first does not come
+ * within an event timeout; then until together they carry every property GET of the object shows, or an
+ * event timeout after the first (a later service adds its interfaces a little later, in a signal of its own).
  */
-async function announcements(
-  t: CheckContext,
-  sub: Subscription,
-  announces: (d: unknown) => boolean,
-  opts: { from: number; start: number; created: string },
-): Promise<ReceivedEvent[]> {
-  const seen = () => matching(sub.socket, announces, opts.from);
-  const names = Object.keys((await shownMap(t, opts.created)) ?? {});
+async function announcements(t: CheckContext, sub: Subscription, created: string, from: number): Promise<ReceivedEvent[]> {
+  const announces = (d: unknown) => isInterfacesAdded(d) && (d.path === created || isBelow(created, d.path));
+  const first = await sub.socket.waitFor(announces, t.cfg.eventTimeoutMs, { from }).catch(() => undefined);
+  if (!first) return [];
+  const seen = () => matching(sub.socket, announces, from);
+  const names = Object.keys((await shownMap(t, created)) ?? {});
   const done = () => sub.socket.closed || uncarried(names, seen()).length === 0;
-  await waitUntil(done, () => opts.start + t.cfg.eventTimeoutMs, [sub.socket]);
+  await waitUntil(done, () => first.at + t.cfg.eventTimeoutMs, [sub.socket]);
   return seen();
 }
 
