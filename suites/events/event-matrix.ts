@@ -45,7 +45,7 @@ export interface Matrix extends Partial<Record<(typeof OPTIONAL)[number], Subscr
   all: Subscription;
   /** Set when `only` never went live: EP-14's failure, and nothing to judge for the rest. */
   notLive?: NotLive;
-  /** The measured writes, per writer, in order. */
+  /** The measured writes, per writer (A, then B when there is one), in order: its keys are the measurement's writers. */
   written: Map<AttrWriter, WriteRecord[]>;
   /** Each subscription's mark before the measured writes, and after their events were collected. */
   from: Map<Subscription, number>;
@@ -243,9 +243,7 @@ function changeOfWrite(w: AttrWriter, no: number, write?: WriteRecord, iface?: s
 /** The writers whose changes a subscription's filter must admit, each named with its interface once the priming showed one. */
 function admitted(m: Matrix, sub: Subscription): AttrWriter[] {
   const iface = (w: AttrWriter) => (w === m.a ? m.interfaces?.a : m.interfaces?.b);
-  return [m.a, m.b].filter(
-    (w): w is AttrWriter => w !== undefined && admission(sub.filter as EventFilter, changeOfWrite(w, 0, undefined, iface(w))) === 'must',
-  );
+  return [...m.written.keys()].filter((w) => admission(sub.filter as EventFilter, changeOfWrite(w, 0, undefined, iface(w))) === 'must');
 }
 
 /** The measured events of `w` a subscription received (the restores after the measurement are not). */
@@ -327,7 +325,7 @@ export async function withInterfaces(t: CheckContext): Promise<WithInterfaces> {
  * changes too: one more event missing on it is that loss again (EV-8's), not proof that the target sent no such event.
  */
 export function notJudgedIfLossy(m: Matrix, sub: Subscription, what: string): void {
-  const lossy = m.until.has(sub) && [m.a, m.b].some((w) => w !== undefined && streamOf(m, sub, w).judgement.missing.length > 0);
+  const lossy = m.until.has(sub) && [...m.written.keys()].some((w) => streamOf(m, sub, w).judgement.missing.length > 0);
   if (lossy) notJudged(`no ${what} arrived, but ${sub.what} also lost measured changes (see EV-8)`);
 }
 

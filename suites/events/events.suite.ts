@@ -181,7 +181,7 @@ check('EV-9', "interleaved writes to two objects: each object's events arrive in
 check('EV-1', 'the empty filter {} delivers events of every path and interface', async (t) => {
   const m = await liveMatrix(t);
   ensure(m.all.liveAt !== undefined, neverLive(m.all));
-  for (const w of m.b ? [m.a, m.b] : [m.a]) expectSomeOf(m, m.all, w);
+  for (const w of m.written.keys()) expectSomeOf(m, m.all, w);
 });
 
 check('EV-4', "a paths filter delivers the listed path's events and never another path's", async (t) => {
