@@ -250,7 +250,7 @@ check('EV-4', 'a socket admits nothing before its filter message: changes betwee
   const sub = m.early;
   if (!sub) return t.notTested(`the socket whose filter was to follow the writes could not be opened (see EP-14)`);
   // Every event before the filter is premature; A's are also excluded by the filter it then sent.
-  expectNoEventOf(m, sub, m.a, '', `a socket opened before the writes, whose filter ${show(sub.filter)} followed them`);
+  expectNoEventOf(m, sub, m.a, '', `a socket opened before the writes, whose filter ${show(sub.filter)} followed them,`);
   if (m.closedByTarget.has(sub)) t.notTested(`${sub.what} was closed by the target (code ${sub.socket.closeInfo!.code}); see EV-10`);
 });
 
