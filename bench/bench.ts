@@ -14,6 +14,7 @@ import { measureFuzzThroughput } from './fuzz-throughput.js';
 import { capacityAnswers, eventDelivery, loadVsWrk } from './load-vs-wrk.js';
 import { hardwareRuns } from './hardware-run.js';
 import { linearizabilitySpeed } from './linearizability.js';
+import { messageOf } from '../client/errors.js';
 
 const NS = 'mgmt_project';
 const CONNECTIONS = 10;
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    console.error(err instanceof Error ? err.message : String(err));
+    console.error(messageOf(err));
     process.exit(1);
   },
 );

@@ -4,6 +4,11 @@
  */
 
 /** Base class, so callers can tell target/transport trouble from programming errors. */
+/** The message of anything thrown: an Error's own, or the thing itself as text. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 export class BmcClientError extends Error {
   /**
    * Set when the network under the interface failed (no complete answer arrived): a few words

@@ -20,6 +20,7 @@ import {
   UnreachableError,
   classifyNetworkError,
   formatLimit,
+  messageOf,
 } from './errors.js';
 import { EvidenceLog, bodyToText } from './evidence.js';
 import { parseJson, stringifyJson } from './json.js';
@@ -612,7 +613,7 @@ function toResponse(raw: RawResponse, durationMs: number): BmcResponse {
     try {
       res.json = parseJson(text);
     } catch (err) {
-      res.jsonError = htmlPage(text, raw.headers['content-type']) ?? (err instanceof Error ? err.message : String(err));
+      res.jsonError = htmlPage(text, raw.headers['content-type']) ?? messageOf(err);
     }
   }
   return res;

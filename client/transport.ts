@@ -5,7 +5,7 @@
  */
 import type { Agent, Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { InvalidRequestError } from './errors.js';
+import { InvalidRequestError, messageOf } from './errors.js';
 
 export interface RawRequest {
   origin: string;
@@ -68,7 +68,7 @@ export class ExchangeFailed extends Error {
     override readonly cause: unknown,
     readonly progress: Progress,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    super(messageOf(cause), { cause });
   }
 }
 

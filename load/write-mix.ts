@@ -8,6 +8,7 @@ import { stringifyJson } from '../client/json.js';
 import type { WritableAttribute } from '../client/profile.js';
 import type { HttpRequest, RequestSource } from './request-source.js';
 import { ValueCycle, sameValue } from './values.js';
+import { messageOf } from '../client/errors.js';
 
 export interface RestoreResult {
   path: string;
@@ -72,7 +73,7 @@ export async function restoreOriginals(client: BmcClient, cycles: readonly Value
         ...(!restored && { note: `PUT answered ${put.statusLine}, GET answered ${get.statusLine}` }),
       });
     } catch (err) {
-      results.push({ ...base, readBack: undefined, restored: false, note: err instanceof Error ? err.message : String(err) });
+      results.push({ ...base, readBack: undefined, restored: false, note: messageOf(err) });
     }
   }
   return results;

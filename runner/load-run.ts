@@ -33,6 +33,7 @@ import { verificationOf, verificationFailures } from '../load/verify/verdicts.js
 import type { DialectName } from '../simulator/index.js';
 import type { CapacityCriterion } from '../load/capacity/capacity.js';
 import type { ReadEndpoint } from '../load/verify/history.js';
+import { messageOf } from '../client/errors.js';
 
 /**
  * A load's options, as the command line gives them (the target profile read already); `namespace`
@@ -393,7 +394,7 @@ async function startEmbedded(flags: LoadOptions): Promise<EmbeddedTarget> {
       ...(flags.dialect && { dialect: flags.dialect }),
     });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     if (/unknown fault/.test(message))
       throw new UsageError(
         `Unknown fault ${flags.fault.join(', ')}; see simulate --list-faults (and slow-requests, slow-serial, slow-stalls, slow-leak).`,

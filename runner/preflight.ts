@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { connect as tlsConnect } from 'node:tls';
 import { isIP } from 'node:net';
 import { BmcClient, type BmcResponse, type SerializedCookies } from '../client/http.js';
-import { LoginRefusedError } from '../client/errors.js';
+import { LoginRefusedError, messageOf } from '../client/errors.js';
 import type { Fingerprint } from '../client/results.js';
 import { UsageError } from '../client/usage-error.js';
 
@@ -68,7 +68,7 @@ export async function preflight(opts: {
     // A plain http:// URL at a TLS port only sees the connection close: say what the port speaks.
     const secure = opts.target.startsWith('http://') ? await speaksTls(opts.target) : undefined;
     if (secure) throw new UsageError(`The target ${secure.replace(/^https/, 'http')} answers with TLS, not plain HTTP: use ${secure}.`);
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new UsageError(messageOf(err));
   }
   if (client.loginForm === 'username-password') {
     warnings.push(

@@ -11,6 +11,7 @@ import type { BmcResponse } from '../../client/http.js';
 import { parseJson } from '../../client/json.js';
 import { validators, type SchemaName } from '../../schemas/index.js';
 import type { HttpRequest } from '../request-source.js';
+import { messageOf } from '../../client/errors.js';
 
 export const DEFAULT_VERIFY_EVERY = 100;
 const EXCERPT_CHARS = 600;
@@ -51,7 +52,7 @@ export function asResponse(status: number, headers: Record<string, string | stri
   try {
     json = text === '' ? undefined : parseJson(text);
   } catch (err) {
-    jsonError = err instanceof Error ? err.message : String(err);
+    jsonError = messageOf(err);
   }
   return { status, statusLine: `${status} ${STATUS_CODES[status] ?? ''}`.trim(), headers, text, json, jsonError, durationMs: 0 };
 }

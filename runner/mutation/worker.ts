@@ -10,6 +10,7 @@ import { runConformance } from '../run.js';
 import { closeLeanRuns } from '../vitest/vitest-run.js';
 import type { Verdict } from '../../client/results.js';
 import type { Area } from '../../catalogue/requirements.js';
+import { messageOf } from '../../client/errors.js';
 
 export interface WorkerJob {
   /** Faults of one run; none for the clean simulator. */
@@ -69,7 +70,7 @@ async function runJob(job: WorkerJob): Promise<WorkerAnswer> {
     );
     return { faults: job.faults, verdicts, exitCode: outcome.exitCode, seconds: (Date.now() - started) / 1000 };
   } catch (err) {
-    return { faults: job.faults, error: err instanceof Error ? err.message : String(err), seconds: (Date.now() - started) / 1000 };
+    return { faults: job.faults, error: messageOf(err), seconds: (Date.now() - started) / 1000 };
   } finally {
     await rm(out, { recursive: true, force: true });
   }

@@ -9,6 +9,7 @@ import { packageRoot } from '../../client/package-root.js';
 import { VerdictReporter } from './verdict-reporter.js';
 import { AreaSequencer } from './area-sequencer.js';
 import { keepSignalsFromVitest, type SuiteControl } from '../interrupt.js';
+import { messageOf } from '../../client/errors.js';
 
 export interface SuiteRun {
   cfg: RunConfig;
@@ -94,7 +95,7 @@ async function startCatching(vitest: Vitest, files: string[], reporter: VerdictR
     await vitest.start(files);
   } catch (e) {
     // As startVitest does, an error of vitest's own ends the run, reported; here it fails it too.
-    if (!(e instanceof TestsNotFoundError)) reporter.unhandled.push(e instanceof Error ? e.message : String(e));
+    if (!(e instanceof TestsNotFoundError)) reporter.unhandled.push(messageOf(e));
   }
 }
 

@@ -25,7 +25,7 @@ import { ensure, notJudged, show } from '../harness/assert.js';
 import { evidenceMark, type CheckContext } from '../harness/check.js';
 import { firstWritePlan, noWritableReason, writePlans } from '../harness/writable.js';
 import { admission, onDistinctPaths, usableInterface, type Change, type EventFilter } from './engine/filters.js';
-import { judgeStream, type StreamJudgement } from './engine/judge.js';
+import { judgeStream, owed, type StreamJudgement } from './engine/judge.js';
 import { brief, described, matching, recent, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
 import { AttrWriter, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
@@ -347,10 +347,7 @@ export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): WriteStre
   const judgement = judgeStream({
     what: w.label,
     filter,
-    expected: changes.flatMap((change) => {
-      const a = admission(filter, change);
-      return a === 'never' ? [] : [{ change, admission: a }];
-    }),
+    expected: owed(filter, changes),
     received: events,
     since: 1,
     log: changes,

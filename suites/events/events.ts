@@ -11,6 +11,7 @@ import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/wri
 import { prime, type PrimeWrite } from './engine/prime.js';
 import { brief, described, neverLive, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
+import { messageOf } from '../../client/errors.js';
 
 export { brief, recent };
 export { PRIME_ATTEMPTS } from './engine/prime.js';
@@ -70,7 +71,7 @@ export async function subscribe(
   try {
     socket = await EventSubscriber.open(t.client, filter, { beforeFilter: opts.beforeFilter });
   } catch (err) {
-    fail(`${what}: opening /subscribe with the filter ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)}`);
+    fail(`${what}: opening /subscribe with the filter ${show(filter)} failed: ${messageOf(err)}`);
   }
   ledger.push(socket);
   // A subscription the suite's checks share stays open until the suite ends.

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { FuzzViolation, REPLAY_VARIABLE, clip, curlLine, replayCaseFor, replayKey, type ReplayCase, type Sent } from './repro.js';
+import { messageOf } from '../../client/errors.js';
 
 /** What a predicate reports a broken rule through. */
 export interface Judge {
@@ -97,7 +98,7 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
     } catch (err) {
       if (err instanceof FuzzViolation) throw err;
       // An error that names no requirement (a read that failed) is the property's first requirement's.
-      const message = err instanceof Error ? err.message : String(err);
+      const message = messageOf(err);
       const requirement = p.requirements.find((r) => !ignored.has(r));
       if (requirement === undefined) return;
       throw new FuzzViolation(requirement, message, p.reproOf?.(value) ?? []);
@@ -138,8 +139,7 @@ export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Pr
   report.counterexample = (details.counterexample as unknown as [T])[0];
   report.counterexamplePath = details.counterexamplePath ?? undefined;
   const err = details.errorInstance;
-  report.violation =
-    err instanceof FuzzViolation ? err : new FuzzViolation(p.requirements[0]!, err instanceof Error ? err.message : String(err), []);
+  report.violation = err instanceof FuzzViolation ? err : new FuzzViolation(p.requirements[0]!, messageOf(err), []);
   return report;
 }
 

@@ -15,7 +15,7 @@ import { sharedClient, sharedEvidence } from './session.js';
 import { CheckFailure, NotJudged } from './assert.js';
 import { describeTest, exchangeSteps, replayAttachments } from '../../report/allure/test.js';
 import type { Exchange } from '../../client/evidence.js';
-import { networkFaultNote, networkFaultReason } from '../../client/errors.js';
+import { networkFaultNote, networkFaultReason, messageOf } from '../../client/errors.js';
 import { abandonedBy } from '../../client/run-context.js';
 
 export interface CheckContext {
@@ -197,7 +197,7 @@ async function runCheck(
       meta.unjudged = fault;
     } else if (!isSkip(err)) {
       const requirement = err instanceof CheckFailure && err.requirement ? err.requirement : ids[0]!;
-      meta.failures.push({ requirement, message: err instanceof Error ? err.message : String(err) });
+      meta.failures.push({ requirement, message: messageOf(err) });
       meta.unjudged = `not judged: the test stopped at a failure of ${requirement}`;
     }
     failed = true;

@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import type { FuzzProperty, Judge } from '../fuzz/runner.js';
 import { Notes, type World } from './world.js';
+import { messageOf } from '../../client/errors.js';
 
 /** The `i`th of `list`, around again past its end: a command's parameter is an index resolved against the model. */
 export const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
@@ -132,7 +133,7 @@ export function statefulProperty<W extends World<unknown>>(spec: StatefulSpec<W>
       w = await spec.open(judge, notes);
     } catch (err) {
       notes.unjudgedSequences++;
-      notes.unjudged.add(err instanceof Error ? err.message : String(err));
+      notes.unjudged.add(messageOf(err));
       return;
     }
     if (budgeted) w.deadline = deadline;

@@ -18,6 +18,7 @@ import { CHANNELS, Credential, TAKEN_BREAKS, describeOutcome, type Channel, type
 import { carrying } from './discovery.js';
 import { Notes, World, type StatefulEnv, type Writable } from './world.js';
 import { pick } from './property.js';
+import { messageOf } from '../../client/errors.js';
 
 export interface SessionsDiscovery {
   /** The run's session: chosen cookies copy its cookie names and shapes. */
@@ -75,9 +76,7 @@ export async function discoverSessions(env: StatefulEnv, writable: Writable | un
     const own = await world.probe(channel, out.shared);
     if (!own.accepted) out.unjudgedChannels[channel] = `the run's own session is refused there: ${own.answer}`;
   });
-  const socketQuiet = world
-    .unwatchable()
-    .catch((err: unknown) => `a socket of the run's session could not be opened: ${err instanceof Error ? err.message : String(err)}`);
+  const socketQuiet = world.unwatchable().catch((err: unknown) => `a socket of the run's session could not be opened: ${messageOf(err)}`);
   const [, quiet] = await Promise.all([Promise.all(channelProbes), socketQuiet]);
   // Without a writable there is nothing to watch, whatever the channel.
   const channelNotJudged = writable && out.unjudgedChannels.WebSocket;
@@ -262,7 +261,7 @@ export class SessionsWorld extends World<SessionsDiscovery> {
       this.witness ??= await EventSubscriber.open(this.env.client, this.d.filter);
     } catch (err) {
       await this.unwatch(s);
-      return this.rec.note(`no socket to watch: ${err instanceof Error ? err.message : String(err)}`);
+      return this.rec.note(`no socket to watch: ${messageOf(err)}`);
     }
     const subs = [s.socket, this.witness].map((socket, i) => ({ socket, filter: this.d.filter, what: i === 0 ? s.label : 'the witness' }));
     const { notLive } = await prime(this.env, subs, { write: () => this.change() });

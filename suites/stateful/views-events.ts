@@ -9,13 +9,14 @@ import { EventSubscriber } from '../../client/subscriber.js';
 import { notJudged, show } from '../harness/assert.js';
 import { isInterfacesAdded } from '../events/events.js';
 import { admission, filterRequirement, type Change, type EventFilter } from '../events/engine/filters.js';
-import { addedContentProblem, admitsEverySignal, carries } from '../events/engine/judge.js';
+import { addedContentProblem, admitsEverySignal, carries, owed } from '../events/engine/judge.js';
 import { prime } from '../events/engine/prime.js';
 import { nextMessage, waitUntil } from '../events/engine/waits.js';
 import type { Writable } from './world.js';
 import { missed } from './missed-events.js';
-import { owed, type JudgedSubscription, type ViewsWorld } from './views-world.js';
+import type { JudgedSubscription, ViewsWorld } from './views-world.js';
 import { write } from './views-writes.js';
+import { messageOf } from '../../client/errors.js';
 
 /** When the last InterfacesAdded of `path` reached `s`, or 0. */
 function lastAddedAt(s: JudgedSubscription, path: string): number {
@@ -111,7 +112,7 @@ export async function subscribe(
   try {
     socket = await EventSubscriber.open(world.env.client, filter);
   } catch (err) {
-    notJudged(`${label}: opening /subscribe with ${show(filter)} failed: ${err instanceof Error ? err.message : String(err)} (see EP-14)`);
+    notJudged(`${label}: opening /subscribe with ${show(filter)} failed: ${messageOf(err)} (see EP-14)`);
   }
   const s: JudgedSubscription = { socket, filter, what: label, since: 0, from: 0, expected: [], reported: new Set(), witness };
   const writes: Change[] = [];

@@ -16,8 +16,8 @@ import { ancestorsOf } from '../harness/leak.js';
 import { recordLatency } from '../harness/pace.js';
 import { freshVersion } from '../harness/software.js';
 import type { ViewsDiscovery } from './discovery.js';
-import { admission, type Change, type EventFilter, type NewChange } from '../events/engine/filters.js';
-import { judgeStream, type Expected, type StreamJudgement } from '../events/engine/judge.js';
+import type { Change, EventFilter, NewChange } from '../events/engine/filters.js';
+import { judgeStream, owed, type Expected, type StreamJudgement } from '../events/engine/judge.js';
 import type { EventSocket, Subscription } from '../events/engine/subscription.js';
 import { World } from './world.js';
 
@@ -47,14 +47,6 @@ export interface VersionRecord {
 }
 
 export type Via = 'attr' | 'object';
-
-/** What `filter` must or may admit of `changes`. */
-export function owed(filter: EventFilter, changes: readonly Change[]): Expected[] {
-  return changes.flatMap((c) => {
-    const a = admission(filter, c);
-    return a === 'never' ? [] : [{ change: c, admission: a }];
-  });
-}
 
 export class ViewsWorld extends World<ViewsDiscovery> {
   readonly values = new Map<string, unknown>(this.d.writables.map((w) => [w.key, w.original]));

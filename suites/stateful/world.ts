@@ -16,6 +16,7 @@ import { FuzzViolation } from '../fuzz/repro.js';
 import type { Judge } from '../fuzz/runner.js';
 import type { Credential } from './credentials.js';
 import { Recorder, type SentRequest, type Step } from './steps.js';
+import { messageOf } from '../../client/errors.js';
 
 /** The settings a stateful check runs with; the event times are the run's learned pace, read at each wait (engine/waits.ts). */
 export function statefulEnv(t: CheckContext) {
@@ -142,8 +143,7 @@ export class World<D = void> {
   stop(err: unknown): void {
     this.stopped = true;
     if (err instanceof StatefulViolation) this.violation = err;
-    else
-      this.unjudged = err instanceof NotJudged ? err.message : `the sequence stopped: ${err instanceof Error ? err.message : String(err)}`;
+    else this.unjudged = err instanceof NotJudged ? err.message : `the sequence stopped: ${messageOf(err)}`;
   }
 
   /** A request with the run's session or exactly the cookies of `opts.cred`, recorded in the current step (if one was begun). */
@@ -195,7 +195,7 @@ export class World<D = void> {
       } catch (err) {
         this.notes.restoreFailures.push({
           requirement: 'EP-8',
-          message: `${attr.path} ${attr.name}: ${err instanceof Error ? err.message : String(err)}`,
+          message: `${attr.path} ${attr.name}: ${messageOf(err)}`,
         });
       }
     }

@@ -14,6 +14,14 @@ export interface Expected {
   admission: Exclude<Admission, 'never'>;
 }
 
+/** What `filter` must or may admit of `changes`: a stream's expected events. */
+export function owed(filter: EventFilter, changes: readonly Change[]): Expected[] {
+  return changes.flatMap((change) => {
+    const a = admission(filter, change);
+    return a === 'never' ? [] : [{ change, admission: a }];
+  });
+}
+
 export interface StreamProblem {
   requirement: string;
   /** Stable for one problem, so that it is reported once however often the stream is judged. */
