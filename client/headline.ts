@@ -13,3 +13,9 @@ export function headline(text: string, max = HEADLINE_MAX): string {
   const cut = (boundary > max / 2 ? room.slice(0, boundary) : room).replace(/[\s,;:(-]+$/, '');
   return `${cut}…`;
 }
+
+/** A message as one short line: runs of whitespace (servers pretty-print JSON) made one space, cut at `max` with an ellipsis. */
+export function brief(text: string, max = HEADLINE_MAX): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}

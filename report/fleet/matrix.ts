@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REQUIREMENTS } from '../../catalogue/requirements.js';
+import { brief } from '../../client/headline.js';
 import type { Results, Verdict } from '../../client/results.js';
 import { UsageError } from '../../client/usage-error.js';
 import type { VerdictChange } from '../changes.js';
@@ -76,7 +77,7 @@ export function verdictsOf(results: Results): Pick<FleetTarget, 'startedAt' | 's
   const reasons: Record<string, string> = {};
   for (const r of results.requirements) {
     verdicts[r.id] = r.verdict;
-    if (r.verdict !== 'PASS' && r.verdict !== 'NOT_TESTED' && r.reason) reasons[r.id] = short(r.reason);
+    if (r.verdict !== 'PASS' && r.verdict !== 'NOT_TESTED' && r.reason) reasons[r.id] = brief(r.reason, REASON_LIMIT);
   }
   return {
     startedAt: results.startedAt,
@@ -109,9 +110,4 @@ export async function readFleet(dir: string): Promise<FleetMatrix> {
   if (doc.format !== FLEET_FORMAT || !Array.isArray(doc.targets) || !Array.isArray(doc.shards))
     throw new UsageError(`${file} is not a fleet.json file.`);
   return doc as FleetMatrix;
-}
-
-function short(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line;
 }

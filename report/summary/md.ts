@@ -4,6 +4,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { markdownTable } from 'markdown-table';
+import { brief } from '../../client/headline.js';
 import { VERDICTS, nothingJudged, type Verdict } from '../../client/results.js';
 import { newlyFailing, newlyPassing, otherChanges, type VerdictChange } from '../changes.js';
 import type { ReportContext, ReportOutput } from '../output.js';
@@ -44,7 +45,7 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
     const reqs = r.requirements.filter((x) => x.verdict === verdict);
     if (reqs.length === 0) continue;
     lines.push('', `### ${verdict === 'FAIL' ? 'FAIL' : 'XPASS (expected to fail, now passes: update the expectations file)'}`, '');
-    lines.push(markdownTable([['ID', 'level', 'reason'], ...reqs.map((x) => [x.id, x.level, md(short(x.reason ?? ''))])]));
+    lines.push(markdownTable([['ID', 'level', 'reason'], ...reqs.map((x) => [x.id, x.level, md(brief(x.reason ?? '', REASON_LIMIT))])]));
   }
   lines.push('', '### Changes since the baseline', '');
   if (!ctx.trend) lines.push('No baseline: no earlier run is kept in this folder and none was named with --previous.');
@@ -61,11 +62,6 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
     }
   }
   return `${lines.join('\n')}\n`;
-}
-
-function short(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > REASON_LIMIT ? `${line.slice(0, REASON_LIMIT)}…` : line;
 }
 
 /**

@@ -6,6 +6,9 @@
  */
 import type { EventPredicate, EventSubscriber, ReceivedEvent } from '../../../client/subscriber.js';
 import { show } from '../../harness/assert.js';
+import { brief } from '../../../client/headline.js';
+
+export { brief };
 
 export type EventSocket = Pick<EventSubscriber, 'events' | 'mark' | 'closed' | 'closeInfo' | 'waitFor' | 'waitForCount' | 'close'>;
 
@@ -15,12 +18,6 @@ export interface Subscription {
   what: string;
   /** Index of the event that proved it live, once one did. */
   liveAt?: number;
-}
-
-/** A message as one short line (servers pretty-print JSON; a reason is one line). */
-export function brief(text: string, max = 160): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 /** The last few messages of a socket, for failure texts. */
