@@ -14,16 +14,12 @@ import { measureFuzzThroughput } from './fuzz-throughput.js';
 import { capacityAnswers, eventDelivery, loadVsWrk } from './load-vs-wrk.js';
 import { hardwareRuns } from './hardware-run.js';
 import { linearizabilitySpeed } from './linearizability.js';
+import { percentile } from '../client/percentile.js';
 import { messageOf } from '../client/errors.js';
 
 const NS = 'mgmt_project';
 const CONNECTIONS = 10;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function loggedIn(url: string): Promise<BmcClient> {
   const client = new BmcClient({ baseUrl: url, user: 'root', password: '0penBmc', insecure: true, timeoutMs: 120_000 });

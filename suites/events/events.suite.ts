@@ -28,6 +28,7 @@ import {
 import { BREAKS, describeOutcome, expectPropertiesChanged, expectStreams, streamProblems } from './event-findings.js';
 import { matching, neverLive, type Subscription } from './engine/subscription.js';
 import { quietSince, quietWindow, sleep, waitUntil } from './engine/waits.js';
+import { percentile } from '../../client/percentile.js';
 import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
 import { interfaceKeys, invalidateTreeCache } from '../harness/tree.js';
 import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from '../harness/writable.js';
@@ -40,7 +41,6 @@ import {
   isInterfacesAdded,
   isPropertiesChanged,
   openLive,
-  percentile,
   pingsSeen,
   provoke,
   recent,

@@ -276,10 +276,3 @@ export async function provoke(t: CheckContext, writer: AttrWriter, witness: Subs
   if (again.liveAt === undefined)
     fail(`${described(witness)} received no PropertiesChanged of ${writer.label} after ${writes.length} writes; ${recent(witness.socket)}`);
 }
-
-/** Percentile of a sorted list (nearest rank). */
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank]!;
-}

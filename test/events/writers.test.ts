@@ -1,7 +1,7 @@
 /** The events suite's own logic: choosing values to write, and the objects to write them on. */
 import { describe, expect, test } from 'vitest';
 import type { CheckContext } from '../../suites/harness/check.js';
-import { AttrWriter, percentile } from '../../suites/events/events.js';
+import { AttrWriter } from '../../suites/events/events.js';
 import { sameValue } from '../../client/values.js';
 import type { WritePlan } from '../../suites/harness/writable.js';
 
@@ -73,14 +73,5 @@ describe('AttrWriter.nextValue', () => {
   test('0/1 and true/false alternate between the original and the planned value', () => {
     expect(sequence(plan('Asserted', 0, 1), 3)).toEqual([1, 0, 1]);
     expect(sequence(plan('Flag', false, true), 3)).toEqual([true, false, true]);
-  });
-});
-
-describe('percentile', () => {
-  test('nearest-rank percentile', () => {
-    expect(percentile([1, 2, 3, 4], 50)).toBe(2);
-    expect(percentile([5], 50)).toBe(5);
-    expect(percentile([1, 2, 3, 4, 5], 100)).toBe(5);
-    expect(Number.isNaN(percentile([], 50))).toBe(true);
   });
 });
