@@ -6,6 +6,7 @@
  */
 import { show } from '../harness/assert.js';
 import { admission, filterRequirement, type Change } from '../events/engine/filters.js';
+import { described } from '../events/engine/subscription.js';
 import { waitUntil } from '../events/engine/waits.js';
 import { upload } from './views-versions.js';
 import { describeChange, type JudgedSubscription, type ViewsWorld } from './views-world.js';
@@ -41,11 +42,11 @@ export async function missed(world: ViewsWorld, s: JudgedSubscription, change: C
   if (world.received(s, repeats[0]!))
     return world.find(
       'EV-8',
-      `${s.what} (filter ${show(s.filter)}) lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`,
+      `${described(s)} lost the event of ${what}, which ${elsewhere.join(', ')} received; the event of its repeat arrived`,
     );
   world.find(
     filterRequirement(s.filter),
-    `${s.what} (filter ${show(s.filter)}) received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`,
+    `${described(s)} received neither ${what} nor its repeat, which its filter admits and ${elsewhere.join(', ')} received`,
   );
 }
 

@@ -11,6 +11,7 @@ import { isInterfacesAdded } from '../events/events.js';
 import { admission, filterRequirement, type Change, type EventFilter } from '../events/engine/filters.js';
 import { addedContentProblem, admitsEverySignal, carries, owed } from '../events/engine/judge.js';
 import { prime } from '../events/engine/prime.js';
+import { described } from '../events/engine/subscription.js';
 import { nextMessage, waitUntil } from '../events/engine/waits.js';
 import type { Writable } from './world.js';
 import { missed } from './missed-events.js';
@@ -85,7 +86,7 @@ async function judgeAdded(world: ViewsWorld): Promise<void> {
       const problem = addedContentProblem(union, fresh.get(change.path), complete);
       if (!problem) continue;
       s.reported.add(key);
-      world.find('EV-3', `${s.what} (filter ${show(s.filter)}): InterfacesAdded of ${change.path}: ${problem}`);
+      world.find('EV-3', `${described(s)}: InterfacesAdded of ${change.path}: ${problem}`);
     }
   }
 }
