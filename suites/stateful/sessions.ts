@@ -45,16 +45,12 @@ const TAMPER_TEXT: Record<Tamper, string> = {
   altered: 'with the middle character of each session cookie value changed',
 };
 
-/** The run's own session as a credential (the shape chosen cookies copy). */
-export function sharedCredential(client: BmcClient): Credential {
-  const jar = client.exportCookies() as { cookies?: Cookie[] };
-  return new Credential(jar.cookies ?? [], '$COOKIE');
-}
-
 /** What the check learns before its sequences: which channels it can judge, and how. */
 export async function discoverSessions(env: StatefulEnv, writable: Writable | undefined): Promise<SessionsDiscovery> {
   const filter = { paths: [writable?.attr.path ?? `${env.root}/software`] };
-  const out: SessionsDiscovery = { shared: sharedCredential(env.client), unjudgedChannels: {}, anonymous: {}, writable, filter };
+  // The run's own session as a credential: the shape chosen cookies copy.
+  const shared = new Credential((env.client.exportCookies() as { cookies?: Cookie[] }).cookies ?? [], '$COOKIE');
+  const out: SessionsDiscovery = { shared, unjudgedChannels: {}, anonymous: {}, writable, filter };
   // Before any sequence: nothing it sends is a step, nothing it finds is judged here.
   const world = new SessionsWorld(env, { violation: () => undefined }, new Notes(), out);
   if (!profileAllows(env.cfg.profile, 'safe'))
