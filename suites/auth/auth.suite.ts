@@ -11,7 +11,9 @@ import { children, getObject, invalidateTreeCache } from '../harness/tree.js';
 import { firstWritePlan, readValue, restore, restoreAfter } from '../harness/writable.js';
 import { Credential, describeOutcome } from '../stateful/credentials.js';
 import { sameValue } from '../../client/values.js';
-import { AttrWriter, brief, isEventLike, PRIME_ATTEMPTS, tryGoLive } from '../events/events.js';
+import { AttrWriter, isEventLike, tryGoLive } from '../events/events.js';
+import { PRIME_ATTEMPTS } from '../events/engine/prime.js';
+import { brief } from '../events/engine/subscription.js';
 import { quietSince } from '../harness/pace.js';
 import { forbiddenCredentials, headersOf, isRefusal, Tries, type Forbidden } from './forbidden.js';
 import {

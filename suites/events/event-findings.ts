@@ -9,8 +9,8 @@ import type { CheckContext } from '../harness/check.js';
 import { expectSchema } from '../harness/schema.js';
 import { streamOf, type Matrix, type WriteStream } from './event-matrix.js';
 import { interfaceProblem } from './engine/filters.js';
-import type { Subscription } from './engine/subscription.js';
-import { brief, isPropertiesChanged, type AttrWriter } from './events.js';
+import { brief, type Subscription } from './engine/subscription.js';
+import { isPropertiesChanged, type AttrWriter } from './events.js';
 
 /** Shape of one PropertiesChanged (EV-2): schema, path, interface, and the property with a value written. */
 export function expectPropertiesChanged(t: CheckContext, event: ReceivedEvent, writer: AttrWriter): void {

@@ -26,7 +26,7 @@ import {
   withInterfaces,
 } from './event-matrix.js';
 import { BREAKS, describeOutcome, expectPropertiesChanged, expectStreams, streamProblems } from './event-findings.js';
-import { matching, neverLive, type Subscription } from './engine/subscription.js';
+import { brief, matching, neverLive, recent, type Subscription } from './engine/subscription.js';
 import { quietSince, quietWindow, sleep, waitUntil } from './engine/waits.js';
 import { percentile } from '../../client/percentile.js';
 import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
@@ -34,7 +34,6 @@ import { interfaceKeys, invalidateTreeCache } from '../harness/tree.js';
 import { noWritableReason, putAttr, readValue, writePlans, type WritePlan } from '../harness/writable.js';
 import {
   AttrWriter,
-  brief,
   closeSuiteSubscriptions,
   everythingReceived,
   isEventLike,
@@ -43,7 +42,6 @@ import {
   openLive,
   pingsSeen,
   provoke,
-  recent,
   subscribe,
   tryGoLive,
 } from './events.js';

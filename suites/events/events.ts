@@ -9,12 +9,9 @@ import { fail, show } from '../harness/assert.js';
 import type { CheckContext } from '../harness/check.js';
 import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
-import { brief, described, neverLive, recent, type Subscription } from './engine/subscription.js';
+import { described, neverLive, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
 import { messageOf } from '../../client/errors.js';
-
-export { brief, recent };
-export { PRIME_ATTEMPTS } from './engine/prime.js';
 
 /** How far above its original value an integer attribute is written. */
 const INTEGER_STEPS = 4;
