@@ -12,9 +12,6 @@ import { upload } from './views-versions.js';
 import { describeChange, type JudgedSubscription, type ViewsWorld } from './views-world.js';
 import { write } from './views-writes.js';
 
-/** "S1 {…}, S2 {…}": subscriptions with their filters, for messages. */
-const withFilters = (subs: readonly JudgedSubscription[]): string => subs.map((o) => `${o.what} ${show(o.filter)}`).join(', ');
-
 export async function missed(world: ViewsWorld, s: JudgedSubscription, change: Change): Promise<void> {
   const key = `missing#${change.no}`;
   if (s.reported.has(key) || !s.expected.some((e) => e.change === change)) return;
@@ -22,8 +19,8 @@ export async function missed(world: ViewsWorld, s: JudgedSubscription, change: C
   const others = world.subs.filter((o) => o !== s && admission(o.filter, change) === 'must');
   const elsewhere = others.filter((o) => world.received(o, change)).map((o) => o.what);
   const what = describeChange(change);
-  const raisedNone = (kind: string) =>
-    `${what} raised no ${kind} on any subscription whose filter admits it (${withFilters([s, ...others])})`;
+  const admitting = [s, ...others].map((o) => `${o.what} ${show(o.filter)}`).join(', ');
+  const raisedNone = (kind: string) => `${what} raised no ${kind} on any subscription whose filter admits it (${admitting})`;
   s.expected = s.expected.filter((e) => e.change !== change);
   if (elsewhere.length === 0 && change.kind === 'PropertiesChanged') return world.find('EV-8', raisedNone('PropertiesChanged'));
   if (world.confirming) return;
