@@ -74,7 +74,7 @@ export function readOn(endpoint: ReadEndpoint, path: string, name: string): { ur
     case 'object':
       return { url: path, value: (data) => member(data, name) };
     case 'enumerate':
-      return { url: `${path.slice(0, path.lastIndexOf('/')) || ''}/enumerate`, value: (data) => member(member(data, path), name) };
+      return { url: `${path.slice(0, path.lastIndexOf('/'))}/enumerate`, value: (data) => member(member(data, path), name) };
   }
 }
 
