@@ -371,6 +371,12 @@ export class BmcClient {
     return this.closing;
   }
 
+  /** Drops the connections at once and logs nothing out: for a client whose target is gone. */
+  drop(): Promise<void> {
+    this.closing ??= this.agent.destroy().catch(() => undefined);
+    return this.closing;
+  }
+
   // --- Internals ----------------------------------------------------------------------------------
 
   private timeoutMs(): number {

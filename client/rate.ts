@@ -6,19 +6,28 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export class RateLimiter {
   private readonly intervalMs: number;
-  private nextSlot = 0;
+  /** When the last caller was let go (performance.now()). */
+  private last = Number.NEGATIVE_INFINITY;
+  /** Callers go one after another: each waits for the one before it. */
+  private turn: Promise<void> = Promise.resolve();
 
   constructor(readonly perSecond: number) {
     if (!(perSecond > 0)) throw new RangeError('maxRequestsPerSecond must be a positive number.');
     this.intervalMs = 1000 / perSecond;
   }
 
-  /** Resolves when the caller may start its request. */
-  async acquire(): Promise<void> {
-    const now = performance.now();
-    const slot = Math.max(now, this.nextSlot);
-    this.nextSlot = slot + this.intervalMs;
-    const wait = slot - now;
-    if (wait > 0) await sleep(wait);
+  /**
+   * Resolves when the caller may start its request: a full interval after the caller before it
+   * was let go. The interval is measured when each is let go, not booked ahead, so callers that
+   * a stalled process woke late still go one interval apart instead of all at once.
+   */
+  acquire(): Promise<void> {
+    const mine = this.turn.then(async () => {
+      const wait = this.last + this.intervalMs - performance.now();
+      if (wait > 0) await sleep(wait);
+      this.last = performance.now();
+    });
+    this.turn = mine;
+    return mine;
   }
 }

@@ -4,6 +4,7 @@
  * (defaults, the interruption), and learns from it what they met (outages) and which sessions they
  * hold, so that it can close them.
  */
+import { forgetEachRun } from './run-scoped.js';
 import { setMaxListeners } from 'node:events';
 import type { SerializedCookies } from './cookies.js';
 import { InterruptedError, type Outage, type SessionLoss } from './errors.js';
@@ -27,6 +28,13 @@ const listeners = new Set<(event: ClientEvent) => void>();
 let inFlight = runWideController();
 let interrupted: string | undefined;
 let abandoned = false;
+forgetEachRun(() => {
+  defaults = {};
+  listeners.clear();
+  inFlight = runWideController();
+  interrupted = undefined;
+  abandoned = false;
+});
 
 export function setClientDefaults(values: ClientDefaults): void {
   defaults = { ...values };

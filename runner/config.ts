@@ -59,6 +59,11 @@ export interface RunConfig {
   rebootWaitMs?: number;
   /** Allure labels per test and a step per request with its exchange; off when only verdicts are wanted. */
   requestSteps: boolean;
+  /**
+   * The fuzz areas' variables (BMC_FUZZ_PATH, BMC_FUZZ_LOGIN_FAILURES) as the run found them: the
+   * suites read them here, since a suites' worker kept from an earlier run has that run's environment.
+   */
+  fuzzVariables: Readonly<Record<string, string>>;
 }
 
 declare module 'vitest' {

@@ -17,6 +17,7 @@ import {
 } from '../client/run-context.js';
 import type { RunConfig } from './config.js';
 import { sessionClosed } from '../client/session-ledger.js';
+import { startNextRun } from '../client/run-scoped.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -47,6 +48,12 @@ let worker: WorkerSide | undefined;
 
 /** Worker side, once per worker: the run's client settings, its interruption, and reports back to it. */
 export function joinRun(cfg: RunConfig, channel: string): WorkerSide {
+  if (worker && worker.name !== channel) {
+    // A worker kept from an earlier run (lean runs keep theirs): what that run kept goes first.
+    worker.leave();
+    worker = undefined;
+    startNextRun();
+  }
   worker ??= new WorkerSide(cfg, channel);
   return worker;
 }
@@ -59,7 +66,10 @@ class WorkerSide {
   private readonly go: Promise<void>;
   private letGo!: () => void;
 
-  constructor(cfg: RunConfig, name: string) {
+  constructor(
+    cfg: RunConfig,
+    readonly name: string,
+  ) {
     this.channel = new BroadcastChannel(name);
     setClientDefaults({ maxResponseBytes: cfg.maxResponseBytes, outageWaitMs: cfg.rebootWaitMs });
     this.channel.unref();
@@ -72,6 +82,11 @@ class WorkerSide {
     onClientEvent((event) => this.channel.postMessage(event));
     // An interruption that came before the worker listened is sent again in answer.
     this.channel.postMessage({ type: 'joined' } satisfies RunMessage);
+  }
+
+  /** The run is over: its channel closes. */
+  leave(): void {
+    this.channel.close();
   }
 
   /** Before the first test: the run's word that it may start (its answer to `joined`, or later). */

@@ -300,5 +300,8 @@ export function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefin
     embeddedRequestMs: embedded?.typicalRequestMs,
     requestSteps: !opts.lean,
     maxResponseBytes: opts.maxResponseBytes,
+    fuzzVariables: Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith('BMC_FUZZ_') && e[1] !== undefined),
+    ),
   };
 }

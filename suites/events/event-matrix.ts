@@ -29,6 +29,7 @@ import { judgeStream, owed, type StreamJudgement } from './engine/judge.js';
 import { brief, described, matching, recent, type Subscription } from './engine/subscription.js';
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
 import { AttrWriter, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 /** The subscriptions a matrix opens only where it can (see the table above); `only` and `all` it always has. */
 const OPTIONAL = ['onlyB', 'both', 'byIface', 'either', 'neither', 'nearPaths', 'nearSlash', 'nearIface', 'early'] as const;
@@ -70,6 +71,10 @@ let built: Promise<Matrix> | undefined;
 
 /** Where the shared measurement's requests and event messages begin in the run's evidence. */
 let builtFrom = 0;
+forgetEachRun(() => {
+  built = undefined;
+  builtFrom = 0;
+});
 
 /** The measurement, made by whichever check asks first (the others read it). */
 export function eventMatrix(t: CheckContext): Promise<Matrix> {

@@ -12,6 +12,7 @@ import { prime, type PrimeWrite } from './engine/prime.js';
 import { described, neverLive, recent, type Subscription } from './engine/subscription.js';
 import { eventTimes, quietSince } from './engine/waits.js';
 import { messageOf } from '../../client/errors.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 /** How far above its original value an integer attribute is written. */
 const INTEGER_STEPS = 4;
@@ -47,6 +48,7 @@ export function isEventLike(data: unknown): boolean {
 
 /** Every subscription this suite opened, in order: the kinds and shapes checks read them all. */
 const ledger: EventSubscriber[] = [];
+forgetEachRun(() => (ledger.length = 0));
 
 export function everythingReceived(): ReceivedEvent[] {
   return ledger.flatMap((s) => s.events);

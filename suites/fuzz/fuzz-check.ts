@@ -12,6 +12,7 @@ import type { FuzzEnv } from './properties/common.js';
 import { REPLAY_VARIABLE } from './repro.js';
 import { failureMessage, searchProperty, searchStats, type FuzzProperty, type FuzzReport } from './runner.js';
 import { FuzzStats } from './send.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 /** Failed logins naming the real user a hardware run may make (accounts may lock); env override. */
 export const LOGIN_FAILURES_VARIABLE = 'BMC_FUZZ_LOGIN_FAILURES';
@@ -62,6 +63,7 @@ export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
 }
 
 let guard: { left: number; skipped: number } | undefined;
+forgetEachRun(() => (guard = undefined));
 
 /**
  * Failed logins naming the configured user, for the whole run: unlimited on the simulator, 5 on
@@ -69,7 +71,7 @@ let guard: { left: number; skipped: number } | undefined;
  */
 function loginGuard(cfg: RunConfig): { left: number; skipped: number } {
   if (!guard) {
-    const configured = Number(process.env[LOGIN_FAILURES_VARIABLE] ?? Number.NaN);
+    const configured = Number(cfg.fuzzVariables[LOGIN_FAILURES_VARIABLE] ?? Number.NaN);
     const left = Number.isFinite(configured) && configured >= 0 ? configured : cfg.embedded ? Number.POSITIVE_INFINITY : 5;
     guard = { left, skipped: 0 };
   }
@@ -100,7 +102,12 @@ export async function runChecked<T>(t: CheckContext, env: FuzzEnv, p: FuzzProper
   t.observe('seed', t.cfg.seed);
   const timeLimitMs = fuzzTimeLimitMs(t.cfg, p.requestsPerRun);
   const started = performance.now();
-  const reports = await searchProperty(p, { numRuns: t.cfg.fuzzRuns, runSeed: t.cfg.seed, timeLimitMs });
+  const reports = await searchProperty(p, {
+    numRuns: t.cfg.fuzzRuns,
+    runSeed: t.cfg.seed,
+    timeLimitMs,
+    replayed: t.cfg.fuzzVariables[REPLAY_VARIABLE],
+  });
   const first = reports[0]!;
   t.observe(`fuzz ${p.key}`, {
     ...searchStats(reports, t.cfg.fuzzRuns),

@@ -68,7 +68,7 @@ export interface ReplayCase {
  * covering several requirements looks for each one's violation in turn; `/REQ` replays the search
  * for that one. Returns the case for `key`, or undefined when the variable does not name it.
  */
-export function replayCaseFor(key: string, value = process.env[REPLAY_VARIABLE]): ReplayCase | undefined {
+export function replayCaseFor(key: string, value: string | undefined): ReplayCase | undefined {
   if (!value) return undefined;
   for (const item of value.split(',')) {
     const m = /^\s*([^:/]+)(?:\/([A-Z0-9-]+))?:(\d+(?::\d+)*)\s*$/.exec(item);

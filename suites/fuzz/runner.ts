@@ -43,8 +43,10 @@ export interface FuzzBudget {
    * and counts. For cases that change the target and put it back (stateful sequences).
    */
   finishRunning?: boolean;
-  /** A case to replay; default: from BMC_FUZZ_PATH for this property's key. */
+  /** A case to replay; default: this property's case in `replayed`. */
   replay?: ReplayCase;
+  /** The run's BMC_FUZZ_PATH: the case to replay, named by its property's key. */
+  replayed?: string;
   /** Requirements whose violations no longer stop the search (already found, here or elsewhere in the run). */
   ignored?: ReadonlySet<string>;
 }
@@ -81,7 +83,7 @@ export function propertySeed(runSeed: number, key: string): number {
 
 export async function runProperty<T>(p: FuzzProperty<T>, budget: FuzzBudget): Promise<FuzzReport<T>> {
   const seed = propertySeed(budget.runSeed, p.key);
-  const replay = budget.replay ?? replayCaseFor(p.key);
+  const replay = budget.replay ?? replayCaseFor(p.key, budget.replayed);
   // A replay narrowed to one requirement ignores the others, as the search that found it did.
   const ignored = replay?.requirement
     ? new Set(p.requirements.filter((r) => r !== replay.requirement))

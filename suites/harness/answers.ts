@@ -7,6 +7,7 @@
  */
 import type { Exchange } from '../../client/evidence.js';
 import { redactText } from '../../client/evidence.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 export type AnswerRequirement = 'ENV-1' | 'ENV-4';
 
@@ -23,6 +24,10 @@ const API_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'PATCH']);
 const noted: Noted[] = [];
 const counts: Record<AnswerRequirement, number> = { 'ENV-1': 0, 'ENV-4': 0 };
 const taken: Record<AnswerRequirement, number> = { 'ENV-1': 0, 'ENV-4': 0 };
+forgetEachRun(() => {
+  noted.length = 0;
+  for (const id of ['ENV-1', 'ENV-4'] as const) counts[id] = taken[id] = 0;
+});
 
 function header(headers: Readonly<Record<string, unknown>>, name: string): string | undefined {
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return Array.isArray(v) ? v.join(', ') : String(v);

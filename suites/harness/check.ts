@@ -17,6 +17,7 @@ import { describeTest, exchangeSteps, replayAttachments } from '../../report/all
 import type { Exchange } from '../../client/evidence.js';
 import { networkFaultNote, networkFaultReason, messageOf } from '../../client/errors.js';
 import { abandonedBy } from '../../client/run-context.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 export interface CheckContext {
   cfg: RunConfig;
@@ -89,6 +90,7 @@ export function evidenceMark(): number {
 
 /** Requirements a check of this run has failed so far (the suites share one worker, in order). */
 const failedSoFar = new Set<string>();
+forgetEachRun(() => failedSoFar.clear());
 
 /** What the run has already found: a search may set these aside and look for the rest. */
 export function requirementsFailedSoFar(): ReadonlySet<string> {

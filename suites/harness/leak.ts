@@ -13,6 +13,7 @@ import { trimEnd, withoutTrailingSlashes } from '../../client/trim-end.js';
 import type { BmcClient, BmcResponse } from '../../client/http.js';
 import { requestTarget } from '../../client/transport.js';
 import { cached, enumerate, list } from './tree.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 export interface TreeKnowledge {
   root: string;
@@ -224,6 +225,7 @@ export function leakIn(res: BmcResponse, request: SentRequest, k: TreeKnowledge)
 // --- Discovery ------------------------------------------------------------------------------------
 
 let discovered: Promise<TreeKnowledge> | undefined;
+forgetEachRun(() => (discovered = undefined));
 
 /**
  * What the oracle knows of this target: read once per run with the session (a listing and an

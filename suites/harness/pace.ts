@@ -6,6 +6,7 @@
  * is the estimate before the first event.
  */
 import type { RunConfig } from '../../runner/config.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 /** No quiet window is shorter: scheduling noise on a busy machine alone can take this long. */
 const FLOOR_MS = 200;
@@ -13,6 +14,7 @@ const FLOOR_MS = 200;
 const MARGIN_MS = 250;
 
 let slowest: number | undefined;
+forgetEachRun(() => (slowest = undefined));
 
 /** An event arrived `ms` after the write that caused it. */
 export function recordLatency(ms: number): void {

@@ -9,9 +9,15 @@ import { EvidenceLog } from '../../client/evidence.js';
 import type { SerializedCookies } from '../../client/http.js';
 import type { RunConfig } from '../../runner/config.js';
 import { noteAnswer } from './answers.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 let client: BmcClient | undefined;
 let evidence: EvidenceLog | undefined;
+forgetEachRun(() => {
+  // The last run's target is gone: its connections are dropped, its session was the run's to end.
+  void client?.drop();
+  client = evidence = undefined;
+});
 
 export function sharedEvidence(): EvidenceLog {
   if (!evidence) {

@@ -4,6 +4,7 @@ import type { BmcResponse } from '../../client/http.js';
 import { describeResponse, descriptionOf, ensure, setDifference } from './assert.js';
 import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 /** An upload whose image was looked at: it was taken, or refused for the image, not the credentials. */
 export function uploadProcessed(res: BmcResponse): boolean {
@@ -20,6 +21,11 @@ let slowestRefusal = 0;
 
 /** When a version a test created was last deleted after it (performance.now()). */
 let removedAt: number | undefined;
+forgetEachRun(() => {
+  ownUploadTaken = false;
+  slowestRefusal = 0;
+  removedAt = undefined;
+});
 
 /**
  * An upload with the run's session (POST, or PUT with `remoteName`). When the target processed

@@ -14,6 +14,7 @@ import { envelopeOf, show } from './assert.js';
 import type { CheckContext } from './check.js';
 import { children, enumerate, invalidateTreeCache } from './tree.js';
 import { uploadAndTrack } from './software.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 /** What a command is meant to change; everything else in the tree must stay as it was. */
 export interface Intended {
@@ -51,6 +52,10 @@ let calibrated = false;
 const moving = new Set<string>();
 /** When each snapshot was taken (performance.now()). */
 const takenAt = new WeakMap<Snapshot, number>();
+forgetEachRun(() => {
+  calibrated = false;
+  moving.clear();
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const key = (path: string, name: string) => `${path}\u0000${name}`;

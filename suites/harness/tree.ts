@@ -1,6 +1,7 @@
 /** Reading the object tree: listings, the discovery walk, and per-run caches of both. */
 import type { BmcClient } from '../../client/http.js';
 import { asObject, asStringArray, ensure, expectOk, notJudged } from './assert.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
 
 /*
  * The reads below fail under the requirement of their endpoint: in a check of that requirement
@@ -101,6 +102,7 @@ export async function walk(client: BmcClient, start: string, maxNodes = 20_000, 
 }
 
 const cache = new Map<string, Promise<unknown>>();
+forgetEachRun(() => cache.clear());
 
 /** Expensive reads done once per run and shared by the tests that need them. */
 export function cached<T>(key: string, load: () => Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@ import type { RunConfig } from '../../runner/config.js';
 import { requirementsFailedSoFar, type CheckContext } from '../harness/check.js';
 import { clip } from '../fuzz/repro.js';
 import { REASON_BUDGET, replayHint, searchProperty, searchStats, type FuzzReport } from '../fuzz/runner.js';
+import { REPLAY_VARIABLE } from '../fuzz/repro.js';
 import type { StatefulProperty } from './property.js';
 import { stepsDetail } from './steps.js';
 import { StatefulViolation, type StatefulEnv } from './world.js';
@@ -79,6 +80,7 @@ export async function runStateful<T>(t: CheckContext, env: StatefulEnv, property
     numRuns: t.cfg.statefulRuns,
     runSeed: t.cfg.seed,
     timeLimitMs,
+    replayed: t.cfg.fuzzVariables[REPLAY_VARIABLE],
     finishRunning: true,
     ignored: new Set(setAside),
   });
