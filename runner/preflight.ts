@@ -39,6 +39,9 @@ export async function preflight(opts: {
   readyWithinMs?: number;
   /** Where the client records its exchanges (a replay shows its own). */
   evidence?: EvidenceLog;
+  /** The run's pace and pool (--rps, the target profile): its own reads keep to them as the suites do. */
+  maxRequestsPerSecond?: number;
+  connections?: number;
 }): Promise<PreflightResult> {
   if (!/^https?:\/\/[^/]+/.test(opts.target)) {
     throw new UsageError(`The target "${opts.target}" is not an https:// URL.`);
@@ -50,6 +53,8 @@ export async function preflight(opts: {
     insecure: opts.insecure,
     timeoutMs: opts.timeoutMs,
     connectTimeoutMs: 10_000,
+    maxRequestsPerSecond: opts.maxRequestsPerSecond,
+    connections: opts.connections,
     ...(opts.evidence && { evidence: opts.evidence }),
   });
   const warnings: string[] = [];
