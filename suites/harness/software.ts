@@ -1,7 +1,7 @@
 /** Software versions created by a test (upload, DownloadViaTFTP) and their removal afterwards. */
 import { buildImage } from '../../client/image.js';
-import type { BmcResponse } from '../../client/http.js';
-import { describeResponse, descriptionOf, ensure, setDifference } from './assert.js';
+import { isSuccess, type BmcResponse } from '../../client/http.js';
+import { describeResponse, descriptionOf, ensure, envelopeOf, setDifference } from './assert.js';
 import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
@@ -94,19 +94,34 @@ export function uploadWaitMs(t: CheckContext): number {
 }
 
 /**
- * Uploads an image (a fresh version unless one is given) and returns the answer with the versions
- * it registered under software/; those are deleted after the test.
+ * Uploads an image (a fresh version unless one is given, with its version) and returns the answer
+ * with the versions it registered under software/; those are deleted after the test.
  */
 export async function uploadAndTrack(
   t: CheckContext,
-  opts: { image?: Buffer; tag?: string; remoteName?: string } = {},
+  opts: { image?: { image: Buffer; version: string }; tag?: string; remoteName?: string } = {},
 ): Promise<{ res: BmcResponse; added: string[] }> {
   const softwareRoot = `${t.root}/software`;
   const before = await children(t.client, softwareRoot);
-  const image = opts.image ?? (await buildImage({ version: freshVersion(opts.tag ?? 'upload'), namespace: t.ns }));
+  const version = opts.image?.version ?? freshVersion(opts.tag ?? 'upload');
+  const image = opts.image?.image ?? (await buildImage({ version, namespace: t.ns }));
   invalidateTreeCache();
   const res = await uploadOwn(t, image, opts.remoteName);
-  const added = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t)) : [];
+  const appeared = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t)) : [];
+  const added = await carrying(t, appeared, version);
   deleteSoftwareVersions(t, added);
   return { res, added };
+}
+
+/**
+ * Of the versions that appeared after an upload, those that carry its version: a listing that
+ * left a child out before the upload shows it now as new, and it is not the run's to judge or delete.
+ */
+async function carrying(t: CheckContext, appeared: string[], version: string): Promise<string[]> {
+  const own: string[] = [];
+  for (const path of appeared) {
+    const res = await t.client.get(`${path}/attr/Version`);
+    if (isSuccess(res) && envelopeOf(res)?.data === version) own.push(path);
+  }
+  return own;
 }

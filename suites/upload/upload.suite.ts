@@ -74,8 +74,9 @@ check(
   'ERR-3',
   'an upload of a version that already exists answers 400 saying so',
   async (t) => {
-    const image = await buildImage({ version: freshVersion('duplicate'), namespace: t.ns });
-    const { res: first, added } = await uploadAndTrack(t, { image });
+    const version = freshVersion('duplicate');
+    const image = await buildImage({ version, namespace: t.ns });
+    const { res: first, added } = await uploadAndTrack(t, { image: { image, version } });
     // The first upload registering its version is EP-12's and RULE-7's concern; only then is the
     // second one a duplicate.
     expectSuccess(first, 'the first POST /upload/image', 'EP-12');
