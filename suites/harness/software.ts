@@ -5,6 +5,7 @@ import { describeResponse, descriptionOf, ensure, envelopeOf, setDifference } fr
 import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
+import { isMap } from '../../client/values.js';
 
 /** An upload whose image was looked at: it was taken, or refused for the image, not the credentials. */
 export function uploadProcessed(res: BmcResponse): boolean {
@@ -116,12 +117,19 @@ export async function uploadAndTrack(
 /**
  * Of the versions that appeared after an upload, those that carry its version: a listing that
  * left a child out before the upload shows it now as new, and it is not the run's to judge or delete.
+ * Read from the attribute, else from the object: a fault of one of the two reads loses no version.
  */
 async function carrying(t: CheckContext, appeared: string[], version: string): Promise<string[]> {
+  const shows = (data: unknown) => data === version || (isMap(data) && data.Version === version);
   const own: string[] = [];
   for (const path of appeared) {
-    const res = await t.client.get(`${path}/attr/Version`);
-    if (isSuccess(res) && envelopeOf(res)?.data === version) own.push(path);
+    for (const url of [`${path}/attr/Version`, path]) {
+      const res = await t.client.get(url);
+      if (isSuccess(res) && shows(envelopeOf(res)?.data)) {
+        own.push(path);
+        break;
+      }
+    }
   }
   return own;
 }
