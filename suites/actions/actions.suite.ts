@@ -2,13 +2,13 @@
 import { check, type CheckContext } from '../harness/check.js';
 import { describeResponse, ensure, expectError, expectSuccess, notJudged, show } from '../harness/assert.js';
 import { children, invalidateTreeCache } from '../harness/tree.js';
-import { deleteSoftwareVersions, uploadAndTrack, uploadWaitMs, waitForNewChildren } from '../harness/software.js';
+import { deleteSoftwareVersions, listedVersions, uploadAndTrack, uploadWaitMs, waitForNewChildren } from '../harness/software.js';
 import { judgeSteps, ownVersionWithNeighbour, repeatedCollateral, TreeWatch } from '../harness/tree-effects.js';
 import { firstWritePlan, readValue, restoreAfter } from '../harness/writable.js';
 import { sameValue } from '../../client/values.js';
 
 async function software(t: CheckContext): Promise<string[]> {
-  return children(t.client, `${t.root}/software`);
+  return listedVersions(t, `${t.root}/software`);
 }
 
 check(

@@ -23,6 +23,7 @@ import {
   uploadProcessed,
   uploadWaitMs,
   waitForNewChildren,
+  listedVersions,
 } from '../harness/software.js';
 
 const anonymous = { auth: false, relogin: false } as const;
@@ -69,7 +70,7 @@ const SLOW = { timeoutMs: cfg.timeoutMs * 6 + 4 * Math.max(cfg.eventTimeoutMs, 1
 async function versionsAfter(t: CheckContext, res: BmcResponse, before: string[]): Promise<string[]> {
   const software = `${t.root}/software`;
   invalidateTreeCache();
-  if (isRefusal(res)) return setDifference(await children(t.client, software), before);
+  if (isRefusal(res)) return setDifference(await listedVersions(t, software), before);
   return waitForNewChildren(t, software, before, uploadWaitMs(t));
 }
 
@@ -163,7 +164,7 @@ async function downloadTries(t: CheckContext, variants: Forbidden[], args: [stri
   const tries = new Tries(t, `POST ${action} ${show(args)}`);
   for (const v of variants) {
     if (!tries.judges(v)) continue;
-    const before = await children(t.client, software);
+    const before = await listedVersions(t, software);
     const res = await t.client.request('POST', action, {
       json: { data: args },
       auth: false,
@@ -177,7 +178,7 @@ async function downloadTries(t: CheckContext, variants: Forbidden[], args: [stri
     await tries.judgeHttp(v, res, { path: action, body: sentBody(args) }, change);
   }
   t.observe('status of refused DownloadViaTFTP', tries.statuses, 'AUTH-6');
-  const before = await children(t.client, software);
+  const before = await listedVersions(t, software);
   const res = await t.client.post(action, args);
   const added = isRefusal(res) ? [] : await waitForNewChildren(t, software, before, uploadWaitMs(t));
   deleteSoftwareVersions(t, added);
@@ -380,7 +381,7 @@ check(
     const tries = new Tries(t, 'POST /upload/image of a valid image');
     for (const v of variants) {
       if (!tries.judges(v)) continue;
-      const before = await children(t.client, software);
+      const before = await listedVersions(t, software);
       const image = await buildImage({ version: freshVersion('noauth'), namespace: t.ns });
       invalidateTreeCache();
       const res = await t.client.upload(image, undefined, { auth: false, relogin: false, headers: headersOf(v, 'POST') });
