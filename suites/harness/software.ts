@@ -62,7 +62,11 @@ export async function listedVersions(t: CheckContext, parent: string): Promise<s
   const data = isSuccess(res) ? envelopeOf(res)?.data : undefined;
   const below = (p: unknown): p is string =>
     typeof p === 'string' && p.startsWith(`${parent}/`) && !p.slice(parent.length + 1).includes('/');
-  return [...new Set([...listed, ...(Array.isArray(data) ? data.filter(below) : [])])];
+  // What only the list shows counts where it answers: a list that keeps deleted paths would hide
+  // a version registered again under the same ID.
+  const more = [...new Set(Array.isArray(data) ? data.filter(below) : [])].filter((p) => !listed.includes(p));
+  for (const path of more) if (isSuccess(await t.client.get(path))) listed.push(path);
+  return listed;
 }
 
 /** Poll the versions until new ones appear or the time is up; returns the new ones. */
