@@ -37,13 +37,6 @@ export class SuiteControl implements Reporter {
     return this.ledger.channelName;
   }
 
-  /** The suites' first test waits until `until` settles (see RunLedger.holdFirstTest). */
-  holdFirstTestUntil(until: Promise<unknown>): void {
-    this.ledger.holdFirstTest();
-    const release = (): void => this.ledger.release();
-    until.then(release, release);
-  }
-
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
   }

@@ -1,7 +1,6 @@
 /**
  * Where a long run is. The total is the tests that will run, counted when every file was collected
- * (a --requirements or --only selection counts only what it runs); when that count comes in while
- * the first tests run, what would be shown before it is held back and shown once it is known.
+ * before the first test (a --requirements or --only selection counts only what it runs).
  * On a terminal, one status line kept at the bottom: the area, tests done of the total, the time,
  * and the test running now. Otherwise (a log, CI), a plain line when an area ends. The verdict
  * lines of the tests print above either.
@@ -41,8 +40,6 @@ export class Progress {
   private lastFinish: number;
   private running?: { name: string; since: number };
   private ticker?: NodeJS.Timeout;
-  /** Lines held back while the total is still being counted (see awaitPlan). */
-  private held?: Array<string | (() => string)>;
 
   constructor(private readonly opts: ProgressOptions) {
     this.now = opts.now ?? (() => performance.now());
@@ -50,15 +47,9 @@ export class Progress {
     this.lastFinish = this.started;
   }
 
-  /** The total will come later (plan): until then no line or status is shown, only kept in order. */
-  awaitPlan(): void {
-    this.held ??= [];
-  }
-
-  /** The tests that will run: before the first starts, or after awaitPlan, whenever it is known. */
+  /** The tests that will run, before the first starts. */
   plan(total: number): void {
     this.total = total;
-    this.release();
     if (this.opts.status && !this.ticker) {
       this.ticker = setInterval(() => this.render(), TICK_MS);
       this.ticker.unref();
@@ -80,13 +71,12 @@ export class Progress {
     this.areaTests += 1;
     this.running = undefined;
     this.lastFinish = this.now();
-    if (line !== undefined) this.print(line);
+    if (line !== undefined) this.opts.print(line);
     this.render();
   }
 
-  /** The run ended: the last area's line; the clock stops. A total never counted is shown as it stands. */
+  /** The run ended: the last area's line; the clock stops. */
   end(): void {
-    this.release();
     this.areaEnds(undefined);
     clearInterval(this.ticker);
     this.ticker = undefined;
@@ -104,10 +94,8 @@ export class Progress {
       const area = this.area;
       const tests = this.areaTests;
       const took = seconds(this.lastFinish - this.areaStarted);
-      const done = this.done;
       const elapsed = clock(this.lastFinish - this.started);
-      // The total is read when the line is shown: a held line gets it once it is known.
-      this.print(() => `area ${area}: ${tests} tests in ${took}; ${done} of ${this.total} done, ${elapsed} elapsed`);
+      this.opts.print(`area ${area}: ${tests} tests in ${took}; ${this.done} of ${this.total} done, ${elapsed} elapsed`);
     }
     this.area = next;
     this.areaStarted = this.now();
@@ -115,18 +103,6 @@ export class Progress {
   }
 
   private render(): void {
-    if (!this.held) this.opts.status?.show(this.statusText());
-  }
-
-  private print(line: string | (() => string)): void {
-    if (this.held) this.held.push(line);
-    else this.opts.print(typeof line === 'string' ? line : line());
-  }
-
-  /** Shows what was held back, in order, and from now on shows as it comes. */
-  private release(): void {
-    const held = this.held;
-    this.held = undefined;
-    for (const line of held ?? []) this.opts.print(typeof line === 'string' ? line : line());
+    this.opts.status?.show(this.statusText());
   }
 }

@@ -28,8 +28,6 @@ declare module 'vitest' {
 
 type RunMessage =
   | { type: 'joined' }
-  /** The suites may start their first test (see RunLedger.holdFirstTest). */
-  | { type: 'go' }
   | { type: 'interrupt'; reason: string }
   /** The test whose requests in flight were abandoned: it was cut short. */
   | { type: 'cut-short'; test: string }
@@ -62,9 +60,6 @@ class WorkerSide {
   private readonly channel: BroadcastChannel;
   /** The test running now. */
   private current?: string;
-  /** Settled when the run lets the first test start (at once, unless it holds it), or is interrupted. */
-  private readonly go: Promise<void>;
-  private letGo!: () => void;
 
   constructor(
     cfg: RunConfig,
@@ -73,11 +68,9 @@ class WorkerSide {
     this.channel = new BroadcastChannel(name);
     setClientDefaults({ maxResponseBytes: cfg.maxResponseBytes, outageWaitMs: cfg.rebootWaitMs });
     this.channel.unref();
-    this.go = new Promise<void>((resolve) => (this.letGo = resolve));
     this.channel.onmessage = (event) => {
       const message = (event as { data: RunMessage }).data;
       if (message.type === 'interrupt') this.interrupt(message.reason);
-      if (message.type === 'interrupt' || message.type === 'go') this.letGo();
     };
     onClientEvent((event) => this.channel.postMessage(event));
     // An interruption that came before the worker listened is sent again in answer.
@@ -87,11 +80,6 @@ class WorkerSide {
   /** The run is over: its channel closes. */
   leave(): void {
     this.channel.close();
-  }
-
-  /** Before the first test: the run's word that it may start (its answer to `joined`, or later). */
-  ready(): Promise<void> {
-    return this.go;
   }
 
   /** Before a test: once the run is interrupted none starts; returns why. */
@@ -143,22 +131,10 @@ export class RunLedger {
   private readonly sessions = new Map<string, ClientEvent & { type: 'session' }>();
   private readonly channel = new BroadcastChannel(this.channelName);
   private interrupted?: string;
-  /** The first test waits until released (a terminal's progress counts the tests first). */
-  private held = false;
 
   constructor() {
     this.channel.unref();
     this.channel.onmessage = (event) => this.receive((event as { data: RunMessage }).data);
-  }
-
-  /** The suites' first test waits for release(); a worker joining meanwhile is not told to go. */
-  holdFirstTest(): void {
-    this.held = true;
-  }
-
-  release(): void {
-    this.held = false;
-    this.channel.postMessage({ type: 'go' } satisfies RunMessage);
   }
 
   interrupt(reason: string): void {
@@ -195,7 +171,6 @@ export class RunLedger {
 
   private receive(message: RunMessage): void {
     if (message.type === 'joined' && this.interrupted) this.interrupt(this.interrupted);
-    else if (message.type === 'joined' && !this.held) this.channel.postMessage({ type: 'go' } satisfies RunMessage);
     else if (message.type === 'outage') this.outages.push(message.outage);
     else if (message.type === 'session-lost') this.sessionLosses.push(message.loss);
     else if (message.type === 'cut-short') this.cutShort.add(message.test);

@@ -19,8 +19,6 @@ export class VerdictReporter implements Reporter {
   sessions: SessionCounts = { opened: 0, closed: 0 };
 
   private readonly progress: Progress;
-  /** The collection counting the total, while it runs beside the first tests (see planFrom). */
-  private planning?: Promise<void>;
 
   constructor(
     private readonly root: string,
@@ -36,18 +34,6 @@ export class VerdictReporter implements Reporter {
     let total = 0;
     for (const module of modules) for (const test of module.children.allTests()) if (willRun(test)) total += 1;
     this.progress.plan(total);
-  }
-
-  /**
-   * The collected files, counted when they come: the progress shows nothing until then, and the
-   * run's end waits for them (a collection that fails leaves the total at 0; the run reports why).
-   */
-  planFrom(modules: Promise<Iterable<TestModule>>): void {
-    this.progress.awaitPlan();
-    this.planning = modules.then(
-      (m) => this.plan(m),
-      () => this.progress.plan(0),
-    );
   }
 
   onTestCaseReady(testCase: TestCase): void {
@@ -68,14 +54,9 @@ export class VerdictReporter implements Reporter {
     }
   }
 
-  /** vitest waits for it: a total still being counted is awaited before the last lines show. */
-  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void | Promise<void> {
-    const end = (): void => {
-      this.progress.end();
-      for (const e of errors) this.unhandled.push(e.message ?? String(e));
-    };
-    if (this.planning) return this.planning.then(end);
-    end();
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {
+    this.progress.end();
+    for (const e of errors) this.unhandled.push(e.message ?? String(e));
   }
 }
 

@@ -1,7 +1,7 @@
 /** Runs the suite files of the chosen areas in vitest, in-process, with our reporters. */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createVitest, TestsNotFoundError, type Reporter, type Vitest } from 'vitest/node';
+import { createVitest, TestsNotFoundError, type Reporter, type TestModule, type TestSpecification, type Vitest } from 'vitest/node';
 import { ciSet, StatusLine } from '../status-line.js';
 import type { Area } from '../../catalogue/requirements.js';
 import type { RunConfig } from '../config.js';
@@ -50,23 +50,23 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
     else {
       const { AllureReporter } = await import('./allure-reporter.js');
       const allure = new AllureReporter(join(run.outDir, 'allure-results'));
-      // The progress counts against what will run: every file collected, in a vitest of its own
-      // whose worker loads the suites beside the run's (waiting for it cost 1.5 s idle, 4 s busy).
-      // On a terminal the status line names every test from the first on, out of the total: there
-      // the run's first test waits for the count (its worker loads meanwhile).
-      const planning = collectFiles(run, root, files);
-      const modules = planning.then((r) => r.testModules);
-      reporter.planFrom(modules);
-      if (status) run.control.holdFirstTestUntil(modules);
+      // One vitest and one suites' thread: the files are collected first, for the progress's total,
+      // in the thread that then runs them, so their modules load once (a second vitest counting
+      // them in a worker of its own cost about 1 CPU-s a run).
+      const thread = keptThreadPool();
+      const options = { ...vitestOptions(run, root, [reporter, run.control, allure]), pool: thread.pool };
       try {
-        const vitest = await createVitest('test', vitestOptions(run, root, [reporter, run.control, allure]), VITEST_LOGGING);
+        const vitest = await createVitest('test', options, VITEST_LOGGING);
         try {
-          await startCatching(vitest, files, reporter);
+          // Reporters first: allure's adds its setup file and runner, which the thread keeps.
+          await vitest.standalone();
+          reporter.plan(await collected(vitest, files));
+          await runCatching(vitest, await vitest.getRelevantTestSpecifications(files), reporter);
         } finally {
           await vitest.close();
         }
       } finally {
-        await planning.catch(() => undefined);
+        await thread.close();
       }
     }
   } finally {
@@ -80,20 +80,18 @@ export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
 
 const VITEST_LOGGING = { logLevel: 'error', clearScreen: false } as const;
 
-/** The files' tests as collected (none run), by a vitest that is closed when done. */
-async function collectFiles(run: SuiteRun, root: string, files: string[]): Promise<Awaited<ReturnType<Vitest['collect']>>> {
-  // A reporter that reports nothing: with none, vitest would add its default one.
-  const vitest = await createVitest('test', vitestOptions(run, root, [{}]), VITEST_LOGGING);
+/** The files' tests as collected (none run); a collection that fails counts none (the run then reports why). */
+async function collected(vitest: Vitest, files: string[]): Promise<Iterable<TestModule>> {
   try {
-    return await vitest.collect(files);
-  } finally {
-    await vitest.close();
+    return (await vitest.collect(files)).testModules;
+  } catch {
+    return [];
   }
 }
 
-async function startCatching(vitest: Vitest, files: string[], reporter: VerdictReporter): Promise<void> {
+async function runCatching(vitest: Vitest, specs: TestSpecification[], reporter: VerdictReporter): Promise<void> {
   try {
-    await vitest.start(files);
+    await vitest.runTestSpecifications(specs, true);
   } catch (e) {
     // As startVitest does, an error of vitest's own ends the run, reported; here it fails it too.
     if (!(e instanceof TestsNotFoundError)) reporter.unhandled.push(messageOf(e));
@@ -182,9 +180,7 @@ async function leanRun({ vitest, relay }: LeanVitest, run: SuiteRun, reporter: V
   const project = vitest.getRootProject();
   const specs = files.map((file) => project.createSpecification(join(project.config.root, file), pattern));
   try {
-    await vitest.runTestSpecifications(specs, true);
-  } catch (e) {
-    if (!(e instanceof TestsNotFoundError)) reporter.unhandled.push(messageOf(e));
+    await runCatching(vitest, specs, reporter);
   } finally {
     relay.current = [];
   }
@@ -211,8 +207,16 @@ function vitestOptions(run: SuiteRun, root: string, reporters: Reporter[]): Para
     isolate: false,
     pool: 'threads',
     passWithNoTests: true,
-    // Compiled modules under the suites load as plain Node modules: no transform on each run.
-    ...(compiled && { server: { deps: { external: [/[\\/]dist[\\/](?!suites[\\/][a-z-]+[\\/][a-z-]+\.suite\.js$)/] } } }),
+    server: {
+      deps: {
+        // allure-vitest's setup file registers its hooks (the Allure runtime among them) in the file
+        // being loaded: loaded as a plain Node module it ran once per thread, for the thread's
+        // first file only; inlined, vitest runs it again before each file, as setup files are meant to.
+        inline: [/[\\/]allure-vitest[\\/]dist[\\/]setup\.js$/],
+        // Compiled modules under the suites load as plain Node modules: no transform on each run.
+        ...(compiled && { external: [/[\\/]dist[\\/](?!suites[\\/][a-z-]+[\\/][a-z-]+\.suite\.js$)/] }),
+      },
+    },
     sequence: { sequencer: AreaSequencer },
     // The run's client settings, its interruption and the suites' reports pass through it.
     setupFiles: [`${compiled ? 'dist/runner' : 'runner'}/vitest/suite-setup.${EXT}`],

@@ -126,65 +126,6 @@ describe('the progress total', () => {
     expect(shown.at(-1)).not.toContain('running');
   });
 
-  test('counted while the first tests run: nothing shows until the total is known, then all in order with it', async () => {
-    const lines: string[] = [];
-    const shown: string[] = [];
-    const reporter = new VerdictReporter(ROOT, (l) => lines.push(l));
-    const status = new VerdictReporter(ROOT, () => {}, { show: (text) => shown.push(text) });
-    let counted!: (m: TestModule[]) => void;
-    const modules = Object.entries(SELECTION).map(([area, tests]) => fakeModule(tests.map(([n, m]) => fakeCase(area, n, m))));
-    const collection = new Promise<TestModule[]>((resolve) => (counted = resolve));
-    reporter.planFrom(collection);
-    status.planFrom(collection);
-    const [auth, objects] = [modules[0]!, modules[2]!].map((m) => [...m.children.allTests()].filter((c) => c.options.mode === 'run'));
-    for (const r of [reporter, status]) {
-      for (const c of auth!) {
-        r.onTestCaseReady(c);
-        r.onTestCaseResult(c);
-      }
-      r.onTestCaseReady(objects![0]!);
-    }
-    expect(lines).toEqual([]);
-    expect(shown).toEqual([]);
-    counted(modules);
-    await collection;
-    await Promise.resolve();
-    // The two verdicts of auth, then its area line with the total; the status line is drawn again.
-    expect(lines).toHaveLength(3);
-    expect(lines[2]).toMatch(new RegExp(`^area auth: 2 tests .*; 2 of ${SELECTED} done`));
-    expect(shown.at(-1)).toMatch(new RegExp(`^objects: 2/${SELECTED} tests`));
-    for (const r of [reporter, status]) {
-      for (const c of objects!) {
-        if (c !== objects![0]) r.onTestCaseReady(c);
-        r.onTestCaseResult(c);
-      }
-    }
-    const ending = reporter.onTestRunEnd([], []);
-    await ending;
-    expect(lines.at(-1)).toMatch(new RegExp(`^area objects: 3 tests .*; 5 of ${SELECTED} done`));
-  });
-
-  test('the end of a run waits for a total still being counted', async () => {
-    const lines: string[] = [];
-    const reporter = new VerdictReporter(ROOT, (l) => lines.push(l));
-    let counted!: (m: TestModule[]) => void;
-    const test1 = fakeCase('auth', '[AUTH-1] a');
-    reporter.planFrom(new Promise<TestModule[]>((resolve) => (counted = resolve)));
-    reporter.onTestCaseReady(test1);
-    reporter.onTestCaseResult(test1);
-    let ended = false;
-    const ending = Promise.resolve(reporter.onTestRunEnd([], [])).then(() => (ended = true));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(ended).toBe(false);
-    expect(lines).toEqual([]);
-    counted([fakeModule([test1])]);
-    await ending;
-    expect(lines).toEqual([
-      expect.stringMatching(/^ {2}pass {2}\[AUTH-1\] a/),
-      expect.stringMatching(/^area auth: 1 tests .*; 1 of 1 done/),
-    ]);
-  });
-
   test('a run that ends before its first test shows no area line', () => {
     const lines: string[] = [];
     const progress = new Progress({ print: (l) => lines.push(l) });
