@@ -11,11 +11,20 @@ export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 /** A process left running this long is killed: a test that hangs fails instead of holding the suite. */
 const KILL_AFTER_MS = 90_000 * timeFactor();
 
-/** The CLI runs from dist/: build it when a source it depends on is newer. */
+/**
+ * The CLI runs from dist/: build it when a source it depends on is newer than the last build (its
+ * state file is written by every build; an output is not when its source did not change).
+ */
 export function ensureBuilt(): void {
   const newest = (dir: string): number => Math.max(...readdirSync(join(ROOT, dir)).map((f) => statSync(join(ROOT, dir, f)).mtimeMs));
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= Math.max(...['load', 'cli', 'simulator', 'client', 'runner'].map(newest))) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
+  const built = join(ROOT, 'dist', '.tsbuildinfo');
+  if (
+    existsSync(CLI) &&
+    existsSync(built) &&
+    statSync(built).mtimeMs >= Math.max(...['load', 'cli', 'simulator', 'client', 'runner'].map(newest))
+  )
+    return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', join(ROOT, 'tsconfig.json')], {
     stdio: 'ignore',
   });
 }
