@@ -12,8 +12,22 @@ function parseNumber(text: string): number | bigint {
   return Number(text);
 }
 
+/**
+ * An integer of 15 digits or fewer is always safe (2^53 has 16), so text without a run of 16 digits
+ * parses the same with JSON.parse, several times faster; invalid text takes the lossless parser,
+ * whose error the findings quote.
+ */
+const MAYBE_UNSAFE_INTEGER = /\d{16}/;
+
 /** Parses JSON text; throws SyntaxError on invalid JSON. Duplicate keys keep the last value, as JSON.parse does. */
 export function parseJson(text: string): unknown {
+  if (!MAYBE_UNSAFE_INTEGER.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // the lossless parser below throws its own SyntaxError
+    }
+  }
   return parse(text, null, {
     parseNumber,
     onDuplicateKey: ({ newValue }) => newValue,

@@ -79,11 +79,18 @@ export class ExchangeFailed extends Error {
  */
 export function requestTarget(prefix: string, path: string): string {
   const absoluteForm = /^https?:\/\//i.test(path);
-  let target = absoluteForm ? path : `${prefix}${path.startsWith('/') ? '' : '/'}${path}`;
-  target = target.replace(/[^\x21-\x7e]/gu, (ch) =>
-    [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
-  );
-  return target;
+  const target = absoluteForm ? path : `${prefix}${path.startsWith('/') ? '' : '/'}${path}`;
+  return target.replace(/[^\x21-\x7e]/gu, percentEncoded);
+}
+
+/** One character as UTF-8 bytes in upper-case %XX (none of those matched is left alone by encodeURIComponent). */
+function percentEncoded(ch: string): string {
+  try {
+    return encodeURIComponent(ch);
+  } catch {
+    // A lone surrogate: UTF-8 has no bytes for it; Buffer.from writes U+FFFD in its place.
+    return '%EF%BF%BD';
+  }
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

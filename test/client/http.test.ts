@@ -2,6 +2,7 @@ import { afterEach, assert, describe, expect, test } from 'vitest';
 import { BmcClient, retryDelayMs, type ClientOptions } from '../../client/http.js';
 import { InvalidRequestError, LoginRefusedError, TargetTimeoutError } from '../../client/errors.js';
 import { EvidenceLog } from '../../client/evidence.js';
+import { requestTarget } from '../../client/transport.js';
 import { envelope, sendJson, startHttps, type Handler, type SeenRequest, type TestServer } from './servers.js';
 
 const USER = 'root';
@@ -453,5 +454,16 @@ describe('requests that cannot be sent', () => {
     }
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(s.requests.length).toBe(5);
+  });
+});
+
+describe('requestTarget', () => {
+  test('percent-encodes controls, space, DEL and non-ASCII as their UTF-8 bytes, a lone surrogate as U+FFFD, and nothing else', () => {
+    const bytes = (ch: string) => [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    for (const ch of ['\u0000', '\t', ' ', '\u007f', 'é', '✓', '😀', '\ud800', '\udfff']) {
+      expect(requestTarget('', `/a${ch}b`), JSON.stringify(ch)).toBe(`/a${bytes(ch)}b`);
+    }
+    const printable = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    expect(requestTarget('/p', printable)).toBe(`/p/${printable}`);
   });
 });

@@ -23,6 +23,20 @@ describe('lossless JSON', () => {
     expect(Object.keys(v)).toEqual(['__proto__']);
   });
 
+  test('text with no run of 16 digits parses as the lossless parser parses it', () => {
+    // A string of 16 digits sends the same object through the lossless parser.
+    const objects = [
+      '"a": 123456789012345, "b": -0, "c": 1e400, "d": [1.25e-7, "9007199254740993"], "a": 2',
+      '"__proto__":{"polluted":true},"x":"\\ud800 é","y":[true, false, null, {}, [], ""]',
+    ];
+    for (const members of objects) {
+      const fast = parseJson(`{${members}}`);
+      const { pad, ...lossless } = parseJson(`{${members}, "pad": "1234567890123456"}`) as Record<string, unknown>;
+      expect(pad).toBe('1234567890123456');
+      expect(fast).toStrictEqual(lossless);
+    }
+  });
+
   test('invalid JSON throws', () => {
     expect(() => parseJson('{"data":')).toThrow(SyntaxError);
   });
