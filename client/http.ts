@@ -27,7 +27,7 @@ import { parseJson, stringifyJson } from './json.js';
 import { RateLimiter } from './rate.js';
 import { Reachability } from './reachability.js';
 import { clientDefaults, emitClientEvent, interruptSignal } from './run-context.js';
-import { sessionClosed, sessionOpened } from './session-ledger.js';
+import { threadSessions, type SessionLedger } from './session-ledger.js';
 import {
   ExchangeFailed,
   ExchangeTimeout,
@@ -77,6 +77,8 @@ export interface ClientOptions {
    * the run's (`setClientDefaults`), else 0: no waiting.
    */
   outageWaitMs?: number;
+  /** Where this client and its forks count the sessions they open and close (default: the thread's). */
+  sessions?: SessionLedger;
 }
 
 export interface BmcResponse {
@@ -314,7 +316,7 @@ export class BmcClient {
     const res = await this.request('POST', '/logout', { json: { data: [] }, relogin: false });
     if (this.ownsSession && isSuccess(res)) {
       this.ownsSession = false;
-      sessionClosed();
+      this.sessions.closed();
     }
     if (isSuccess(res) && key) emitClientEvent({ type: 'session', open: false, key, cookies: this.cookies.serialize() });
     return res;
@@ -383,6 +385,10 @@ export class BmcClient {
     return this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
+  private get sessions(): SessionLedger {
+    return this.options.sessions ?? threadSessions;
+  }
+
   private maxResponseBytes(): number {
     return this.options.maxResponseBytes ?? clientDefaults().maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
@@ -390,7 +396,7 @@ export class BmcClient {
   private storeSession(res: BmcResponse): void {
     // The session this client held before is not ended by a new login: only logout ends it.
     this.ownsSession = true;
-    sessionOpened();
+    this.sessions.opened();
     this.cookies.clear();
     for (const c of this.cookies.store(res.headers['set-cookie'], '/login')) this.redactCookie(c.value);
     const json = res.json;
@@ -418,7 +424,7 @@ export class BmcClient {
     if (!this.relogging) {
       if (this.ownsSession) {
         this.ownsSession = false;
-        sessionClosed();
+        this.sessions.closed();
       }
       // A session that had worked (ours, or one handed to this client): the run is told.
       if (this.sessionWorked) emitClientEvent({ type: 'session-lost', loss: { at: new Date().toISOString(), ...met } });

@@ -6,6 +6,7 @@
  */
 import { okData } from '../client/answer.js';
 import type { EvidenceLog } from '../client/evidence.js';
+import type { SessionLedger } from '../client/session-ledger.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect as tlsConnect } from 'node:tls';
 import { isIP } from 'node:net';
@@ -42,6 +43,8 @@ export async function preflight(opts: {
   /** The run's pace and pool (--rps, the target profile): its own reads keep to them as the suites do. */
   maxRequestsPerSecond?: number;
   connections?: number;
+  /** Where the run counts the sessions of its own clients. */
+  sessions?: SessionLedger;
 }): Promise<PreflightResult> {
   if (!/^https?:\/\/[^/]+/.test(opts.target)) {
     throw new UsageError(`The target "${opts.target}" is not an https:// URL.`);
@@ -56,6 +59,7 @@ export async function preflight(opts: {
     maxRequestsPerSecond: opts.maxRequestsPerSecond,
     connections: opts.connections,
     ...(opts.evidence && { evidence: opts.evidence }),
+    ...(opts.sessions && { sessions: opts.sessions }),
   });
   const warnings: string[] = [];
   try {

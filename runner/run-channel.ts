@@ -16,7 +16,7 @@ import {
   type ClientEvent,
 } from '../client/run-context.js';
 import type { RunConfig } from './config.js';
-import { sessionClosed } from '../client/session-ledger.js';
+import { threadSessions } from '../client/session-ledger.js';
 import { startNextRun } from '../client/run-scoped.js';
 
 declare module 'vitest' {
@@ -159,7 +159,7 @@ export class RunLedger {
     for (const session of open) {
       const client = base.fork({ cookies: session.cookies });
       // Opened in the suites' thread and counted there; ended here, so counted closed here.
-      if (await logout(client)) sessionClosed();
+      if (await logout(client)) (options.sessions ?? threadSessions).closed();
       await client.close();
     }
     await base.close();

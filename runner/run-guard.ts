@@ -4,6 +4,7 @@
  * the run calls it in a few places.
  */
 import type { BmcClient } from '../client/http.js';
+import type { SessionLedger } from '../client/session-ledger.js';
 import type { RunConfig } from './config.js';
 import { outageText, sessionLossLines } from '../client/errors.js';
 import { SuiteControl } from './interrupt.js';
@@ -68,9 +69,9 @@ export class RunGuard {
   }
 
   /** Logs out the run's session (its client) and every session the suites opened and left open. */
-  closeSessions(client: BmcClient, cfg: RunConfig): Promise<void> {
+  closeSessions(client: BmcClient, cfg: RunConfig, sessions: SessionLedger): Promise<void> {
     const { target: baseUrl, user, password, insecure, maxRequestsPerSecond } = cfg;
-    return this.ledger.closeSessions(client, { baseUrl, user, password, insecure, maxRequestsPerSecond });
+    return this.ledger.closeSessions(client, { baseUrl, user, password, insecure, maxRequestsPerSecond, sessions });
   }
 
   exitCode(verdicts: 0 | 1 | 5): 0 | 1 | 5 | 130 | 143 {

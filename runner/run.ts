@@ -11,7 +11,7 @@ import { checkTftpSource, checkWritables } from './input-check.js';
 import { discoverWritables, type Discovery } from './discovery.js';
 import type { TargetProfile } from './target-profile.js';
 import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
-import { sessionCounts, type SessionCounts } from '../client/session-ledger.js';
+import { SessionLedger, type SessionCounts } from '../client/session-ledger.js';
 import {
   buildRequirementResults,
   summarize,
@@ -90,7 +90,8 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   if (opts.target && opts.dialect) throw new UsageError('--dialect applies to the embedded simulator only; drop --target or --dialect.');
   for (const id of opts.requirements ?? []) requirement(id);
   const startedAt = new Date();
-  const sessionsAtStart = sessionCounts();
+  // The sessions of the runner's own clients (preflight, main thread), apart from any other run's in this process.
+  const ownSessions = new SessionLedger();
   let embedded: EmbeddedTarget | undefined;
   if (!opts.target) {
     embedded = await startEmbeddedTarget({
@@ -110,6 +111,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const { client, session, sessionProblem, fingerprint, warnings } = await preflight({
       ...cfg,
       readyWithinMs: embedded ? 5_000 : 60_000,
+      sessions: ownSessions,
     });
     for (const w of warnings) print(`warn  ${w}`);
     cfg.session = session;
@@ -159,14 +161,14 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       const after = before && (await takeSnapshot(client, cfg.namespace, guard.notRunReason ? INTERRUPTED_SNAPSHOT_MS : undefined));
       leftBehind = before && after ? await compareSnapshots(client, before, after) : undefined;
     } finally {
-      await guard.closeSessions(client, cfg);
+      await guard.closeSessions(client, cfg, ownSessions);
       await client.close();
     }
     // The runner's own session (preflight, main thread) and the suites' (their thread), counted apart.
-    const main = sessionCounts();
+    const main = ownSessions.counts();
     const sessions = {
-      opened: main.opened - sessionsAtStart.opened + reporter.sessions.opened,
-      closed: main.closed - sessionsAtStart.closed + reporter.sessions.closed,
+      opened: main.opened + reporter.sessions.opened,
+      closed: main.closed + reporter.sessions.closed,
     };
     const trace = traceOf(leftBehind, reporter.restoreFailures, sessions, cfg.profile);
     const absentReason = (req: Requirement): string =>

@@ -8,7 +8,7 @@ import { test, inject, type TestContext } from 'vitest';
 import { isRequirementId } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
-import { sessionCounts } from '../../client/session-ledger.js';
+import { threadSessions } from '../../client/session-ledger.js';
 import type { CheckMeta, Finding } from '../../client/results-types.js';
 import { validators, type Validators } from '../../schemas/index.js';
 import { sharedClient, sharedEvidence } from './session.js';
@@ -224,7 +224,7 @@ async function runCheck(
     // A write that could not be restored is a trace the run left, reported for the whole run
     // (results.json "trace"), not a failure of the requirement this check judged.
     if (cleanupError) meta.restoreFailure = cleanupError.message;
-    meta.sessions = sessionCounts();
+    meta.sessions = threadSessions.counts();
     for (const f of meta.failures) failedSoFar.add(f.requirement);
   }
   if (meta.failures.length > 0) throw new CheckFailure(failureSummary(meta.failures));

@@ -69,7 +69,8 @@ describe('a destructive run without --writable against the simulator, with every
   });
 });
 
-describe.each<[string, SimulatorOptions]>([
+// Side by side, each against a simulator of its own: a run mostly waits on its target's windows.
+describe.concurrent.each<[string, SimulatorOptions]>([
   ['the phosphor-rest dialect', { dialect: 'phosphor-rest', eventLatencyMs: 100, uploadFailDelayMs: 300, requestMs: 0 }],
   ['the bmcweb dialect', { dialect: 'bmcweb', uploadFailDelayMs: 300 }],
 ])('a destructive run without --writable against %s', (_what, sim) => {
