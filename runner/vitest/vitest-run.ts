@@ -145,7 +145,7 @@ let shared: Promise<LeanVitest> | undefined;
 
 async function runLean(run: SuiteRun, reporter: VerdictReporter, files: string[]): Promise<void> {
   const first = await (shared ??= leanVitest(run));
-  // Two lean runs at once in one process (no caller does it today): the second gets a vitest of its own.
+  // Two lean runs at once in one process (the dialect tables and discovery tests make them): the second gets a vitest of its own.
   const own = first.busy ? await leanVitest(run) : undefined;
   const lean = own ?? first;
   lean.busy = true;
