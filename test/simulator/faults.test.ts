@@ -518,7 +518,8 @@ describe('fault catalogue', () => {
   });
 });
 
-describe.each(FAULTS.map((f) => [f.name, f.requirement]))('fault %s (%s)', (name) => {
+// Side by side (vitest's maxConcurrency at once): each fault's probe has two simulators of its own and mostly waits on them.
+describe.concurrent.each(FAULTS.map((f) => [f.name, f.requirement]))('fault %s (%s)', (name) => {
   it('changes behaviour, and a clean simulator does not show it', async () => {
     const probe = probes[name];
     assert(probe, `no probe for ${name}`);
