@@ -2,7 +2,7 @@
 import { check, type CheckContext } from '../harness/check.js';
 import { describeResponse, ensure, expectError, expectSuccess, notJudged, show } from '../harness/assert.js';
 import { children, invalidateTreeCache } from '../harness/tree.js';
-import { deleteSoftwareVersions, listedVersions, uploadAndTrack, uploadWaitMs, waitForNewChildren } from '../harness/software.js';
+import { deleteSoftwareVersions, listedVersions, uploadAndTrack, uploadWaitMs, waitForNewVersions } from '../harness/software.js';
 import { judgeSteps, ownVersionWithNeighbour, repeatedCollateral, TreeWatch } from '../harness/tree-effects.js';
 import { firstWritePlan, readValue, restoreAfter } from '../harness/writable.js';
 import { sameValue } from '../../client/values.js';
@@ -22,7 +22,7 @@ check(
     const res = await t.client.post(path, [tftp.file, tftp.server]);
     expectSuccess(res, `POST ${path} ${show([tftp.file, tftp.server])}`);
     t.observe('action response data', (res.json as { data?: unknown })?.data, 'RULE-9');
-    const added = await waitForNewChildren(t, `${t.root}/software`, before, uploadWaitMs(t));
+    const added = await waitForNewVersions(t, `${t.root}/software`, before, uploadWaitMs(t));
     deleteSoftwareVersions(t, added);
     ensure(added.length > 0, `no software version appeared under ${t.root}/software after DownloadViaTFTP`);
   },
@@ -179,7 +179,7 @@ check(
       const res = await t.client.post(path, [tftp.file, tftp.server]);
       // The answer and the registration are the other ACT-1 check's concern; here what else changed.
       if (res.status < 200 || res.status >= 300) notJudged(`POST ${path} answered ${describeResponse(res)}: nothing to watch`);
-      const added = await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t));
+      const added = await waitForNewVersions(t, softwareRoot, before, uploadWaitMs(t));
       deleteSoftwareVersions(t, added);
       const found = await watch.collateral({ added: { under: softwareRoot, max: 1 } }, softwareRoot);
       // Its version deleted, so that a second run downloads the same file anew.

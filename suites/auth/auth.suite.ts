@@ -22,7 +22,7 @@ import {
   uploadAndTrack,
   uploadProcessed,
   uploadWaitMs,
-  waitForNewChildren,
+  waitForNewVersions,
   listedVersions,
 } from '../harness/software.js';
 
@@ -71,7 +71,7 @@ async function versionsAfter(t: CheckContext, res: BmcResponse, before: string[]
   const software = `${t.root}/software`;
   invalidateTreeCache();
   if (isRefusal(res)) return setDifference(await listedVersions(t, software), before);
-  return waitForNewChildren(t, software, before, uploadWaitMs(t));
+  return waitForNewVersions(t, software, before, uploadWaitMs(t));
 }
 
 /** Deletes at once, with the run's session, versions a request that had to be refused registered. */
@@ -180,7 +180,7 @@ async function downloadTries(t: CheckContext, variants: Forbidden[], args: [stri
   t.observe('status of refused DownloadViaTFTP', tries.statuses, 'AUTH-6');
   const before = await listedVersions(t, software);
   const res = await t.client.post(action, args);
-  const added = isRefusal(res) ? [] : await waitForNewChildren(t, software, before, uploadWaitMs(t));
+  const added = isRefusal(res) ? [] : await waitForNewVersions(t, software, before, uploadWaitMs(t));
   deleteSoftwareVersions(t, added);
   for (const version of added) await takeAway(t, version);
   if (added.length > 0) return undefined;

@@ -70,7 +70,7 @@ export async function listedVersions(t: CheckContext, parent: string): Promise<s
 }
 
 /** Poll the versions until new ones appear or the time is up; returns the new ones. */
-export async function waitForNewChildren(t: CheckContext, parent: string, before: string[], timeoutMs: number): Promise<string[]> {
+export async function waitForNewVersions(t: CheckContext, parent: string, before: string[], timeoutMs: number): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const added = setDifference(await listedVersions(t, parent), before);
@@ -126,7 +126,7 @@ export async function uploadAndTrack(
   const image = opts.image?.image ?? (await buildImage({ version, namespace: t.ns }));
   invalidateTreeCache();
   const res = await uploadOwn(t, image, opts.remoteName);
-  const appeared = res.status === 200 ? await waitForNewChildren(t, softwareRoot, before, uploadWaitMs(t)) : [];
+  const appeared = res.status === 200 ? await waitForNewVersions(t, softwareRoot, before, uploadWaitMs(t)) : [];
   const added = await carrying(t, appeared, version);
   deleteSoftwareVersions(t, added);
   return { res, added };
