@@ -16,7 +16,7 @@ import {
   type ClientEvent,
 } from '../client/run-context.js';
 import type { RunConfig } from './config.js';
-import { threadSessions } from '../client/session-ledger.js';
+import type { SessionLedger } from '../client/session-ledger.js';
 import { startNextRun } from '../client/run-scoped.js';
 
 declare module 'vitest' {
@@ -145,9 +145,10 @@ export class RunLedger {
   /**
    * Logs out the run's own session (`run`), then every session the suites opened and did not
    * close (a re-login after a restart, a test stopped before its own logout): one after another
-   * within the run's rate cap, each bounded; none when the target went away for good.
+   * within the run's rate cap, each bounded; none when the target went away for good. Those it
+   * ends are counted closed in the run's ledger (`options.sessions`).
    */
-  async closeSessions(run: BmcClient, options: Omit<ClientOptions, 'cookies'>): Promise<void> {
+  async closeSessions(run: BmcClient, options: Omit<ClientOptions, 'cookies'> & { sessions: SessionLedger }): Promise<void> {
     // Messages posted just before the worker ended are delivered on a later turn.
     await new Promise((resolve) => setImmediate(resolve));
     const open = [...this.sessions.values()];
@@ -159,7 +160,7 @@ export class RunLedger {
     for (const session of open) {
       const client = base.fork({ cookies: session.cookies });
       // Opened in the suites' thread and counted there; ended here, so counted closed here.
-      if (await logout(client)) (options.sessions ?? threadSessions).closed();
+      if (await logout(client)) options.sessions.closed();
       await client.close();
     }
     await base.close();
