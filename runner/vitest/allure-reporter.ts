@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AllureVitestReporter from 'allure-vitest/reporter';
-import type { Vitest } from 'vitest/node';
+import type { TestModule, Vitest } from 'vitest/node';
 
 /** The writer methods allure's runtime calls per test (allure-js-commons' `Writer`). */
 interface ResultWriter {
@@ -141,11 +141,29 @@ export class AllureReporter extends AllureVitestReporter {
     }
   }
 
+  /** Files whose results are written already. */
+  private readonly written = new Set<TestModule>();
+
+  /**
+   * allure-vitest builds and writes every result when the run ends: some 2,800 files after the last
+   * test, over a second of a full run. Each file's results are final when it ends, so they are built
+   * then, while the next file runs in the suites' thread, and written in the background.
+   */
+  onTestModuleEnd(testModule: TestModule): void {
+    // The runner's task behind the module, as allure-vitest reads it: an untyped field, checked.
+    const { task } = testModule as unknown as { task?: Parameters<AllureVitestReporter['handleTask']>[0] };
+    if (!task) return;
+    this.handleTask(task);
+    this.written.add(testModule);
+  }
+
   /** vitest waits for it: the results are all on disk before the run's reports read them. */
   // vitest's Reporter hooks may return a promise (Awaitable<void>); allure-vitest declares void.
   // eslint-disable-next-line @typescript-eslint/no-misused-promises
   override async onTestRunEnd(tests: Parameters<AllureVitestReporter['onTestRunEnd']>[0]): Promise<void> {
-    super.onTestRunEnd(tests);
+    // The files not ended (an interrupted run) are written here, and the run's global messages with them.
+    super.onTestRunEnd(tests.filter((t) => !this.written.has(t)));
+    this.written.clear();
     await this.writer?.flushed();
   }
 }

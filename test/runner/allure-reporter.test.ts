@@ -6,8 +6,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import type { Vitest } from 'vitest/node';
+import { afterAll, describe, expect, test, vi } from 'vitest';
+import type { TestModule, Vitest } from 'vitest/node';
 import { FileSystemWriter } from 'allure-js-commons/sdk/reporter';
 import { AllureReporter, UnsyncedWriter } from '../../runner/vitest/allure-reporter.js';
 
@@ -62,5 +62,18 @@ describe('AllureReporter', () => {
     expect(reporter.unsynced).toBe(false);
     reporter.onInit({ projects: [] } as unknown as Vitest);
     expect(reporter.unsynced).toBe(true);
+  });
+
+  test("builds a file's results when the file ends, not again at the run's end; a file that did not end, at the run's end", async () => {
+    const reporter = new AllureReporter(join(base, 'by-file'));
+    reporter.onInit({ projects: [] } as unknown as Vitest);
+    const handled: string[] = [];
+    vi.spyOn(reporter, 'handleTask').mockImplementation((task) => void handled.push(task.name));
+    const ended = { task: { name: 'ended.suite.js' } } as unknown as TestModule;
+    const cut = { task: { name: 'cut.suite.js' } } as unknown as TestModule;
+    reporter.onTestModuleEnd(ended);
+    expect(handled).toEqual(['ended.suite.js']);
+    await reporter.onTestRunEnd([ended, cut]);
+    expect(handled).toEqual(['ended.suite.js', 'cut.suite.js']);
   });
 });
