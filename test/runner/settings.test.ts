@@ -65,12 +65,12 @@ describe('the kind of target', () => {
   it('gives each kind its defaults', () => {
     const sim = resolveSettings({ kind: 'simulator' });
     expect(sim).toMatchObject({ profile: 'destructive', insecure: true, allowFactoryReset: true, timeoutMs: 15_000 });
-    expect(sim).toMatchObject({ eventTimeoutMs: 3_000, quietWindowMs: 300, eventWrites: 10, fuzzRuns: 300, rebootWaitMs: 30_000 });
+    expect(sim).toMatchObject({ eventTimeoutMs: 3_000, quietWindowMs: 200, eventWrites: 10, fuzzRuns: 300, rebootWaitMs: 30_000 });
     expect(sim.statefulTimeMs).toBeUndefined();
 
     const dialect = resolveSettings({ kind: 'dialect' });
     expect(dialect).toMatchObject({ profile: 'destructive', insecure: true, timeoutMs: 45_000, fuzzRuns: 100, statefulTimeMs: 10_000 });
-    expect(dialect).toMatchObject({ eventTimeoutMs: 3_000, quietWindowMs: 300, eventWrites: 10, rebootWaitMs: 30_000 });
+    expect(dialect).toMatchObject({ eventTimeoutMs: 3_000, quietWindowMs: 200, eventWrites: 10, rebootWaitMs: 30_000 });
 
     const url = resolveSettings({ kind: 'url' });
     expect(url).toMatchObject({ profile: 'safe', insecure: false, allowFactoryReset: false, timeoutMs: 120_000 });
