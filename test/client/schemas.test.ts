@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { SCHEMA_NAMES, schemaDir, validators, type SchemaName } from '../../schemas/index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { SCHEMA_FILES, SCHEMA_NAMES, schemaDir, validators, type SchemaName } from '../../schemas/index.js';
 
 const NS = 'mgmt_project';
 const v = validators(NS);
@@ -179,6 +182,19 @@ describe('schemas', () => {
   test('every schema compiles (each is compiled when first used)', () => {
     for (const name of SCHEMA_NAMES) expect(() => validators('compile_all').check(name, null), name).not.toThrow();
     expect(() => v.check('noSuchSchema' as SchemaName, null)).toThrow(RangeError);
+  });
+
+  test('every schema file of schemas/ is a valid 2020-12 schema (runs compile them without this check)', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const files = readdirSync(schemaDir()).filter((f) => f.endsWith('.schema.json'));
+    expect(files).toEqual(expect.arrayContaining([...Object.values(SCHEMA_FILES), 'target-profile.schema.json', 'targets.schema.json']));
+    for (const file of files) {
+      const schema = JSON.parse(readFileSync(join(schemaDir(), file), 'utf8')) as object;
+      expect(ajv.validateSchema(schema), `${file}: ${ajv.errorsText()}`).toBe(true);
+    }
+    // The check can fail: a keyword of the wrong type is refused.
+    expect(ajv.validateSchema({ type: 12 })).toBe(false);
+    expect(ajv.validateSchema({ type: 'object', required: 'AssetTag' })).toBe(false);
   });
 
   test('bigint values validate as integers', () => {
