@@ -11,8 +11,9 @@ import { loadExpectations } from '../runner/expectations.js';
 import { loadTargetProfile } from '../runner/target-profile.js';
 import { resolveNamespace } from '../runner/settings.js';
 import { namespaceFlag } from './target-flags.js';
-import { parseDialect } from '../simulator/index.js';
-import { dialectError } from './simulate-command.js';
+// The dialect's name only: the simulator itself loads when the run starts it (runner/embedded.ts).
+import { parseDialect } from '../simulator/dialects/dialect.js';
+import { dialectError } from './dialect-flag.js';
 import { fleetCommand, fleetRequested, type FleetFlags } from './fleet-command.js';
 
 export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): Promise<void> {

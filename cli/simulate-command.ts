@@ -1,6 +1,7 @@
 /** `simulate`: the reference simulator in the foreground until SIGTERM or SIGINT. */
 import { readFile } from 'node:fs/promises';
-import { DIALECTS, parseDialect, isFaultName, listFaultsText, runSimulatorCli } from '../simulator/index.js';
+import { parseDialect, isFaultName, listFaultsText, runSimulatorCli } from '../simulator/index.js';
+import { dialectError } from './dialect-flag.js';
 import { UsageError } from '../client/usage-error.js';
 
 export interface SimulateFlags {
@@ -46,11 +47,6 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
     cert,
     key,
   });
-}
-
-/** One sentence naming the dialects (also used by `run --dialect`). */
-export function dialectError(name: string): string {
-  return `Unknown dialect ${name}; the dialects are ${DIALECTS.slice(0, -1).join(', ')} and ${DIALECTS[DIALECTS.length - 1]} (bmcweb is bmcweb@current).`;
 }
 
 async function readPem(file: string | undefined): Promise<string | undefined> {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { AREAS, areasJudging, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
 import type { Profile, RunConfig, WritableAttribute } from './config.js';
 import { firstNamed, resolveSettings, targetKind, type SettingFlags } from './settings.js';
-import { SIMULATOR_LOG, startEmbeddedTarget, type EmbeddedOptions, type EmbeddedTarget } from './embedded.js';
+import type { EmbeddedOptions, EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
 import { checkTftpSource, checkWritables } from './input-check.js';
@@ -24,7 +24,6 @@ import {
   type MinJudged,
   NOTHING_JUDGED_EXIT,
 } from '../client/results.js';
-import { runSuites } from './vitest/vitest-run.js';
 import { UsageError } from '../client/usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
@@ -89,11 +88,18 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   }
   if (opts.target && opts.dialect) throw new UsageError('--dialect applies to the embedded simulator only; drop --target or --dialect.');
   for (const id of opts.requirements ?? []) requirement(id);
+  // vitest and its modules load while the target is checked: a refused target (unreachable, a wrong
+  // password, an untrusted certificate) is told without waiting for them, and the process exits
+  // before they are done.
+  const suites = import('./vitest/vitest-run.js');
+  suites.catch(() => undefined);
   const startedAt = new Date();
   // The sessions of the runner's own clients (preflight, main thread), apart from any other run's in this process.
   const ownSessions = new SessionLedger();
   let embedded: EmbeddedTarget | undefined;
   if (!opts.target) {
+    // Loaded only for the embedded simulator: a run against a target has no use for its modules.
+    const { SIMULATOR_LOG, startEmbeddedTarget } = await import('./embedded.js');
     embedded = await startEmbeddedTarget({
       namespace: opts.namespace,
       user: opts.user,
@@ -147,6 +153,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       const before = await takeSnapshot(client, cfg.namespace);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
       const terminal = !opts.print && process.stdout.isTTY === true;
+      const { runSuites } = await suites;
       reporter = await runSuites({
         cfg,
         areas,
