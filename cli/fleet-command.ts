@@ -5,8 +5,8 @@
  * target FAILed, 2 when a target could not be run to a verdict.
  */
 import { resolve, join } from 'node:path';
-import { Option, type Command } from 'commander';
-import * as parse from './parse.js';
+import type { Command } from 'commander';
+import { FLEET_CONCURRENCY, FLEET_OUT } from './command-options.js';
 import type { RunFlags } from './run-flags.js';
 import { runChildren, type ChildJob } from '../runner/fleet/fleet.js';
 import { notRun, targetOutcome } from '../runner/fleet/outcome.js';
@@ -26,8 +26,6 @@ export interface FleetFlags {
   shard?: string;
 }
 
-const DEFAULT_CONCURRENCY = 4;
-const DEFAULT_OUT = 'reports/fleet';
 /** The fleet's own options: consumed here, not passed to the targets' runs. */
 const FLEET_ONLY = ['--targets', '--fleet-concurrency', '--shard', '--out'];
 /** Per target (from the targets file) or embedded-simulator only: refused beside --targets. */
@@ -45,31 +43,6 @@ const PER_TARGET: Array<[keyof RunFlags, string]> = [
   ['requestTime', '--request-time'],
 ];
 
-export function fleetOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--targets <file>',
-      'run a fleet: every target of FILE (schemas/targets.schema.json) as its own run into --out DIR/<name>/ (default DIR reports/fleet); passwords come from the environment variables the file names',
-    )
-    .option('--fleet-concurrency <n>', `with --targets: how many targets run at once (default ${DEFAULT_CONCURRENCY})`, parse.positiveInt)
-    .addOption(
-      new Option('--shard <i/n>', 'with --targets: only the i-th of n parts of the list, the same part on every machine (a CI matrix)'),
-    )
-    .addHelpText(
-      'after',
-      `
-Fleets:
-  run --targets lab.json --shard 2/4 --only auth,objects --out fleet-2
-    runs the second quarter of the targets of lab.json, each a run of its own with the other
-    flags given, into fleet-2/<name>/, and writes fleet-2/fleet.json, summary.html, summary.md
-    and junit.xml; passwords come from the environment variables lab.json names.
-  report --merge fleet-1 fleet-2 fleet-3 fleet-4 --out fleet [--previous last-fleet]
-    joins the shards into one fleet report.
-  A fleet exits 0 when every target passed, 1 when a target FAILed, 2 when a target could not
-  be run to a verdict.`,
-    );
-}
-
 /** True for a fleet run; the fleet's flags without --targets are a usage error. */
 export function fleetRequested(flags: FleetFlags): boolean {
   if (flags.targets !== undefined) return true;
@@ -83,13 +56,13 @@ export async function fleetCommand(flags: RunFlags & FleetFlags, cmd?: Command, 
     if (cmd?.getOptionValueSource(key) === 'cli')
       throw new UsageError(`${flag} does not go with --targets: each target's entry in the targets file says it.`);
   }
-  const concurrency = flags.fleetConcurrency ?? DEFAULT_CONCURRENCY;
+  const concurrency = flags.fleetConcurrency ?? FLEET_CONCURRENCY;
   if (concurrency < 1) throw new UsageError('--fleet-concurrency takes a whole number of at least 1.');
   const shard: Shard = flags.shard !== undefined ? parseShard(flags.shard) : { index: 1, count: 1 };
   const file = flags.targets!;
   const all = await loadTargets(file);
   const entries = shardOf(all, shard);
-  const out = resolve(cmd?.getOptionValueSource('out') === 'cli' ? flags.out : DEFAULT_OUT);
+  const out = resolve(cmd?.getOptionValueSource('out') === 'cli' ? flags.out : FLEET_OUT);
   const forwarded = forwardedArgs(argv);
   const startedAt = new Date();
   const print = (line: string): void => void process.stdout.write(`${line}\n`);

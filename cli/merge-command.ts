@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { Command } from 'commander';
+import { FLEET_OUT } from './command-options.js';
 import { UsageError } from '../client/usage-error.js';
 import { fleetChanges, fleetNewlyFailing, fleetNewlyPassing } from '../report/fleet/changes.js';
 import { acrossSentence, fleetHeadline, requirementAcross } from '../report/fleet/counts.js';
@@ -22,20 +22,9 @@ export interface MergeFlags {
   pdf: boolean;
 }
 
-const DEFAULT_OUT = 'reports/fleet';
-
-export function mergeOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--merge <dirs...>',
-      'join fleet folders (the shards of run --targets, or earlier merges) into one fleet report in --out; with --previous DIR, an earlier merged fleet, the changes per target and requirement',
-    )
-    .option('--out <dir>', `with --merge: where the fleet report goes (default ${DEFAULT_OUT})`);
-}
-
 export async function mergeCommand(flags: MergeFlags): Promise<void> {
   const dirs = flags.merge!.map((d) => resolve(d));
-  const out = resolve(flags.out ?? DEFAULT_OUT);
+  const out = resolve(flags.out ?? FLEET_OUT);
   if (dirs.includes(out)) throw new UsageError('--out names one of the folders merged; give the merged report a folder of its own.');
   const fleets = await Promise.all(dirs.map((d) => readFleet(d)));
   const print = (line: string): void => void process.stdout.write(`${line}\n`);

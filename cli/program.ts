@@ -4,9 +4,7 @@ import { UsageError } from '../client/usage-error.js';
 import * as parse from './parse.js';
 import { limited, parseMix, parseRamp, parseReadEndpoints, parseScenarios, parseSoak, percentOf } from './load-limits.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS } from '../load/scenarios.js';
-import { DEFAULT_IN, reportCommand } from './report-command.js';
-import { fleetOptions } from './fleet-command.js';
-import { mergeOptions } from './merge-command.js';
+import { DEFAULT_IN, fleetOptions, mergeOptions } from './command-options.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../client/package-root.js';
@@ -290,7 +288,7 @@ mergeOptions(
   .option('--verify <file>', 'check an attestation and the files it names (beside it, or in --in): exit 0 valid, 1 altered')
   .option('--key <pub>', 'the public key --verify checks with')
   .option('--keygen <prefix>', 'make an ed25519 key pair PREFIX.key and PREFIX.pub for --sign and --verify')
-  .action(reportCommand);
+  .action(lazy(() => import('./report-command.js'), 'reportCommand'));
 
 targetOptions(
   withVersion(program.command('replay')).description(

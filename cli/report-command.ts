@@ -9,11 +9,9 @@ import { reportContext, writeReports } from '../report/outputs.js';
 import { printSummaryPdf } from '../report/pdf.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
 import { mergeCommand, type MergeFlags } from './merge-command.js';
+import { DEFAULT_IN } from './command-options.js';
 import { existsSync } from 'node:fs';
 import { generateKeyPair, signRun, verifyRun } from '../report/attestation.js';
-
-/** The default of --in: a --verify that leaves it reads the files beside the attestation. */
-export const DEFAULT_IN = 'reports/latest';
 
 export interface ReportFlags {
   in: string;
