@@ -10,13 +10,14 @@ import * as parse from './parse.js';
 export const DEFAULT_IN = 'reports/latest';
 /** Where a fleet's report goes, and a merge's, unless --out says. */
 export const FLEET_OUT = 'reports/fleet';
+/** How many targets of a fleet run at once, unless --fleet-concurrency says. */
 export const FLEET_CONCURRENCY = 4;
 
 export function fleetOptions(cmd: Command): Command {
   return cmd
     .option(
       '--targets <file>',
-      'run a fleet: every target of FILE (schemas/targets.schema.json) as its own run into --out DIR/<name>/ (default DIR reports/fleet); passwords come from the environment variables the file names',
+      `run a fleet: every target of FILE (schemas/targets.schema.json) as its own run into --out DIR/<name>/ (default DIR ${FLEET_OUT}); passwords come from the environment variables the file names`,
     )
     .option('--fleet-concurrency <n>', `with --targets: how many targets run at once (default ${FLEET_CONCURRENCY})`, parse.positiveInt)
     .addOption(
