@@ -7,7 +7,7 @@ import { withoutTrailingSlashes } from './trim-end.js';
 import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent } from 'undici';
+import { Agent } from './undici-agent.js';
 import { SessionCookies, type SerializedCookies } from './cookies.js';
 import {
   BmcClientError,
