@@ -11,6 +11,7 @@ import type { RequirementResult } from '../../client/results.js';
 import type { ReportContext, ReportOutput } from '../output.js';
 import { catalogueVersion } from '../tool-info.js';
 import { displayTarget } from '../target.js';
+import { pooled } from '../../client/pooled.js';
 
 export const ALLURE_RESULTS = 'allure-results';
 
@@ -141,11 +142,7 @@ async function annotateTestResults(ctx: ReportContext): Promise<void> {
     const updated = name.endsWith('-result.json') ? annotated(text, byId) : text;
     if (ctx.redact(updated) !== text) await ctx.write(file, updated);
   };
-  let next = 0;
-  const reader = async (): Promise<void> => {
-    while (next < names.length) await one(names[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, names.length) }, reader));
+  await pooled(names, READS_AT_ONCE, one);
 }
 
 function annotated(text: string, byId: Map<string, RequirementResult & { expected?: string }>): string {

@@ -10,6 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { JobSignals } from '../signals.js';
+import { pooled } from '../../client/pooled.js';
 
 export interface ChildJob {
   name: string;
@@ -56,20 +57,16 @@ export async function runChildren<J extends ChildJob>(
     for (const child of running) child.kill(signal);
   };
   const signals = new JobSignals({ first: forward, again: forward });
-  const results: ChildResult[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const i = next++;
-      const job = jobs[i]!;
-      results[i] = signals.signal
-        ? { name: job.name, code: null, signal: null, startedAt: 0, durationMs: 0, stdout: '', stderr: '', interrupted: true }
-        : await runChild(job, opts.cli, running, () => signals.signal !== undefined, opts.onStart);
-      await opts.onFinish?.(results[i]!);
-    }
+  const run = async (job: J): Promise<ChildResult> => {
+    const result: ChildResult = signals.signal
+      ? { name: job.name, code: null, signal: null, startedAt: 0, durationMs: 0, stdout: '', stderr: '', interrupted: true }
+      : await runChild(job, opts.cli, running, () => signals.signal !== undefined, opts.onStart);
+    await opts.onFinish?.(result);
+    return result;
   };
+  let results: ChildResult[];
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, jobs.length)) }, worker));
+    results = await pooled(jobs, Math.max(1, opts.concurrency), run);
   } finally {
     signals.dispose();
   }

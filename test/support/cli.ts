@@ -46,16 +46,4 @@ export function cli(
   });
 }
 
-/** At most `n` at once, results in order. */
-export async function pooled<T, R>(items: readonly T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
-  return out;
-}
+export { pooled } from '../../client/pooled.js';
