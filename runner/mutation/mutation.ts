@@ -131,7 +131,8 @@ async function runJobs(jobs: WorkerJob[], concurrency: number, onAnswer: (a: Wor
         if (answer.error?.startsWith('the worker exited')) return;
       }
     } finally {
-      child.disconnect?.();
+      // A worker that died is disconnected already: disconnecting again would throw in the parent.
+      if (child.connected) child.disconnect();
       child.kill();
     }
   };
