@@ -3,7 +3,7 @@
  * that the new one replaced in the same folder, which `run` keeps as previous/results.json.
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Results } from '../client/results.js';
 import { UsageError } from '../client/usage-error.js';
@@ -20,19 +20,43 @@ export interface Baseline {
   allureHistory?: string;
 }
 
+/** Where the outputs a new run replaces wait to be removed: hidden, and never read. */
+const REPLACED_PREFIX = '.replaced-';
+
+export interface PreparedDirectory {
+  /**
+   * The replaced outputs (and any left by a run that was killed) are removed in the background,
+   * while the run goes on: some 2,900 Allure files took 170-360 ms. Settles when they are gone;
+   * never rejects (what is left goes with the next run).
+   */
+  removed: Promise<void>;
+}
+
 /**
  * Before a run writes into `dir`: the replaced run's results.json is kept as previous/results.json,
  * and its other outputs go, so a run that stops half-way never leaves them looking current. The
  * Allure report stays (its history carries into the next one), and so does a sibling load run.
+ * The outputs leave `dir` at once (a rename); their removal is not waited for.
  */
-export async function prepareRunDirectory(dir: string, outputs: readonly string[]): Promise<void> {
+export async function prepareRunDirectory(dir: string, outputs: readonly string[]): Promise<PreparedDirectory> {
   await mkdir(dir, { recursive: true });
   const current = join(dir, RESULTS_FILE);
   if (existsSync(current)) {
     await mkdir(join(dir, PREVIOUS_DIR), { recursive: true });
     await rename(current, join(dir, PREVIOUS_DIR, RESULTS_FILE));
   }
-  for (const name of outputs) if (name !== RESULTS_FILE) await rm(join(dir, name), { recursive: true, force: true });
+  const replaced = join(dir, `${REPLACED_PREFIX}${process.pid}-${Date.now()}`);
+  for (const name of outputs) {
+    if (name === RESULTS_FILE || !existsSync(join(dir, name))) continue;
+    await mkdir(join(replaced, dirname(name)), { recursive: true });
+    await rename(join(dir, name), join(replaced, name));
+  }
+  const leftovers = (await readdir(dir)).filter((name) => name.startsWith(REPLACED_PREFIX)).map((name) => join(dir, name));
+  const removed = Promise.all(leftovers.map((path) => rm(path, { recursive: true, force: true }))).then(
+    () => undefined,
+    () => undefined,
+  );
+  return { removed };
 }
 
 export async function findBaseline(dir: string, current: Results, named?: string): Promise<Baseline | undefined> {

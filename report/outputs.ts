@@ -8,7 +8,7 @@ import { redactText } from '../client/evidence.js';
 import type { SerializedCookies } from '../client/http.js';
 import type { Results } from '../client/results.js';
 import { allureResults } from './allure/results.js';
-import { findBaseline, prepareRunDirectory, type Baseline } from './baseline.js';
+import { findBaseline, prepareRunDirectory, type Baseline, type PreparedDirectory } from './baseline.js';
 import { changesJson } from './changes-json.js';
 import { junitXml } from './junit-xml.js';
 import { readLoadRun } from './load-figures.js';
@@ -34,8 +34,8 @@ export interface ReportRequest {
 }
 
 /** Clears the outputs of the run a new one replaces, keeping its results.json as the baseline. */
-export async function prepareRun(dir: string): Promise<void> {
-  await prepareRunDirectory(dir, [...[resultsJson, ...OUTPUTS].flatMap((o) => o.files), SUMMARY_PDF]);
+export async function prepareRun(dir: string): Promise<PreparedDirectory> {
+  return prepareRunDirectory(dir, [...[resultsJson, ...OUTPUTS].flatMap((o) => o.files), SUMMARY_PDF]);
 }
 
 /** After a run: results.json, and unless `lean`, every other output, compared with the run it replaced. */

@@ -27,6 +27,7 @@ import {
 import { UsageError } from '../client/usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
+import type { PreparedDirectory } from '../report/baseline.js';
 import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
@@ -112,6 +113,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     });
   }
   const guard = new RunGuard(print);
+  let prepared: PreparedDirectory | undefined;
   try {
     const cfg = buildConfig(opts, embedded);
     const { client, session, sessionProblem, fingerprint, warnings } = await preflight({
@@ -145,7 +147,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     );
     print(`target: ${describeFingerprint(fingerprint)}`);
     const outDir = resolve(opts.out);
-    await prepareRun(outDir);
+    prepared = await prepareRun(outDir);
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
     let leftBehind: TraceReport | undefined;
@@ -238,6 +240,8 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
   } finally {
     guard.dispose();
     await embedded?.stop();
+    // The replaced outputs went in the background; a run never ends with them half removed.
+    await prepared?.removed;
   }
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { findBaseline, prepareRunDirectory } from '../../report/baseline.js';
@@ -59,12 +59,18 @@ describe('the kept run', () => {
 
   test('a new run keeps the results it replaces, clears their outputs and leaves the load run and the Allure history', async () => {
     const dir = await runFolder();
-    await prepareRunDirectory(dir, ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results']);
+    // Left by a run that was killed while its replaced outputs were being removed.
+    await mkdir(join(dir, '.replaced-1-2', 'allure-results'), { recursive: true });
+    await writeFile(join(dir, '.replaced-1-2', 'allure-results', 'x-result.json'), '{}');
+    const prepared = await prepareRunDirectory(dir, ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results']);
     expect(JSON.parse(await readFile(join(dir, 'previous', 'results.json'), 'utf8')).requirements).toHaveLength(
       resultsWith().requirements.length,
     );
+    // Gone from the folder at once, before their removal settles.
     for (const gone of ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results'])
       expect(existsSync(join(dir, gone)), gone).toBe(false);
+    await prepared.removed;
+    expect((await readdir(dir)).sort()).toEqual(['allure-report', 'load.html', 'load.json', 'previous']);
     for (const kept of ['load.json', 'load.html', 'allure-report/history']) expect(existsSync(join(dir, kept)), kept).toBe(true);
   });
 
