@@ -5,7 +5,6 @@ import { withUrlCredentials } from '../client/target-url.js';
 import { runConformance } from '../runner/run.js';
 import { UsageError } from '../client/usage-error.js';
 import { dirname } from 'node:path';
-import { renderHtml } from './report-command.js';
 import type { Command } from 'commander';
 import { loadExpectations } from '../runner/expectations.js';
 import { loadTargetProfile } from '../runner/target-profile.js';
@@ -66,6 +65,10 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     updateExpectations: flags.updateExpectations,
   });
   // An interrupted run ends within seconds: no Java start-up for the HTML report.
-  if (flags.html && !outcome.results.interrupted) await renderHtml(dirname(outcome.resultsFile));
+  if (flags.html && !outcome.results.interrupted) {
+    // Loaded only for --html: its renderers are no part of a run's own work.
+    const { renderHtml } = await import('./report-command.js');
+    await renderHtml(dirname(outcome.resultsFile));
+  }
   process.exitCode = outcome.exitCode;
 }

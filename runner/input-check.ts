@@ -2,7 +2,6 @@
  * The user's inputs checked against the target before any test: a writable that does not exist, or
  * a TFTP source that does not answer, is the user's mistake to correct, not a verdict about the BMC.
  */
-import { createClient } from 'tftp';
 import type { BmcClient } from '../client/http.js';
 import type { TftpSource, WritableAttribute } from './config.js';
 import { UsageError } from '../client/usage-error.js';
@@ -24,6 +23,8 @@ export async function checkWritables(client: BmcClient, writable: readonly Writa
 /** A TFTP read request for the image: the server must answer (with the file, or with an error packet). */
 export async function checkTftpSource(tftp: TftpSource, withinMs = 2_000): Promise<void> {
   const { host, port } = hostAndPort(tftp.server);
+  // Loaded here: most runs name no TFTP server, and every run would pay for the module.
+  const { createClient } = await import('tftp');
   const outcome = await new Promise<'answered' | 'no file' | 'silent'>((resolve) => {
     const stream = createClient({ host, port, retries: 1, timeout: withinMs }).createGetStream(tftp.file);
     const timer = setTimeout(() => {
