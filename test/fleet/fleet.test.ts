@@ -14,7 +14,8 @@ import { packageRoot } from '../../client/package-root.js';
 import type { Results } from '../../client/results.js';
 import type { FleetMatrix, FleetTarget } from '../../report/fleet/matrix.js';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../simulator/index.js';
-import { cli, pooled, type Ran } from '../support/cli.js';
+import { pooled } from '../../client/pooled.js';
+import { cli, type Ran } from '../support/cli.js';
 import { hangAfter } from '../support/hang.js';
 
 /** The same lean configuration for the single runs and the fleet, so the comparison is fair. */

@@ -45,5 +45,3 @@ export function cli(
     });
   });
 }
-
-export { pooled } from '../../client/pooled.js';
