@@ -14,7 +14,7 @@ import { runLoadJob, type LoadOptions } from '../runner/load-run.js';
 import type { Command } from 'commander';
 import { withUrlCredentials } from '../client/target-url.js';
 import type { RatePlan } from '../load/run-load.js';
-import { parseDialect } from '../simulator/index.js';
+import { parseDialect } from '../simulator/dialects/dialect.js';
 import { UsageError } from '../client/usage-error.js';
 import { ProgressLine, TABLE_HEAD, capacityStepText, closingLines, scenarioLine } from '../load/terminal.js';
 

@@ -9,7 +9,7 @@ import { withoutTrailingSlashes } from '../client/trim-end.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { profileAllows, type Profile, type WritableAttribute } from './config.js';
-import { startEmbeddedTarget, type EmbeddedTarget } from './embedded.js';
+import type { EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
 import type { Interruption } from './signals.js';
 import { UsageError } from '../client/usage-error.js';
@@ -23,7 +23,7 @@ import { environment, publicUrl, type LoadDocument, type LoadSettings } from '..
 import { renderLoadHtml } from '../load/report/html.js';
 import type { Progress } from '../load/recorder.js';
 import type { ScenarioReport } from '../load/report/model.js';
-import { runLoad, type CapacityProgress, type LoadOutcome, type RatePlan } from '../load/run-load.js';
+import type { CapacityProgress, LoadOutcome, RatePlan } from '../load/run-load.js';
 import { DEFAULT_MIX, DEFAULT_SCENARIOS, SCENARIOS, isHttpScenario, scenarioByName, type Scenario } from '../load/scenarios.js';
 import { evaluate, describeMiss, loadThresholds, parseRule, type Rule } from '../load/thresholds.js';
 import { prepareWrites } from '../load/write-mix.js';
@@ -218,6 +218,8 @@ export async function runLoadJob(o: LoadOptions, interruption: Interruption, vie
           `The scenario ${writing[0]!.name} needs an attribute it can write: name one with --writable PATH:ATTR[=V1|V2]${prepared.skipped.length ? ` (${prepared.skipped.join('; ')})` : ''}.`,
         );
       }
+      // Loaded once the flags, the target and its paths have passed: a refusal never pays for the load engines.
+      const { runLoad } = await import('../load/run-load.js');
       view.start({ target: publicUrl(target), embedded: Boolean(embedded), plan: ratePlan, connections, durationS, windowS, maxRequests });
       outcome = await runLoad({
         client,
@@ -384,6 +386,8 @@ async function thresholdRules(flags: LoadOptions): Promise<Rule[]> {
 }
 
 async function startEmbedded(flags: LoadOptions): Promise<EmbeddedTarget> {
+  // Loaded only without --target: a run against a target has no use for the simulator's modules.
+  const { startEmbeddedTarget } = await import('./embedded.js');
   try {
     return await startEmbeddedTarget({
       namespace: flags.namespace,
