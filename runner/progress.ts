@@ -97,8 +97,10 @@ export class Progress {
       const elapsed = clock(this.lastFinish - this.started);
       this.opts.print(`area ${area}: ${tests} tests in ${took}; ${this.done} of ${this.total} done, ${elapsed} elapsed`);
     }
+    // An area's time runs from the previous area's last verdict: its hooks and a first test whose
+    // start was reported late (or not at all) are its own, not nobody's.
+    this.areaStarted = this.area === undefined ? this.now() : this.lastFinish;
     this.area = next;
-    this.areaStarted = this.now();
     this.areaTests = 0;
   }
 

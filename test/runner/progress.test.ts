@@ -126,6 +126,31 @@ describe('the progress total', () => {
     expect(shown.at(-1)).not.toContain('running');
   });
 
+  test("an area's time runs from the previous area's last verdict, whether or not its first test was reported starting", () => {
+    for (const firstReady of [true, false]) {
+      const lines: string[] = [];
+      let t = 0;
+      const progress = new Progress({ print: (l) => lines.push(l), now: () => t });
+      progress.plan(4);
+      progress.started_('upload', 'a');
+      t = 2_000;
+      progress.finished('upload', undefined);
+      // The next file's hooks, then a first test of 13 s (events: the shared measurement).
+      t = 3_000;
+      if (firstReady) progress.started_('events', 'b');
+      t = 16_000;
+      progress.finished('events', undefined);
+      progress.started_('events', 'c');
+      t = 17_000;
+      progress.finished('events', undefined);
+      progress.end();
+      expect(lines, `first test reported starting: ${firstReady}`).toEqual([
+        'area upload: 1 tests in 2.0 s; 1 of 4 done, 0:02 elapsed',
+        'area events: 2 tests in 15.0 s; 3 of 4 done, 0:17 elapsed',
+      ]);
+    }
+  });
+
   test('a run that ends before its first test shows no area line', () => {
     const lines: string[] = [];
     const progress = new Progress({ print: (l) => lines.push(l) });
