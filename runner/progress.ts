@@ -38,6 +38,8 @@ export class Progress {
   private areaStarted = 0;
   private areaTests = 0;
   private lastFinish: number;
+  /** When the total was known: the files collected, the first area's hooks and tests next. */
+  private planned?: number;
   private running?: { name: string; since: number };
   private ticker?: NodeJS.Timeout;
 
@@ -50,6 +52,7 @@ export class Progress {
   /** The tests that will run, before the first starts. */
   plan(total: number): void {
     this.total = total;
+    this.planned = this.now();
     if (this.opts.status && !this.ticker) {
       this.ticker = setInterval(() => this.render(), TICK_MS);
       this.ticker.unref();
@@ -97,9 +100,9 @@ export class Progress {
       const elapsed = clock(this.lastFinish - this.started);
       this.opts.print(`area ${area}: ${tests} tests in ${took}; ${this.done} of ${this.total} done, ${elapsed} elapsed`);
     }
-    // An area's time runs from the previous area's last verdict: its hooks and a first test whose
-    // start was reported late (or not at all) are its own, not nobody's.
-    this.areaStarted = this.area === undefined ? this.now() : this.lastFinish;
+    // An area's time runs from the previous area's last verdict (the first area's: from the plan):
+    // its hooks and a first test whose start was reported late (or not at all) are its own, not nobody's.
+    this.areaStarted = this.area === undefined ? (this.planned ?? this.now()) : this.lastFinish;
     this.area = next;
     this.areaTests = 0;
   }

@@ -151,6 +151,25 @@ describe('the progress total', () => {
     }
   });
 
+  test("the first area's time runs from the plan, whether or not its first test was reported starting", () => {
+    for (const firstReady of [true, false]) {
+      const lines: string[] = [];
+      let t = 1_000;
+      const progress = new Progress({ print: (l) => lines.push(l), now: () => t });
+      progress.plan(2);
+      // The file's hooks, then a first test of 13 s (`--only events`: the shared measurement).
+      t = 1_500;
+      if (firstReady) progress.started_('events', 'a');
+      t = 14_500;
+      progress.finished('events', undefined);
+      progress.started_('events', 'b');
+      t = 15_000;
+      progress.finished('events', undefined);
+      progress.end();
+      expect(lines, `first test reported starting: ${firstReady}`).toEqual(['area events: 2 tests in 14.0 s; 2 of 2 done, 0:14 elapsed']);
+    }
+  });
+
   test('a run that ends before its first test shows no area line', () => {
     const lines: string[] = [];
     const progress = new Progress({ print: (l) => lines.push(l) });
