@@ -126,49 +126,61 @@ describe('the progress total', () => {
     expect(shown.at(-1)).not.toContain('running');
   });
 
-  test("an area's time runs from the previous area's last verdict, whether or not its first test was reported starting", () => {
-    for (const firstReady of [true, false]) {
-      const lines: string[] = [];
-      let t = 0;
-      const progress = new Progress({ print: (l) => lines.push(l), now: () => t });
-      progress.plan(4);
-      progress.started_('upload', 'a');
-      t = 2_000;
-      progress.finished('upload', undefined);
-      // The next file's hooks, then a first test of 13 s (events: the shared measurement).
-      t = 3_000;
-      if (firstReady) progress.started_('events', 'b');
-      t = 16_000;
-      progress.finished('events', undefined);
-      progress.started_('events', 'c');
-      t = 17_000;
-      progress.finished('events', undefined);
-      progress.end();
-      expect(lines, `first test reported starting: ${firstReady}`).toEqual([
-        'area upload: 1 tests in 2.0 s; 1 of 4 done, 0:02 elapsed',
-        'area events: 2 tests in 15.0 s; 3 of 4 done, 0:17 elapsed',
-      ]);
-    }
-  });
+  /** Fake clock times, each a test's start or finish in an area; a start marked late vitest may not report. */
+  type Steps = Array<[number, 'started' | 'finished', string, late?: 'late']>;
 
-  test("the first area's time runs from the plan, whether or not its first test was reported starting", () => {
-    for (const firstReady of [true, false]) {
-      const lines: string[] = [];
-      let t = 1_000;
-      const progress = new Progress({ print: (l) => lines.push(l), now: () => t });
-      progress.plan(2);
-      // The file's hooks, then a first test of 13 s (`--only events`: the shared measurement).
-      t = 1_500;
-      if (firstReady) progress.started_('events', 'a');
-      t = 14_500;
-      progress.finished('events', undefined);
-      progress.started_('events', 'b');
-      t = 15_000;
-      progress.finished('events', undefined);
-      progress.end();
-      expect(lines, `first test reported starting: ${firstReady}`).toEqual(['area events: 2 tests in 14.0 s; 2 of 2 done, 0:14 elapsed']);
+  /** The area lines of a run planned at `t0` and fed `steps`; a late start is reported only with `reportLate`. */
+  function areaLines(t0: number, total: number, steps: Steps, reportLate: boolean): string[] {
+    const lines: string[] = [];
+    let t = t0;
+    const progress = new Progress({ print: (l) => lines.push(l), now: () => t });
+    progress.plan(total);
+    for (const [at, step, area, late] of steps) {
+      t = at;
+      if (step === 'finished') progress.finished(area, undefined);
+      else if (reportLate || !late) progress.started_(area, 'a test');
     }
-  });
+    progress.end();
+    return lines;
+  }
+
+  // Each: the next area's first test takes 13 s (events: the shared measurement) after its file's hooks.
+  test.each([
+    {
+      area: "an area's time runs from the previous area's last verdict",
+      t0: 0,
+      total: 4,
+      steps: [
+        [0, 'started', 'upload'],
+        [2_000, 'finished', 'upload'],
+        [3_000, 'started', 'events', 'late'],
+        [16_000, 'finished', 'events'],
+      ],
+      lines: ['area upload: 1 tests in 2.0 s; 1 of 4 done, 0:02 elapsed', 'area events: 2 tests in 15.0 s; 3 of 4 done, 0:17 elapsed'],
+    },
+    {
+      area: "the first area's time (`--only events`) runs from the plan",
+      t0: 1_000,
+      total: 2,
+      steps: [
+        [1_500, 'started', 'events', 'late'],
+        [14_500, 'finished', 'events'],
+      ],
+      lines: ['area events: 2 tests in 14.5 s; 2 of 2 done, 0:14 elapsed'],
+    },
+  ] as Array<{ area: string; t0: number; total: number; steps: Steps; lines: string[] }>)(
+    '$area, whether or not its first test was reported starting',
+    ({ t0, total, steps, lines }) => {
+      const end = steps.at(-1)![0];
+      const second: Steps = [
+        [end, 'started', 'events'],
+        [end + 1_000, 'finished', 'events'],
+      ];
+      for (const reportLate of [true, false]) {
+        expect(areaLines(t0, total, [...steps, ...second], reportLate), `first test reported starting: ${reportLate}`).toEqual(lines);
+      }
+    },
+  );
 
   test('a run that ends before its first test shows no area line', () => {
     const lines: string[] = [];
