@@ -72,7 +72,7 @@ const range = ([lo, hi]: readonly [number, number]): string => (lo === hi ? `${l
 
 /**
  * How far `seconds` lies outside the measured range, as a share of its nearer end: 0 inside it.
- * The issue's bar is 20 % of the measured figures, which are ranges.
+ * The dialect must come within 20 % of the measured figures, which are ranges.
  */
 export function offRange(seconds: number, [lo, hi]: readonly [number, number]): number {
   if (seconds < lo) return (seconds - lo) / lo;

@@ -1,6 +1,6 @@
 /**
  * The bench's table of the phosphor-rest dialect beside the measured server: each area's distance
- * from the measured range (the issue's bar is 20 % of those figures), not only from its midpoint.
+ * from the measured range (the dialect must come within 20 % of it), not only from its midpoint.
  */
 import { expect, test } from 'vitest';
 import { areaTable, offRange } from '../../bench/hardware-run.js';
