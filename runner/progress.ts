@@ -37,9 +37,8 @@ export class Progress {
   private area?: string;
   private areaStarted = 0;
   private areaTests = 0;
+  /** The last verdict, or the plan before the first: where the next area's time starts. */
   private lastFinish: number;
-  /** When the total was known: the files collected, the first area's hooks and tests next. */
-  private planned?: number;
   private running?: { name: string; since: number };
   private ticker?: NodeJS.Timeout;
 
@@ -52,7 +51,8 @@ export class Progress {
   /** The tests that will run, before the first starts. */
   plan(total: number): void {
     this.total = total;
-    this.planned = this.now();
+    // The files are collected: what comes next (the first file's hooks, its first test) is the first area's.
+    this.lastFinish = this.now();
     if (this.opts.status && !this.ticker) {
       this.ticker = setInterval(() => this.render(), TICK_MS);
       this.ticker.unref();
@@ -102,7 +102,7 @@ export class Progress {
     }
     // An area's time runs from the previous area's last verdict (the first area's: from the plan):
     // its hooks and a first test whose start was reported late (or not at all) are its own, not nobody's.
-    this.areaStarted = this.area === undefined ? (this.planned ?? this.now()) : this.lastFinish;
+    this.areaStarted = this.lastFinish;
     this.area = next;
     this.areaTests = 0;
   }
