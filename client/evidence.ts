@@ -221,7 +221,7 @@ export class EvidenceLog {
   private readonly capacity: number;
   private items: Entry[] = [];
   private nextSeq = 0;
-  private readonly listeners: Array<(x: Readonly<Exchange>) => void> = [];
+  private readonly listeners: Array<(x: Readonly<Exchange>, json?: unknown) => void> = [];
 
   constructor(opts: EvidenceOptions = {}) {
     for (const s of opts.secrets ?? []) this.addSecret(s);
@@ -237,13 +237,16 @@ export class EvidenceLog {
    * Calls `listener` with every exchange as it is recorded, before redaction: a listener keeps only
    * what it judges, and redacts what it shows (redactText with the run's secrets).
    */
-  onRecord(listener: (x: Readonly<Exchange>) => void): void {
+  onRecord(listener: (x: Readonly<Exchange>, json?: unknown) => void): void {
     this.listeners.push(listener);
   }
 
-  /** Records one exchange; what is read of it later is redacted and truncated. */
-  record(x: Exchange): void {
-    for (const listener of this.listeners) listener(x);
+  /**
+   * Records one exchange; what is read of it later is redacted and truncated. `json` is the body as
+   * the client parsed it, so that a listener judging every answer need not parse it again.
+   */
+  record(x: Exchange, json?: unknown): void {
+    for (const listener of this.listeners) listener(x, json);
     const large = (x.requestBody?.length ?? 0) > LAZY_BODY_LIMIT || (x.responseBody?.length ?? 0) > LAZY_BODY_LIMIT;
     this.items.push(large ? { seq: this.nextSeq++, exchange: this.redacted(x) } : { seq: this.nextSeq++, raw: x });
     if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
@@ -257,6 +260,11 @@ export class EvidenceLog {
     this.items.push({ seq: this.nextSeq++, raw: x, live: true });
     if (this.items.length > this.capacity) this.items.splice(0, this.items.length - this.capacity);
     return x;
+  }
+
+  /** An exchange a listener kept, redacted as the log's own entries are read. */
+  redact(x: Exchange): Exchange {
+    return this.redacted(x);
   }
 
   private redacted(x: Exchange): Exchange {

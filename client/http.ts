@@ -523,7 +523,7 @@ export class BmcClient {
       responseHeaders: res.headers,
       responseBody: res.json !== undefined || isUtf8(raw.body) ? res.text : bodyToText(raw.body),
       durationMs,
-    });
+    }, res.json);
     return res;
   }
 

@@ -38,13 +38,16 @@ export function suiteFile(area: Area): string {
   return `${SUITES}/${area}/${area}.suite.${EXT}`;
 }
 
+/** The run-wide oracle: it runs after the areas of every run, and judges what they all received. */
+export const ORACLE_FILE = `${SUITES}/oracle/oracle.suite.${EXT}`;
+
 export async function runSuites(run: SuiteRun): Promise<VerdictReporter> {
   const root = packageRoot();
   const status = run.terminal && !ciSet(process.env) ? new StatusLine(process.stdout, [process.stderr]) : undefined;
   const reporter = new VerdictReporter(root, run.print, status);
   const previousExitCode = process.exitCode;
   const ownSignals = keepSignalsFromVitest();
-  const files = run.areas.map(suiteFile);
+  const files = [...run.areas.map(suiteFile), ORACLE_FILE];
   try {
     if (run.lean) await runLean(run, reporter, files);
     else {

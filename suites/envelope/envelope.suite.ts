@@ -2,17 +2,6 @@
 import type { BmcResponse } from '../../client/http.js';
 import { check, type CheckContext } from '../harness/check.js';
 import { ensure, envelopeProblems, reasonPhraseNote } from '../harness/assert.js';
-import { takeAnswerProblems, type AnswerRequirement } from '../harness/answers.js';
-
-/**
- * What the run's earlier answers broke of `requirement` (suites/harness/answers.ts): every JSON
- * request of any area is answered by an envelope, not only the sample's.
- */
-function earlierAnswers(t: CheckContext, requirement: AnswerRequirement): string[] {
-  const { messages, count } = takeAnswerProblems(requirement, [t.cfg.password]);
-  if (count > messages.length) messages.push(`and ${count - messages.length} more answer(s) of the run`);
-  return messages;
-}
 
 /** A sample of every kind of response the read-only profile may provoke. */
 async function sampleResponses(t: CheckContext): Promise<Array<[string, BmcResponse]>> {
@@ -50,8 +39,8 @@ function jsonLike(res: BmcResponse): boolean {
 }
 
 /** The problems of `requirement` in the sample; bodies that are not JSON are ENV-4's to judge. */
-function checkMembers(t: CheckContext, responses: Array<[string, BmcResponse]>, requirement: string, earlier: string[] = []): void {
-  const problems: string[] = [...earlier];
+function checkMembers(t: CheckContext, responses: Array<[string, BmcResponse]>, requirement: string): void {
+  const problems: string[] = [];
   for (const [what, res] of responses) {
     // bmcweb answers some refusals with an empty body: no JSON response, so no envelope is owed.
     if (res.text.trim() === '' && res.status >= 400) continue;
@@ -63,8 +52,7 @@ function checkMembers(t: CheckContext, responses: Array<[string, BmcResponse]>, 
 }
 
 check('ENV-1', 'every JSON response, success or error, has data, message and status', async (t) => {
-  const earlier = earlierAnswers(t, 'ENV-1');
-  checkMembers(t, await sampleResponses(t), 'ENV-1', earlier);
+  checkMembers(t, await sampleResponses(t), 'ENV-1');
 });
 
 check('ENV-2', 'message is "<code> <reason>" for the HTTP status of its own response', async (t) => {
@@ -82,7 +70,7 @@ check('ENV-3', 'status is "ok" on success and "error" on failure', async (t) => 
 });
 
 check('ENV-4', 'responses are JSON: application/json and parseable', async (t) => {
-  const problems: string[] = earlierAnswers(t, 'ENV-4');
+  const problems: string[] = [];
   for (const [what, res] of await sampleResponses(t)) {
     if (res.text.trim() === '' && res.status >= 400) continue;
     const type = String(res.headers['content-type'] ?? '(none)');

@@ -1,100 +1,88 @@
 /**
- * Every answer of the run judged as an answer: whichever area sent a JSON request, an answer that
- * is no envelope at all (an empty 200, a plain-text body) is noted here as it arrives, and the
- * envelope checks (the envelope area's, the fuzz area's) take what was noted since they last looked.
- * Only what needs no parsing is looked at first, so that judging every answer costs next to nothing:
- * a body that opens as a JSON object is an envelope whose members the envelope checks judge.
+ * The run-wide answers oracle: every answer of the run, whichever area asked and whatever the
+ * route or outcome, is judged as it arrives by every check of answer-checks.ts that applies to it.
+ * What a check finds is kept with its exchange (a few per route), and the oracle's tests at the end
+ * of the run (suites/oracle) judge each requirement from all of it. Refusals of requests that
+ * carried no credentials are kept too: whether one leaks data of the tree (AUTH-5) is read against
+ * the tree, once it is known.
  */
 import type { Exchange } from '../../client/evidence.js';
-import { redactText } from '../../client/evidence.js';
+import { siteName } from '../../client/answer-site.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
+import { ANSWER_CHECKS, answerOf, type Answer, type AnswerRequirement, type HeldRequirement } from './answer-checks.js';
 
-export type AnswerRequirement = 'ENV-1' | 'ENV-4';
+export type { AnswerRequirement } from './answer-checks.js';
 
-interface Noted {
+/** One answer that broke a statement. */
+export interface AnswerFinding {
   requirement: AnswerRequirement;
-  /** Not yet redacted: redacted when taken. */
-  message: string;
+  /** `route:outcome`, e.g. `logout:ok`. */
+  site: string;
+  problem: string;
+  /** As recorded, not yet redacted. */
+  exchange: Exchange;
 }
 
-/** Notes kept per requirement; beyond it only the count grows. */
-const KEPT = 50;
-const API_METHODS = new Set(['GET', 'PUT', 'POST', 'DELETE', 'PATCH']);
+export interface Tally {
+  /** Answers the requirement's check applied to. */
+  judged: number;
+  /** Of them, those that broke it. */
+  broken: number;
+  /** The sites (route:outcome) judged. */
+  sites: Set<string>;
+  /** Kept findings: the first few of each site. */
+  kept: AnswerFinding[];
+}
 
-const noted: Noted[] = [];
-const counts: Record<AnswerRequirement, number> = { 'ENV-1': 0, 'ENV-4': 0 };
-const taken: Record<AnswerRequirement, number> = { 'ENV-1': 0, 'ENV-4': 0 };
+/** Findings kept per requirement and site; beyond it only the count grows. */
+const KEPT_PER_SITE = 3;
+/** Anonymous refusals kept for the leak oracle (the fuzzer sends a few hundred). */
+const REFUSALS_KEPT = 2000;
+
+const tallies = new Map<AnswerRequirement, Tally>();
+const refusals: Answer[] = [];
+let refusalsSeen = 0;
+
 forgetEachRun(() => {
-  noted.length = 0;
-  for (const id of ['ENV-1', 'ENV-4'] as const) counts[id] = taken[id] = 0;
+  tallies.clear();
+  refusals.length = 0;
+  refusalsSeen = 0;
 });
 
-function header(headers: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return Array.isArray(v) ? v.join(', ') : String(v);
-  return undefined;
+function tally(requirement: AnswerRequirement): Tally {
+  let t = tallies.get(requirement);
+  if (!t) tallies.set(requirement, (t = { judged: 0, broken: 0, sites: new Set(), kept: [] }));
+  return t;
 }
 
-/** A request of the interface that asks for JSON and sends JSON or nothing (uploads send images). */
-export function isJsonRequest(x: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>): boolean {
-  if (!API_METHODS.has(x.method.toUpperCase())) return false;
-  if ((x.url.split('?')[0] ?? '') === '/subscribe') return false;
-  const accept = header(x.requestHeaders, 'accept');
-  if (accept !== undefined && !/application\/json/i.test(accept)) return false;
-  const type = header(x.requestHeaders, 'content-type');
-  if (x.requestBody === undefined || x.requestBody === '') return type === undefined || /^application\/json\b/i.test(type);
-  return type !== undefined && /^application\/json\b/i.test(type);
-}
-
-function parses(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
+/** Applies every check to one answer; the listener on the run's evidence log (suites/harness/session.ts). */
+export function noteAnswer(x: Readonly<Exchange>, json?: unknown): void {
+  const a = answerOf(x, json);
+  if (!a) return;
+  const site = siteName(a);
+  for (const check of ANSWER_CHECKS) {
+    if (!check.applies(a)) continue;
+    const t = tally(check.requirement);
+    t.judged++;
+    t.sites.add(site);
+    const problem = check.problem(a);
+    if (problem === undefined) continue;
+    t.broken++;
+    if (t.kept.filter((f) => f.site === site).length < KEPT_PER_SITE)
+      t.kept.push({ requirement: check.requirement, site, problem, exchange: { ...x } });
+  }
+  if (a.anonymous && a.outcome === 'error' && (x.responseBody ?? '').trim() !== '') {
+    refusalsSeen++;
+    if (refusals.length < REFUSALS_KEPT) refusals.push({ ...a, x: { ...x } });
   }
 }
 
-/**
- * What is wrong with the answer to a JSON request when it is no envelope at all: a success must be
- * a JSON object (empty or not JSON: ENV-4; JSON but no object: ENV-1); a refusal (4xx) may come
- * without a body, but a body it has must be JSON (ENV-4). Server errors are ERR-5's.
- */
-export function answerProblem(x: Readonly<Exchange>): { requirement: AnswerRequirement; problem: string } | undefined {
-  if (x.status === undefined || x.error !== undefined || !isJsonRequest(x)) return undefined;
-  const success = x.status >= 200 && x.status < 300;
-  if (!success && (x.status < 400 || x.status >= 500)) return undefined;
-  const body = x.responseBody ?? '';
-  const text = body.trim();
-  if (text.startsWith('{')) return undefined;
-  if (text === '') return success ? { requirement: 'ENV-4', problem: 'an empty body: no JSON, no envelope' } : undefined;
-  const parsed = parses(text);
-  const excerpt = JSON.stringify(text.slice(0, 80)) + (text.length > 80 ? '…' : '');
-  if (!parsed.ok) return { requirement: 'ENV-4', problem: `a body that is not JSON: ${excerpt}` };
-  return success
-    ? {
-        requirement: 'ENV-1',
-        problem: `a JSON ${Array.isArray(parsed.value) ? 'array' : typeof parsed.value}, not an envelope: ${excerpt}`,
-      }
-    : undefined;
+/** What the run's answers showed of `requirement` so far. */
+export function answerTally(requirement: HeldRequirement): Readonly<Tally> {
+  return tally(requirement);
 }
 
-/** The listener on the run's evidence log (suites/harness/session.ts). */
-export function noteAnswer(x: Readonly<Exchange>): void {
-  const found = answerProblem(x);
-  if (!found) return;
-  counts[found.requirement]++;
-  if (noted.filter((n) => n.requirement === found.requirement).length >= KEPT) return;
-  const target = x.url.length > 100 ? `${x.url.slice(0, 100)}…` : x.url;
-  noted.push({ requirement: found.requirement, message: `${x.method} ${target} answered ${x.status}: ${found.problem}` });
-}
-
-/**
- * The answers of `requirement` noted since it was last taken, redacted with `secrets`, and how many
- * there were in all (more than those kept).
- */
-export function takeAnswerProblems(requirement: AnswerRequirement, secrets: readonly string[]): { messages: string[]; count: number } {
-  const mine = noted.filter((n) => n.requirement === requirement);
-  const count = counts[requirement] - taken[requirement];
-  taken[requirement] = counts[requirement];
-  for (const n of mine) noted.splice(noted.indexOf(n), 1);
-  return { messages: mine.map((n) => redactText(n.message, secrets)), count };
+/** The refusals of requests without credentials, for the leak oracle; `seen` counts those not kept too. */
+export function anonymousRefusals(): { kept: readonly Answer[]; seen: number } {
+  return { kept: refusals, seen: refusalsSeen };
 }

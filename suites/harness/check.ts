@@ -48,6 +48,11 @@ export interface CheckContext {
    * judges a shared measurement shows the requests and event messages of that measurement.
    */
   evidenceFrom(mark: number): void;
+  /**
+   * The test's evidence is these exchanges, not the requests it sent: a run-wide oracle shows the
+   * answers that broke its requirement, whichever test received them.
+   */
+  showExchanges(exchanges: readonly Exchange[]): void;
 }
 
 export interface CheckOptions {
@@ -153,6 +158,7 @@ async function runCheck(
   const evidence = sharedEvidence();
   let mark = evidence.mark();
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  let shown: Exchange[] | undefined;
   const t: CheckContext = {
     cfg,
     ns: cfg.namespace,
@@ -169,6 +175,9 @@ async function runCheck(
     cleanup: (fn) => cleanups.unshift(fn),
     evidenceFrom: (earlier) => {
       mark = Math.min(mark, earlier);
+    },
+    showExchanges: (exchanges) => {
+      shown = exchanges.map((x) => evidence.redact(x));
     },
   };
   let failed = false;
@@ -213,11 +222,11 @@ async function runCheck(
     const cleanupError = await runCleanups(cleanups);
     // Evidence is redacted as it is read: read only what a finding or the Allure steps show.
     const findings = failed || notJudged || meta.failures.length > 0 || meta.warnings.length > 0 || cleanupError;
-    const kept = findings ? keptEvidence(evidence.since(mark), EVIDENCE_PER_TEST) : [];
+    const kept = findings ? (shown ?? keptEvidence(evidence.since(mark), EVIDENCE_PER_TEST)) : [];
     if (kept.length > 0) meta.evidence = kept;
     if (cfg.requestSteps)
       await exchangeSteps(
-        evidence.since(mark),
+        shown ?? evidence.since(mark),
         [...meta.failures, ...meta.warnings].map((f) => f.message),
       );
     if (cfg.requestSteps && kept.length > 0) await replayAttachments(kept, cfg.target);

@@ -15,12 +15,14 @@ import {
 } from '../../catalogue/requirements.js';
 import { FAULTS } from '../../simulator/faults.js';
 import { packageRoot } from '../../client/package-root.js';
+import { ANSWER_CHECKS, ANSWER_REQUIREMENTS } from '../../suites/harness/answer-checks.js';
 
 const suitesDir = join(packageRoot(), 'suites');
-/** The shared harness; every other folder of suites/ is an area. */
+/** The shared harness, and the run-wide oracle that runs after the areas of every run; every other folder of suites/ is an area. */
 const HARNESS = 'harness';
+const ORACLE = 'oracle';
 const areaFolders = readdirSync(suitesDir, { withFileTypes: true })
-  .filter((e) => e.isDirectory() && e.name !== HARNESS)
+  .filter((e) => e.isDirectory() && e.name !== HARNESS && e.name !== ORACLE)
   .map((e) => e.name);
 /** `events/events.suite.ts`: each area's suite file, in its folder. */
 const suiteFiles = areaFolders.flatMap((area) =>
@@ -86,6 +88,13 @@ describe('requirement catalogue', () => {
     const sorted = (m: Partial<Record<string, readonly string[]>>): Record<string, string[]> =>
       Object.fromEntries(Object.entries(m).map(([a, ids]): [string, string[]] => [a, [...new Set(ids)].sort()]));
     expect(sorted(JUDGED_ELSEWHERE)).toEqual(sorted(elsewhere));
+  });
+
+  test('the run-wide oracle is one suite file that judges the requirements every answer is held to', () => {
+    expect(readdirSync(join(suitesDir, ORACLE)).filter((f) => f.endsWith('.suite.ts'))).toEqual(['oracle.suite.ts']);
+    for (const id of ANSWER_REQUIREMENTS) expect(isRequirementId(id)).toBe(true);
+    const held = ANSWER_CHECKS.map((c) => c.requirement);
+    expect([...held, 'AUTH-5'].sort()).toEqual([...ANSWER_REQUIREMENTS].sort());
   });
 
   test('every requirement has at least one test', () => {
