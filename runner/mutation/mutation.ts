@@ -108,6 +108,8 @@ async function runJobs(jobs: WorkerJob[], concurrency: number, onAnswer: (a: Wor
   const queue = [...jobs].sort((a, b) => jobCost(b) - jobCost(a));
   const drain = async (): Promise<void> => {
     const child: ChildProcess = fork(worker, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    // A job sent to a worker that has just died fails with EPIPE, emitted here: its 'exit' reports the job.
+    child.on('error', () => undefined);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     try {
