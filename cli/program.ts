@@ -158,6 +158,7 @@ withVersion(program.command('simulate'))
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')
   .option('--key <file>', 'PEM private key for --cert')
   .option('--list-faults', 'print the fault catalogue and exit', false)
+  .option('--sites', 'with --list-faults: print every answer fault at every site it applies to, one FAULT@ROUTE:OUTCOME a line', false)
   .action(lazy(() => import('./simulate-command.js'), 'simulateCommand'));
 
 targetOptions(

@@ -1,6 +1,6 @@
 /** `simulate`: the reference simulator in the foreground until SIGTERM or SIGINT. */
 import { readFile } from 'node:fs/promises';
-import { parseDialect, isFaultName, listFaultsText, runSimulatorCli } from '../simulator/index.js';
+import { parseDialect, isFaultName, listFaultsText, runSimulatorCli, siteFaultsText } from '../simulator/index.js';
 import { dialectError } from './dialect-flag.js';
 import { UsageError } from '../client/usage-error.js';
 
@@ -19,11 +19,13 @@ export interface SimulateFlags {
   cert?: string;
   key?: string;
   listFaults: boolean;
+  sites: boolean;
 }
 
 export async function simulateCommand(flags: SimulateFlags): Promise<void> {
+  if (flags.sites && !flags.listFaults) throw new UsageError('--sites goes with --list-faults.');
   if (flags.listFaults) {
-    process.stdout.write(`${listFaultsText()}\n`);
+    process.stdout.write(`${flags.sites ? siteFaultsText() : listFaultsText()}\n`);
     return;
   }
   const unknown = flags.fault.filter((f) => !isFaultName(f));

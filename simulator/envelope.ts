@@ -45,18 +45,27 @@ export function contentType(faults: FaultSet): string {
   return faults.has('text-plain-content-type') ? 'text/plain; charset=utf-8' : 'application/json';
 }
 
+/** How the answer faults of a request's site change its answer (answer-faults.ts). */
+export type AnswerTransform = (answer: { status: number; body: string; contentType: string }) => {
+  status: number;
+  body: string;
+  contentType: string;
+};
+
 export function sendEnvelope(
   res: ServerResponse,
   code: number,
   data: unknown,
   faults: FaultSet,
   headers: Record<string, string | string[]> = {},
+  transform?: AnswerTransform,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const body = envelopeBody(code, data, faults);
-  res.writeHead(code, {
+  const plain = { status: code, body: envelopeBody(code, data, faults), contentType: contentType(faults) };
+  const { status, body, contentType: type } = transform ? transform(plain) : plain;
+  res.writeHead(status, {
     ...headers,
-    'Content-Type': contentType(faults),
+    'Content-Type': type,
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
   });
@@ -69,8 +78,9 @@ export function sendError(
   description: string,
   faults: FaultSet,
   headers: Record<string, string> = {},
+  transform?: AnswerTransform,
 ): void {
-  sendEnvelope(res, code, errorData(description, faults), faults, headers);
+  sendEnvelope(res, code, errorData(description, faults), faults, headers, transform);
 }
 
 /** A complete raw HTTP/1.1 error response, for sockets that never became an HTTP response. */

@@ -14,6 +14,8 @@ import { EFFECT_FAULTS } from './faults-effects.js';
 import { EVENT_FAULTS } from './faults-events.js';
 import { DOMAIN_FAULTS } from './faults-domains.js';
 import { FIDELITY_FAULTS } from './faults-fidelity.js';
+import { parseSiteFault, type AnswerFaultInfo, type SiteFault } from './answer-faults.js';
+import type { SiteOutcome, SiteRoute } from '../client/answer-site.js';
 
 export type { FaultInfo } from './fault-info.js';
 
@@ -663,9 +665,12 @@ export type FaultName =
 
 const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...HARNESS_FAULT_NAMES, ...LOAD_FAULT_NAMES]);
 
-/** A fault the simulator knows: one of the catalogue, a slow-* latency fault, a harness fault, or a load-only fault. */
-export function isFaultName(name: string): name is FaultName {
-  return NAMES.has(name);
+/**
+ * A fault the simulator knows: one of the catalogue, a slow-* latency fault, a harness fault, a
+ * load-only fault, or an answer fault at one site (`NAME@ROUTE:OUTCOME`, answer-faults.ts).
+ */
+export function isFaultName(name: string): boolean {
+  return NAMES.has(name) || parseSiteFault(name) !== undefined;
 }
 
 /** The set of faults a simulator runs with; unknown names are refused up front. */
@@ -675,21 +680,29 @@ export class FaultSet {
   readonly latency: LatencyFaults;
   /** The load-* faults (load-faults.ts): they show only while requests overlap. */
   readonly load: LoadFaults;
+  /** Answer faults at one site each (answer-faults.ts). */
+  readonly sites: readonly SiteFault[];
 
   constructor(names: readonly string[] = []) {
-    const unknown = names.filter((n) => !NAMES.has(n));
+    const unknown = names.filter((n) => !isFaultName(n));
     if (unknown.length > 0) {
       throw new Error(
-        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS, ...HARNESS_FAULTS, ...LOAD_FAULTS].map((f) => f.name).join(', ')}`,
+        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS, ...HARNESS_FAULTS, ...LOAD_FAULTS].map((f) => f.name).join(', ')}, and answer faults at a site, NAME@ROUTE:OUTCOME (simulate --list-faults --sites)`,
       );
     }
     this.active = new Set(names);
+    this.sites = names.flatMap((n) => parseSiteFault(n) ?? []);
     this.latency = new LatencyFaults(names);
     this.load = new LoadFaults(names);
   }
 
   has(name: FaultName): boolean {
     return this.active.has(name);
+  }
+
+  /** The answer faults active at one site. */
+  atSite(route: SiteRoute, outcome: SiteOutcome): AnswerFaultInfo[] {
+    return this.sites.filter((f) => f.site.route === route && f.site.outcome === outcome).map((f) => f.fault);
   }
 
   get names(): string[] {

@@ -6,6 +6,6 @@ export { simulatorTargetProfile, simulatorDeletablePrefix, type SimulatorTargetP
 export { startTftpServer, type TftpServerHandle } from './tftp-server.js';
 export { versionId } from './initial-tree.js';
 export { UPLOAD_FAILED } from './software.js';
-export { runSimulatorCli, listFaultsText } from './main.js';
+export { runSimulatorCli, listFaultsText, siteFaultsText } from './main.js';
 export { DIALECTS, isDialect, parseDialect, type DialectName, type DialectFamily } from './dialects/dialect.js';
 export { dialectFamily, dialectDefaults } from './dialects/registry.js';

@@ -7,6 +7,7 @@ import { LATENCY_FAULTS } from './latency-faults.js';
 import { HARNESS_FAULTS } from './harness-faults.js';
 import { LOAD_FAULTS } from './load-faults.js';
 import { FAULTS } from './faults.js';
+import { ANSWER_FAULTS, allSiteFaults, siteFaultName } from './answer-faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
 /** Resolves with the exit code the signal that stopped it asks for (130 or 143). */
@@ -38,7 +39,7 @@ export async function runSimulatorCli(opts: SimulatorOptions = {}): Promise<numb
 
 /** A printable table of the faults: name, requirement, description. */
 export function listFaultsText(): string {
-  const nameWidth = Math.max(5, ...[...FAULTS, ...LOAD_FAULTS].map((f) => f.name.length));
+  const nameWidth = Math.max(5, ...[...FAULTS, ...LOAD_FAULTS].map((f) => f.name.length), ...ANSWER_FAULTS.map((f) => f.name.length + 5));
   const reqWidth = Math.max(11, ...FAULTS.map((f) => f.requirement.length), ...LOAD_FAULTS.map((f) => f.requirement.length + 16));
   const opWidth = Math.max(8, ...FAULTS.map((f) => f.operator.length));
   const row = (a: string, b: string, op: string, c: string): string =>
@@ -51,5 +52,12 @@ export function listFaultsText(): string {
     ...LOAD_FAULTS.map((f) => row(f.name, `${f.requirement} (load --verify)`, f.operator, f.description)),
     ...LATENCY_FAULTS.map((f) => row(f.name, '(load)', '', f.description)),
     ...HARNESS_FAULTS.map((f) => row(f.name, '(run)', '', f.description)),
+    // Answer faults apply at one site each: NAME@ROUTE:OUTCOME (--list-faults --sites lists every pair).
+    ...ANSWER_FAULTS.map((f) => row(`${f.name}@SITE`, f.requirement, f.operator, `${f.description} (at one route and outcome)`)),
   ].join('\n');
+}
+
+/** Every answer fault at every site it applies to, one `FAULT@ROUTE:OUTCOME` a line: the pairs the mutation self-test runs. */
+export function siteFaultsText(): string {
+  return allSiteFaults().map(siteFaultName).join('\n');
 }

@@ -8,7 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireValue, type Bus } from './bus.js';
 import type { Context } from './context.js';
-import { HttpError, sendEnvelope, sendError, errorData } from './envelope.js';
+import { HttpError, sendEnvelope, sendError, errorData, type AnswerTransform } from './envelope.js';
+import { faultAnswer, siteRouteOf } from './answer-faults.js';
 import { parseRoute, targetPath, type Route } from './route-parse.js';
 import { discardBody, readImageBody, readJsonBody } from './request-body.js';
 import type { Sessions } from './sessions.js';
@@ -31,6 +32,7 @@ const UNAUTHORIZED = 'Unauthorized: log in with POST /login first';
 
 /** Handles one request; never throws, and answers 500 only for a bug (logged). */
 export async function handleRequest(ctx: SpecContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const transform = siteTransform(ctx, req);
   try {
     await ctx.faults.latency.beforeRequest();
     const outcome = await route(ctx, req);
@@ -40,18 +42,40 @@ export async function handleRequest(ctx: SpecContext, req: IncomingMessage, res:
       res.end(outcome.bare);
       return;
     }
-    sendEnvelope(res, outcome.status ?? 200, outcome.data, ctx.faults, outcome.headers);
+    sendEnvelope(res, outcome.status ?? 200, outcome.data, ctx.faults, outcome.headers, transform);
   } catch (e) {
     if (e instanceof HttpError) {
       await discardBody(req);
       if (e.status >= 500 && !ctx.faults.has('reset-500')) ctx.log(`${req.method} ${req.url}: ${e.message}`);
-      sendError(res, e.status, e.description, ctx.faults, e.headers);
+      sendError(res, e.status, e.description, ctx.faults, e.headers, transform);
     } else {
       ctx.log(`internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
       await discardBody(req).catch(() => undefined);
-      sendError(res, 500, 'Internal error', ctx.faults);
+      sendError(res, 500, 'Internal error', ctx.faults, {}, transform);
     }
   }
+}
+
+/** The answer faults of the request's site (`--fault NAME@ROUTE:OUTCOME`), applied by the outcome its answer has. */
+function siteTransform(ctx: SpecContext, req: IncomingMessage): AnswerTransform | undefined {
+  if (ctx.faults.sites.length === 0) return undefined;
+  const site = siteRouteOf(req.method ?? '', parseRoute(req.url, ctx.bus.tree));
+  if (!site) return undefined;
+  const anonymous = ctx.sessions.fromCookieHeader(req.headers.cookie) === undefined;
+  // A value of another object than the one addressed: a request that writes an object carries its own values.
+  const ns = `/xyz/${ctx.bus.namespace}`;
+  const [source, name] = (req.url ?? '').includes('/inventory/system')
+    ? [`${ns}/network/eth0`, 'MACAddress']
+    : [`${ns}/inventory/system`, 'SerialNumber'];
+  const leaked = (): string => {
+    const ref = ctx.bus.tree.get(source)?.attributes().get(name);
+    return ref ? String(wireValue(ref.property)) : `${source}/${name}`;
+  };
+  return (answer) => {
+    const outcome = answer.status >= 200 && answer.status < 300 ? 'ok' : answer.status >= 400 ? 'error' : undefined;
+    const faults = outcome ? ctx.faults.atSite(site, outcome) : [];
+    return faults.length === 0 ? answer : faultAnswer(faults, answer, { anonymous, leaked });
+  };
 }
 
 function hasNonAscii(path: string): boolean {

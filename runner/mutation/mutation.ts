@@ -18,6 +18,7 @@ import { AREAS, areasJudging, failableRequirements, type Area } from '../../cata
 import { FAULTS, type FaultInfo } from '../../simulator/faults.js';
 import type { WorkerAnswer, WorkerJob } from './worker.js';
 import { faultCoverage, formatFaultCoverage } from './fault-coverage.js';
+import { sitePairs, type SitePair } from './site-runs.js';
 import { packageRoot } from '../../client/package-root.js';
 import type { Verdict } from '../../client/results.js';
 
@@ -66,6 +67,11 @@ export interface MutationOptions {
    */
   scope?: MutationScope;
   faults?: string[];
+  /**
+   * The answer faults at their sites (site-runs.ts), each in its site's area and the oracle:
+   * `all` every pair, `none` (default) no pair; a list of pair names runs those.
+   */
+  sites?: 'all' | 'none' | readonly string[];
   seed?: number;
   onOutcome?: (o: FaultOutcome) => void;
 }
@@ -168,7 +174,8 @@ function judge(fault: FaultInfo, answer: WorkerAnswer): FaultOutcome {
 export async function runMutation(opts: MutationOptions = {}): Promise<MutationReport> {
   const started = Date.now();
   const seed = opts.seed ?? 20261123;
-  const chosen = FAULTS.filter((f) => !opts.faults || opts.faults.includes(f.name));
+  const pairs = sitePairs().filter((p) => opts.sites === 'all' || (Array.isArray(opts.sites) && opts.sites.includes(p.name)));
+  const chosen: FaultInfo[] = [...FAULTS.filter((f) => !opts.faults || opts.faults.includes(f.name)), ...pairs];
   const outcomes = new Map<string, FaultOutcome>();
   let clean: MutationReport['clean'] = { fails: [], warns: [], exitCode: -1, seconds: 0 };
   const scope = opts.scope ?? 'judging';
@@ -177,6 +184,8 @@ export async function runMutation(opts: MutationOptions = {}): Promise<MutationR
   const jobs: WorkerJob[] = [
     { faults: [], seed, ...RUN_SETTINGS },
     ...chosen.map((f) => {
+      // A pair runs its site's area whole, whatever the scope: the oracle judges what that area receives.
+      if ('area' in f) return { faults: [f.name], seed, ...RUN_SETTINGS, only: [(f as SitePair).area] };
       const only = faultAreas(f, scope);
       // Judging scope: only the tests that name the requirement or a knock-on (a fifth less CPU per run).
       const requirements = scope === 'judging' ? [f.requirement, ...Object.keys(f.knockOn ?? {})] : undefined;

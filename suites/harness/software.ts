@@ -126,7 +126,8 @@ export async function uploadAndTrack(
   const image = opts.image?.image ?? (await buildImage({ version, namespace: t.ns }));
   invalidateTreeCache();
   const res = await uploadOwn(t, image, opts.remoteName);
-  const appeared = res.status === 200 ? await waitForNewVersions(t, softwareRoot, before, uploadWaitMs(t)) : [];
+  // Any success: a 202 says accepted, and its version is still to appear (a code other than 200 is ERR-4's).
+  const appeared = isSuccess(res) ? await waitForNewVersions(t, softwareRoot, before, uploadWaitMs(t)) : [];
   const added = await carrying(t, appeared, version);
   deleteSoftwareVersions(t, added);
   return { res, added };

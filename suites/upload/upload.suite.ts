@@ -1,6 +1,6 @@
 /** Image upload: POST and PUT with a remote name, registration, failed and duplicate uploads. */
 import { buildImage, corruptImage, imageWithoutManifest } from '../../client/image.js';
-import type { BmcResponse } from '../../client/http.js';
+import { isSuccess, type BmcResponse } from '../../client/http.js';
 import { check } from '../harness/check.js';
 import { descriptionOf, ensure, expectError, expectOk, expectSuccess, notJudged, show } from '../harness/assert.js';
 import { children, invalidateTreeCache } from '../harness/tree.js';
@@ -98,7 +98,7 @@ check(
       const watch = await TreeWatch.start(t);
       const { res, added } = await uploadAndTrack(t, { tag: 'effects' });
       // The answer and the registration are the other checks' concern; here what else changed.
-      if (res.status !== 200 || added.length === 0)
+      if (!isSuccess(res) || added.length === 0)
         notJudged(`the upload answered ${res.status} and registered ${added.length} version(s): nothing to watch`);
       return [{ command: 'POST /upload/image', found: await watch.collateral({ added: { under: software, max: 1 } }, software) }];
     });

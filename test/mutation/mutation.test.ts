@@ -11,20 +11,28 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../simulator/faults.js';
 import { formatMutationReport, runMutation, type MutationReport } from '../../runner/mutation/mutation.js';
 import { packageRoot } from '../../client/package-root.js';
+import { sampledSitePairs, sitePairs } from '../../runner/mutation/site-runs.js';
 import { hangAfter } from '../support/hang.js';
 
 let report: MutationReport;
 
 /** `BMC_MUTATION_FAULTS=a,b`: only those faults (and the clean simulator), while working on them. */
 const only = process.env.BMC_MUTATION_FAULTS?.split(',').filter(Boolean);
-const chosen = FAULTS.filter((f) => !only || only.includes(f.name));
 /** `BMC_MUTATION_SCOPE=all` (`npm run mutation`): every area in every fault's run, for precision across the run. */
 const scope = process.env.BMC_MUTATION_SCOPE === 'all' ? 'all' : 'judging';
+/** The answer faults at their sites: every pair in `npm run mutation`, one a site in `npm test`. */
+const pairs = sitePairs().filter((p) => (only ? only.includes(p.name) : scope === 'all' || sampledSitePairs().includes(p.name)));
+const chosen = [...FAULTS.filter((f) => !only || only.includes(f.name)), ...pairs];
 
 beforeAll(
   async () => {
     // Two runs per core: a run waits on its simulator's event windows about half the time.
-    report = await runMutation({ concurrency: 2 * availableParallelism(), scope, ...(only && { faults: only }) });
+    report = await runMutation({
+      concurrency: 2 * availableParallelism(),
+      scope,
+      sites: pairs.map((p) => p.name),
+      ...(only && { faults: only }),
+    });
     const dir = join(packageRoot(), 'reports', 'mutation');
     await mkdir(dir, { recursive: true });
     const text = formatMutationReport(report);
@@ -61,6 +69,12 @@ describe('mutation self-test', () => {
     expect(report.outcomes.filter((o) => o.killed && o.expected === 'FAIL' && o.bare).map((o) => `${o.fault} (${o.requirement})`)).toEqual(
       [],
     );
+  });
+
+  test.skipIf(only || scope !== 'all')('every answer fault runs at every site it applies to: a row of the report for each pair', () => {
+    const rows = new Set(report.outcomes.map((o) => o.fault));
+    expect(sitePairs().filter((p) => !rows.has(p.name))).toEqual([]);
+    expect(sitePairs().length).toBeGreaterThanOrEqual(250);
   });
 
   test('recall and precision are 100 %', () => {
