@@ -106,7 +106,12 @@ fleetOptions(
     'how long to wait for a target that went away (a reboot) to come back (default 300; 30 on the embedded simulator)',
     WAIT_S,
   )
-  .option('--fault <name>', 'embedded simulator only: inject a fault (repeatable)', parse.collect, [])
+  .option(
+    '--fault <name>',
+    'embedded simulator only: inject a fault, or an answer fault at one site as NAME@ROUTE:OUTCOME (repeatable; see simulate --list-faults)',
+    parse.collect,
+    [],
+  )
   .option('--dialect <name>', 'embedded simulator only: behave as spec (default), phosphor-rest, bmcweb (bmcweb@current) or bmcweb@2023')
   .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", DELAY_MS)
   .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', DELAY_MS)
@@ -137,7 +142,12 @@ withVersion(program.command('simulate'))
   .option('--namespace <ns>', 'vendor word', 'mgmt_project')
   .option('--user <name>', 'accepted user', 'root')
   .option('--password <password>', 'accepted password', '0penBmc')
-  .option('--fault <name>', 'inject a fault (repeatable); see --list-faults', parse.collect, [])
+  .option(
+    '--fault <name>',
+    'inject a fault, or an answer fault at one site as NAME@ROUTE:OUTCOME (repeatable); see --list-faults [--sites]',
+    parse.collect,
+    [],
+  )
   .option('--objects <n>', 'add N generated objects', parse.wholeNumber, 0)
   .option(
     '--dialect <name>',
