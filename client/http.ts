@@ -516,14 +516,17 @@ export class BmcClient {
     if (flags.storeCookies) {
       for (const c of this.cookies.store(res.headers['set-cookie'], path)) this.redactCookie(c.value);
     }
-    evidence?.record({
-      ...sent,
-      status: res.status,
-      statusLine: res.statusLine,
-      responseHeaders: res.headers,
-      responseBody: res.json !== undefined || isUtf8(raw.body) ? res.text : bodyToText(raw.body),
-      durationMs,
-    }, res.json);
+    evidence?.record(
+      {
+        ...sent,
+        status: res.status,
+        statusLine: res.statusLine,
+        responseHeaders: res.headers,
+        responseBody: res.json !== undefined || isUtf8(raw.body) ? res.text : bodyToText(raw.body),
+        durationMs,
+      },
+      res.json,
+    );
     return res;
   }
 
