@@ -14,6 +14,7 @@ import { measureFuzzThroughput } from './fuzz-throughput.js';
 import { capacityAnswers, eventDelivery, loadVsWrk } from './load-vs-wrk.js';
 import { hardwareRuns } from './hardware-run.js';
 import { linearizabilitySpeed } from './linearizability.js';
+import { answerOracleCost } from './answer-oracle.js';
 import { percentile } from '../client/percentile.js';
 import { messageOf } from '../client/errors.js';
 
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
   await eventDelivery(50, DURATION_S);
   await capacityAnswers(2);
   await fuzzThroughput();
+  await answerOracleCost();
   await linearizabilitySpeed();
   await hardwareRuns();
 }

@@ -4,7 +4,7 @@
  * every check that applies to every answer the run receives, whichever area asked.
  */
 import type { Exchange } from '../../client/evidence.js';
-import { envelopeProblems, show } from '../../client/answer.js';
+import { envelopeProblems, show, type Problem } from '../../client/answer.js';
 import type { BmcResponse } from '../../client/http.js';
 import { outcomeOf, routeOf, type SiteOutcome, type SiteRoute } from '../../client/answer-site.js';
 
@@ -128,10 +128,15 @@ export function asResponse(a: Answer): BmcResponse {
   };
 }
 
+/** The envelope's problems, judged once per answer for the three checks that read them. */
+const envelopeCache = new WeakMap<Answer, Problem[]>();
+
 /** The envelope problems of one requirement (client/answer.ts judges ENV-1..3 in one place). */
 function envelopeProblem(requirement: 'ENV-1' | 'ENV-2' | 'ENV-3'): (a: Answer) => string | undefined {
   return (a) => {
-    const found = envelopeProblems(asResponse(a)).filter((p) => p.requirement === requirement);
+    let all = envelopeCache.get(a);
+    if (!all) envelopeCache.set(a, (all = envelopeProblems(asResponse(a))));
+    const found = all.filter((p) => p.requirement === requirement);
     return found.length === 0 ? undefined : found.map((p) => p.problem).join('; ');
   };
 }
