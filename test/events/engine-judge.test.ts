@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import type { Change } from '../../suites/events/engine/filters.js';
-import { addedUnion, judgeStream } from '../../suites/events/engine/judge.js';
+import { addedUnion, judgeStream, withEarlier } from '../../suites/events/engine/judge.js';
 
 const P = '/xyz/ns/inventory/system';
 
@@ -123,5 +123,57 @@ describe('the union of one new object’s InterfacesAdded signals', () => {
     const union = addedUnion([signal('xyz.ns.Version'), signal({ 'xyz.ns.Version': 'Version' }), null, signal({ 'xyz.ns.A': { A: 1 } })]);
     expect(union.properties).toEqual({ A: 1 });
     expect(union.signals).toBe(2);
+  });
+});
+
+describe('the writer’s earlier writes (its priming), late on a target that delivers in bursts', () => {
+  const change = (no: number, value: unknown, after: number): Change => ({
+    no,
+    kind: 'PropertiesChanged',
+    path: P,
+    name: 'Asserted',
+    value,
+    after,
+  });
+  const event = (value: unknown, seq: number): ReceivedEvent => {
+    const data = { event: 'PropertiesChanged', path: P, interface: 'xyz.ns.Led', properties: { Asserted: value } };
+    return { at: 100 + seq, seq, data, raw: JSON.stringify(data) };
+  };
+  /** The priming write (1) at -10 ms, then 0, 1, 0, 1 measured; everything arrives after the last write, in a burst. */
+  const priming = [change(0, 1, -10)];
+  const measured = [0, 1, 0, 1].map((v, i) => change(i + 1, v, i));
+  const judged = (earlier: Change[], received: unknown[]) =>
+    judgeStream({
+      what: 'S',
+      filter: { paths: [P] },
+      ...withEarlier({ paths: [P] }, earlier, measured),
+      received: received.map(event),
+      tracked: () => true,
+    });
+
+  test('the priming event that lands in the measurement is the priming write’s, not a duplicate of a measured one', () => {
+    const j = judged(priming, [1, 0, 1, 0, 1]);
+    expect(j.problems).toEqual([]);
+    expect(j.missing).toEqual([]);
+    // Without the earlier write, the same stream read a duplicate (EV-8): the false FAIL.
+    const blind = judged([], [1, 0, 1, 0, 1]);
+    expect(blind.problems.map((p) => p.requirement)).toContain('EV-8');
+  });
+
+  test('the priming event that arrived before the measurement is owed nothing; one measured event lost is still missing', () => {
+    expect(judged(priming, [0, 1, 0, 1])).toMatchObject({ missing: [], problems: [] });
+    expect(judged(priming, [1, 0, 1, 0]).missing.map((c) => c.no)).toEqual([4]);
+  });
+
+  test('the priming event after a measured event of the object is out of order (EV-9)', () => {
+    const values = ['b', 'c', 'd'].map((v, i) => change(i + 1, v, i));
+    const j = judgeStream({
+      what: 'S',
+      filter: { paths: [P] },
+      ...withEarlier({ paths: [P] }, [change(0, 'a', -10)], values),
+      received: ['b', 'a', 'c', 'd'].map(event),
+      tracked: () => true,
+    });
+    expect(j.problems.map((p) => p.requirement)).toEqual(['EV-9']);
   });
 });

@@ -146,6 +146,21 @@ function requestedAfter(change: Change, at: number): boolean {
   return change.after === undefined || change.after > at;
 }
 
+/**
+ * What a stream owes when its writer wrote `earlier` before the measured `changes` (priming): on a
+ * target that delivers late and in bursts, their events land in the measurement. Each is that
+ * write's, in its place before the measured ones, never a measured change's; none is owed.
+ * `earlier` are numbered below the measured changes.
+ */
+export function withEarlier(
+  filter: EventFilter,
+  earlier: readonly Change[],
+  changes: readonly Change[],
+): Pick<StreamInput, 'expected' | 'since' | 'log'> {
+  const late = owed(filter, earlier).map((e): Expected => ({ ...e, admission: 'may' }));
+  return { expected: [...late, ...owed(filter, changes)], since: earlier[0]?.no ?? changes[0]?.no ?? 1, log: [...earlier, ...changes] };
+}
+
 export function judgeStream(input: StreamInput): StreamJudgement {
   const { what, filter, expected, received, log, since, tracked } = input;
   const pending = expected.map((e) => ({ ...e, matched: false }));
