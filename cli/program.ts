@@ -292,7 +292,7 @@ mergeOptions(
 
 targetOptions(
   withVersion(program.command('replay')).description(
-    'repeat a failing test of a finished run against a target, from its evidence: its subscriptions, reads and attribute writes (put back afterwards); exit 0 when the target answers as in the run, 1 when not',
+    'repeat a failing test of a finished run against a target, from its evidence: its subscriptions, reads and attribute writes (put back afterwards), saying of each request whether it was repeated and answered as in the run; exit 0 when every request the finding is about was, 1 when one answered differently, 3 when one could not be repeated',
   ),
 )
   .option('--in <dir>', 'the run folder holding results.json', DEFAULT_IN)
@@ -301,8 +301,13 @@ targetOptions(
   .addHelpText(
     'after',
     `
-  Deletes, uploads, actions, logins and logouts of the test are listed, not repeated. --target
-  defaults to the run's target (a run on the embedded simulator needs --target: its simulator is gone).`,
+  The request a finding is about is the one its reason names (METHOD /path, or a subscription's
+  filter); a reason that names none makes every request of the test count. Deletes, uploads,
+  actions, logins and logouts are not repeated: each is listed with a curl line to run by hand.
+  Exit codes: 0 reproduced, 1 did not reproduce, 3 a request the finding is about could not be
+  repeated (its curl line is printed), 2 a usage or environment error, 130/143 Ctrl-C/SIGTERM.
+  --target defaults to the run's target (a run on the embedded simulator needs --target: its
+  simulator is gone).`,
   )
   .action(lazy(() => import('./replay-command.js'), 'replayCommand'));
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { withUrlCredentials } from '../client/target-url.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
 import { replay } from '../runner/replay.js';
-import { SIGNAL_EXIT } from '../runner/signals.js';
+import { replayExitCode } from '../runner/replay-verdict.js';
 import type { TargetFlags } from './target-flags.js';
 
 export interface ReplayFlags extends TargetFlags {
@@ -33,5 +33,5 @@ export async function replayCommand(flags: ReplayFlags): Promise<void> {
     waitMs: flags.wait,
     print: (line) => process.stdout.write(`${line}\n`),
   });
-  process.exitCode = outcome.interrupted ? SIGNAL_EXIT[outcome.interrupted] : outcome.reproduced ? 0 : 1;
+  process.exitCode = replayExitCode(outcome);
 }
