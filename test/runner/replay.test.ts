@@ -120,6 +120,10 @@ function runFolder(name: string, requirement: string, reason: string, evidence: 
 }
 
 describe('replay claims a reproduction only for the requests the finding is about, repeated', () => {
+  test('the run records its --insecure, for its replay', () => {
+    expect(run.insecure).toBe(true);
+  });
+
   test('EP-1, a refused login: not repeatable, with its curl line, exit 3', async () => {
     const folder = await runFolder('ep-1', 'EP-1', 'POST /login: expected 200 OK, got 400 body ""', [refusedLogin()]);
     const r = await replayAgainst(clean, 'EP-1', folder);

@@ -9,12 +9,14 @@ export interface FailingTest {
   reason: string;
   evidence: Exchange[];
   target?: string;
+  insecure?: true;
 }
 
 export async function writeRunFolder(folder: string, t: FailingTest): Promise<string> {
   await mkdir(folder, { recursive: true });
   const results: Results = {
     target: t.target ?? 'https://bmc.example',
+    ...(t.insecure && { insecure: t.insecure }),
     namespace: 'mgmt_project',
     profile: 'destructive',
     startedAt: t.evidence[0]?.at ?? new Date(0).toISOString(),
