@@ -42,7 +42,7 @@ function withVersion(cmd: Command): Command {
   return cmd.version(VERSION, '-V, --version', 'print the version and exit');
 }
 
-/** `insecure`: replay's --insecure, whose default is the run's. */
+/** `insecure`: how --insecure reads; replay's has no default of its own (the run's holds). */
 function targetOptions(
   cmd: Command,
   insecure: { help: string; default?: boolean } = { help: 'accept a self-signed or mismatched TLS certificate', default: false },
