@@ -42,7 +42,11 @@ function withVersion(cmd: Command): Command {
   return cmd.version(VERSION, '-V, --version', 'print the version and exit');
 }
 
-function targetOptions(cmd: Command): Command {
+/** `insecure`: how --insecure reads; replay's has no default of its own (the run's holds). */
+function targetOptions(
+  cmd: Command,
+  insecure: { help: string; default?: boolean } = { help: 'accept a self-signed or mismatched TLS certificate', default: false },
+): Command {
   return cmd
     .addOption(
       new Option(
@@ -53,7 +57,7 @@ function targetOptions(cmd: Command): Command {
     .addOption(new Option('--user <name>', 'login user').env('BMC_USER').default('root'))
     .addOption(new Option('--password <password>', 'login password').env('BMC_PASSWORD').default('0penBmc'))
     .addOption(new Option('--namespace <ns>', 'vendor word in paths and interface names').env('BMC_NAMESPACE').default('mgmt_project'))
-    .option('--insecure', 'accept a self-signed or mismatched TLS certificate', false)
+    .option('--insecure', insecure.help, insecure.default)
     .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', TIMEOUT_MS);
 }
 
@@ -303,17 +307,24 @@ mergeOptions(
 
 targetOptions(
   withVersion(program.command('replay')).description(
-    'repeat a failing test of a finished run against a target, from its evidence: its subscriptions, reads and attribute writes (put back afterwards); exit 0 when the target answers as in the run, 1 when not',
+    'repeat a failing test of a finished run against a target, from its evidence: its subscriptions, reads and attribute writes (put back afterwards), saying of each request whether it was repeated and answered as in the run; exit 0 when every request the finding is about was, 1 when one answered differently, 3 when one could not be repeated',
   ),
+  { help: 'accept a self-signed or mismatched TLS certificate (default: as the run did, which results.json records)' },
 )
+  .option('--no-insecure', "check the target's TLS certificate even when the run accepted any")
   .option('--in <dir>', 'the run folder holding results.json', DEFAULT_IN)
   .option('--requirement <id>', 'replay the failing test of this requirement (default: the first failing test with evidence)')
   .option('--wait <ms>', 'how long the subscriptions listen after the last request', parse.positiveInt, 1500)
   .addHelpText(
     'after',
     `
-  Deletes, uploads, actions, logins and logouts of the test are listed, not repeated. --target
-  defaults to the run's target (a run on the embedded simulator needs --target: its simulator is gone).`,
+  The request a finding is about is the one its reason names (METHOD /path, or a subscription's
+  filter); a reason that names none makes every request of the test count. Deletes, uploads,
+  actions, logins and logouts are not repeated: each is listed with a curl line to run by hand.
+  Exit codes: 0 reproduced, 1 did not reproduce, 3 a request the finding is about could not be
+  repeated (its curl line is printed), 2 a usage or environment error, 130/143 Ctrl-C/SIGTERM.
+  --target defaults to the run's target (a run on the embedded simulator needs --target: its
+  simulator is gone).`,
   )
   .action(lazy(() => import('./replay-command.js'), 'replayCommand'));
 

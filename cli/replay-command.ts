@@ -4,10 +4,12 @@ import { join, resolve } from 'node:path';
 import { withUrlCredentials } from '../client/target-url.js';
 import { readResults, RESULTS_FILE } from '../report/results-json.js';
 import { replay } from '../runner/replay.js';
-import { SIGNAL_EXIT } from '../runner/signals.js';
+import { replayExitCode } from '../runner/replay-verdict.js';
 import type { TargetFlags } from './target-flags.js';
 
-export interface ReplayFlags extends TargetFlags {
+export interface ReplayFlags extends Omit<TargetFlags, 'insecure'> {
+  /** Undefined unless --insecure or --no-insecure was given. */
+  insecure?: boolean;
   in: string;
   requirement?: string;
   wait: number;
@@ -15,8 +17,12 @@ export interface ReplayFlags extends TargetFlags {
 
 export async function replayCommand(flags: ReplayFlags): Promise<void> {
   const dir = resolve(flags.in);
-  // The run's own target unless another is named (the embedded simulator of the run is gone).
-  const target = flags.target ?? (await readResults(join(dir, RESULTS_FILE))).target;
+  const results = await readResults(join(dir, RESULTS_FILE));
+  // The run's own target unless another is named (the embedded simulator of the run is gone); an
+  // empty BMC_URL names none, as for run and load.
+  const target = flags.target?.trim() ? flags.target : results.target;
+  // The run's --insecure holds for its replay; --insecure or --no-insecure on the command line wins.
+  const insecure = flags.insecure ?? results.insecure === true;
   const {
     target: url,
     user,
@@ -28,10 +34,10 @@ export async function replayCommand(flags: ReplayFlags): Promise<void> {
     target: url!,
     user,
     password,
-    insecure: flags.insecure,
+    insecure,
     timeoutMs: flags.timeout ?? 30_000,
     waitMs: flags.wait,
     print: (line) => process.stdout.write(`${line}\n`),
   });
-  process.exitCode = outcome.interrupted ? SIGNAL_EXIT[outcome.interrupted] : outcome.reproduced ? 0 : 1;
+  process.exitCode = replayExitCode(outcome);
 }

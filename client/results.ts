@@ -70,6 +70,8 @@ export interface RunTrace {
 
 export interface Results {
   target: string;
+  /** Set when the run accepted any TLS certificate (--insecure, or the embedded simulator's own): its replay does too. */
+  insecure?: true;
   fingerprint?: Fingerprint;
   /** Writables a destructive run found for itself (none were named), and the candidates refused. */
   discovered?: { writable: string[]; refused: string[] };

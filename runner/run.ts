@@ -202,6 +202,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const requirements = applyExpectations(buildRequirementResults(outcomes, absentReason), expectations, partial);
     const results: Results = {
       target: cfg.target,
+      ...(cfg.insecure && { insecure: true as const }),
       fingerprint,
       ...(discovery && { discovered: { writable: discovery.writable.map((w) => `${w.path}:${w.name}`), refused: discovery.refused } }),
       namespace: cfg.namespace,
