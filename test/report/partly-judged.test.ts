@@ -1,6 +1,6 @@
 /**
  * "PASS, partly judged" in every output: a requirement whose verdict rests on some of its tests
- * names the tests that did not judge it.
+ * names the tests that did not judge it, from the console to the fleet report.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +14,12 @@ import { junitText } from '../../report/junit-xml.js';
 import { reportContext } from '../../report/outputs.js';
 import { summaryPage } from '../../report/summary/html.js';
 import { summaryMarkdown } from '../../report/summary/md.js';
+import { acrossSentence, requirementAcross } from '../../report/fleet/counts.js';
+import { fleetJunit } from '../../report/fleet/junit.js';
+import { fleetMarkdown } from '../../report/fleet/md.js';
+import { fleetPage } from '../../report/fleet/html.js';
+import { FLEET_FORMAT, verdictsOf, type FleetMatrix } from '../../report/fleet/matrix.js';
+import { toolInfo } from '../../report/tool-info.js';
 import { partlyText, verdictLabel } from '../../report/partly.js';
 import { applyExpectations } from '../../runner/expectations.js';
 import { context, resultsWith, temporaryFolders } from './fixture.js';
@@ -192,4 +198,38 @@ test('the tests not judged are grouped by reason; names with commas stay apart',
   expect(partlyText(r)).toBe(
     `3 of 4 tests not judged: ${DESTRUCTIVE}: [EP-8] a, b; [EP-8] d — no named writable holds a free string: [EP-8] c`,
   );
+});
+
+describe('the fleet report', () => {
+  const target = (name: string, r: Results) => ({
+    name,
+    url: `https://${name}`,
+    status: 'passed' as const,
+    exitCode: 0,
+    durationMs: 1000,
+    ...verdictsOf(r),
+  });
+  const fleet: FleetMatrix = {
+    format: FLEET_FORMAT,
+    startedAt: '2026-01-02T03:04:00.000Z',
+    durationMs: 2000,
+    tool: toolInfo(),
+    shards: [{ index: 1, count: 1 }],
+    targets: [target('safe-1', results), target('whole-1', resultsWith())],
+  };
+
+  test('fleet.json keeps what was not judged; the matrix marks the cell; no XPASS is repeated', () => {
+    expect(fleet.targets[0]!.partly?.['EV-3']).toBe(`1 of 2 tests not judged: ${DESTRUCTIVE}: ${UPLOAD}`);
+    expect(fleet.targets[0]!.verdicts?.['EV-3']).toBe('PASS');
+    expect(fleet.targets[1]!.partly).toBeUndefined();
+    expect(acrossSentence(requirementAcross(fleet, 'EV-3'))).toBe('passes on every machine (partly judged on 1)');
+    expect(acrossSentence(requirementAcross(fleet, 'EP-1'))).toBe('passes on every machine');
+    const md = fleetMarkdown(fleet);
+    expect(md).toMatch(/\| EV-3 +\| P\\\* +\| P +\| passes on every machine \(partly judged on 1\)/);
+    expect(md).toContain('\\* partly judged');
+    expect(md).not.toContain('XPASS on');
+    const page = fleetPage(fleet);
+    expect(page).toContain(`title="safe-1 EV-3: PASS, partly judged — 1 of 2 tests not judged`);
+    expect(fleetJunit(fleet)).toContain(`<property name="partly judged" value="1 of 2 tests not judged: ${DESTRUCTIVE}: ${UPLOAD}"/>`);
+  });
 });
