@@ -135,7 +135,10 @@ fleetOptions(
     'a certification run: fewer judged requirements than N (or than P% of the selected ones) exits 5, as a run that judged nothing does',
     parse.minJudged,
   )
-  .option('--update-expectations <file>', 'write the current FAILs as a starting expectations file for review')
+  .option(
+    '--update-expectations <file>',
+    'write the current FAILs, and the expectations the run did not refute, as a starting expectations file for review',
+  )
   .option('--html', 'also render the Allure HTML report (needs Java)', false)
   .action(lazy(() => import('./run-command.js'), 'runCommand'));
 

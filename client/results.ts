@@ -30,6 +30,14 @@ export interface TestOutcome {
   evidence?: EvidenceEntry[];
 }
 
+/**
+ * A PASS or WARN that rests on some of the requirement's tests: the tests of it this run ran (or
+ * meant to) and did not judge, each with why. A qualifier, not a verdict: the counts are unchanged.
+ */
+export interface PartlyJudged {
+  notJudged: Array<{ test: string; reason: string }>;
+}
+
 export interface RequirementResult {
   id: string;
   level: Level;
@@ -37,6 +45,8 @@ export interface RequirementResult {
   title: string;
   verdict: Verdict;
   reason?: string;
+  /** Set when the verdict is PASS or WARN and some of its tests did not judge the requirement (never on an XPASS). */
+  partly?: PartlyJudged;
   tests: Array<{ name: string; verdict: Verdict; reason?: string; evidence?: EvidenceEntry[] }>;
 }
 
@@ -96,7 +106,10 @@ export interface Results {
   sessionsLost?: SessionLoss[];
 }
 
-/** A requirement fails if any of its tests fails; warns if any warns; passes if one passed. */
+/**
+ * A requirement fails if any of its tests fails; warns if any warns; passes if one passed. A PASS
+ * or WARN while other tests of it were NOT_TESTED is partly judged, and says which.
+ */
 export function rollUp(req: Requirement, outcomes: TestOutcome[], absentReason: string): RequirementResult {
   const mine = outcomes
     .filter((o) => o.requirements.includes(req.id))
@@ -110,9 +123,15 @@ export function rollUp(req: Requirement, outcomes: TestOutcome[], absentReason: 
     return { ...base, verdict: 'WARN', reason: `could not record: ${reasonsOf(mine, 'FAIL')}` };
   }
   if (has('FAIL')) return { ...base, verdict: 'FAIL', reason: reasonsOf(mine, 'FAIL') };
-  if (has('WARN')) return { ...base, verdict: 'WARN', reason: reasonsOf(mine, 'WARN') };
-  if (has('PASS')) return { ...base, verdict: 'PASS' };
+  if (has('WARN')) return { ...base, verdict: 'WARN', reason: reasonsOf(mine, 'WARN'), ...partlyOf(tests) };
+  if (has('PASS')) return { ...base, verdict: 'PASS', ...partlyOf(tests) };
   return { ...base, verdict: 'NOT_TESTED', reason: reasonsOf(mine, 'NOT_TESTED') };
+}
+
+/** `{ partly }` when some of the tests did not judge the requirement, else nothing. */
+function partlyOf(tests: RequirementResult['tests']): { partly?: PartlyJudged } {
+  const notJudged = tests.filter((t) => t.verdict === 'NOT_TESTED').map((t) => ({ test: t.name, reason: t.reason ?? 'not judged' }));
+  return notJudged.length > 0 ? { partly: { notJudged } } : {};
 }
 
 function reasonsOf(outcomes: Array<Pick<TestOutcome, 'verdict' | 'reason' | 'name'>>, verdict: Verdict): string {

@@ -3,6 +3,7 @@ import { headline } from '../client/headline.js';
 import { runNotices } from './run-notices.js';
 import { NOTHING_JUDGED_EXIT, nothingJudged, type RequirementResult, type Results, type Verdict } from '../client/results.js';
 import type { Trend } from './changes.js';
+import { partlyByReason, PARTLY } from './partly.js';
 
 const SHOWN: Verdict[] = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'NOT_TESTED'];
 
@@ -33,6 +34,7 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     }
     if (unselected.length > 0) lines.push(`  ${unselected.length} requirement(s) not selected: ${selectionNote(unselected)}`);
   }
+  lines.push(...unseenExpectations(results.requirements), ...partlyJudged(results.requirements));
   for (const e of unhandled) lines.push(`unhandled error during the run: ${e}`);
   lines.push(...runNotices(results));
   const s = results.summary;
@@ -42,6 +44,27 @@ export function formatSummary(results: Results, unhandled: string[]): string[] {
     `requirements: ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED${expected} (${results.requirements.length} in all; ${(results.durationMs / 1000).toFixed(1)} s)`,
   );
   return lines;
+}
+
+/** A known failure a PASS could not refute: the run did not judge all of the requirement (no XPASS). */
+function unseenExpectations(reqs: Results['requirements']): string[] {
+  const unseen = reqs.filter((r) => r.verdict === 'PASS' && r.expected !== undefined);
+  if (unseen.length === 0) return [];
+  return ['PASS, expected FAIL not seen:', ...unseen.map((r) => `  ${r.id.padEnd(8)} ${r.level.padEnd(7)} ${headline(r.reason ?? '')}`)];
+}
+
+/**
+ * PASS and WARN verdicts that rest on some of their tests, one line per reason the others were not
+ * judged (most share one: the profile), naming the requirements; results.json names each test.
+ */
+function partlyJudged(reqs: readonly RequirementResult[]): string[] {
+  const partly = reqs.filter((r) => r.partly);
+  if (partly.length === 0) return [];
+  const label = (id: string): string => (partly.find((r) => r.id === id)?.verdict === 'WARN' ? `${id} (WARN)` : id);
+  return [
+    `PASS, ${PARTLY} (${partly.length}; some of their tests were not judged):`,
+    ...partlyByReason(partly).map((g) => `  ${g.ids.map(label).join(' ')}: ${headline(g.reason)}`),
+  ];
 }
 
 export function formatTrend(trend: Trend | undefined): string[] {

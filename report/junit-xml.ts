@@ -2,7 +2,9 @@
  * junit.xml: one test case per requirement (named by its ID and title, grouped by area), so CI
  * dashboards track requirements rather than test titles. FAIL is a failure with the reason as its
  * message and the failing tests' evidence as its text; NOT_TESTED and XFAIL are skipped with the
- * reason (as pytest reports an xfail); WARN and XPASS pass, with the note in system-out.
+ * reason (as pytest reports an xfail); WARN and XPASS pass, with the note in system-out. A PASS
+ * or WARN that rests on some of its tests has a `partly judged` property and names the tests not
+ * judged in system-out.
  */
 import xmlbuilder from 'xmlbuilder';
 import { AREAS, requirement } from '../catalogue/requirements.js';
@@ -12,6 +14,7 @@ import type { ReportContext, ReportOutput } from './output.js';
 import { testsText } from './evidence-text.js';
 import { catalogueVersion } from './tool-info.js';
 import { displayTarget } from './target.js';
+import { notJudgedCount, partlyText, verdictLabel } from './partly.js';
 
 export const JUNIT_FILE = 'junit.xml';
 /** Exchanges of each failing test in the failure text: the last ones are where it went wrong. */
@@ -82,6 +85,7 @@ function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChan
   props.ele('property', { name: 'level', value: row.level });
   props.ele('property', { name: 'section', value: row.section });
   props.ele('property', { name: 'verdict', value: row.verdict });
+  if (row.partly) props.ele('property', { name: 'partly judged', value: notJudgedCount(row) });
   if (row.expected !== undefined) props.ele('property', { name: 'expected', value: row.expected });
   if (change) props.ele('property', { name: 'change', value: changeText(change) });
   const reason = row.reason ?? '';
@@ -99,10 +103,14 @@ function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChan
       break;
     case 'WARN':
     case 'XPASS':
-      tc.ele('system-out').txt(`${row.verdict}: ${reason}`);
+    case 'PASS': {
+      const notes = [
+        ...(row.verdict !== 'PASS' || reason ? [`${row.verdict}: ${reason}`] : []),
+        ...(row.partly ? [`${verdictLabel(row)}: ${partlyText(row)}`] : []),
+      ];
+      if (notes.length > 0) tc.ele('system-out').txt(notes.join('\n'));
       break;
-    case 'PASS':
-      break;
+    }
   }
 }
 

@@ -30,8 +30,11 @@ export interface ExpectedRequirement extends RequirementResult {
 }
 
 /**
- * `partial` names why some of a requirement's tests may not have run (areas not selected, the run
- * interrupted): a pass of the tests that did run refutes nothing, so it is no XPASS.
+ * An expected failure is seen gone (XPASS) only when every test of the requirement was judged and
+ * none failed. `partial` names why some of its tests may not have run at all (areas not selected,
+ * the run interrupted); tests that ran without judging it (NOT_TESTED: a profile, a missing
+ * writable) leave it partly judged. Either way a pass of the tests that judged it refutes
+ * nothing: it stays PASS (or WARN) with the expectation noted, and the file is not to be changed.
  */
 export function applyExpectations(
   requirements: RequirementResult[],
@@ -43,24 +46,34 @@ export function applyExpectations(
     const known = exp.expected[r.id];
     if (known === undefined) return r;
     if (r.verdict === 'FAIL') return { ...r, verdict: 'XFAIL', expected: known };
-    const unrun = partial(r.id);
-    if ((r.verdict === 'PASS' || r.verdict === 'WARN') && unrun !== undefined) {
+    if (r.verdict !== 'PASS' && r.verdict !== 'WARN') return { ...r, expected: known };
+    const unseen = notSeen(r, partial(r.id));
+    if (unseen !== undefined) {
       return {
         ...r,
         expected: known,
-        reason: `expected to fail (${known}); ${unrun}, so the tests that ran neither confirm nor refute it${r.reason ? `; ${r.reason}` : ''}`,
+        reason: `expected FAIL not seen, nor refuted: ${unseen}${r.reason ? `; ${r.reason}` : ''}`,
       };
     }
-    if (r.verdict === 'PASS' || r.verdict === 'WARN') {
-      return {
-        ...r,
-        verdict: 'XPASS',
-        expected: known,
-        reason: `expected to fail (${known}) but now ${r.verdict}${r.reason ? `: ${r.reason}` : ''}; update ${exp.file}`,
-      };
-    }
-    return { ...r, expected: known };
+    return {
+      ...r,
+      verdict: 'XPASS',
+      expected: known,
+      reason: `expected to fail (${known}) but now ${r.verdict}${r.reason ? `: ${r.reason}` : ''}; update ${exp.file}`,
+    };
   });
+}
+
+/** Why the run could not see all of a requirement, or undefined when it judged every test of it. */
+function notSeen(r: RequirementResult, unrun: string | undefined): string | undefined {
+  const notJudged = r.partly?.notJudged ?? [];
+  const parts = [
+    ...(notJudged.length > 0
+      ? [`${notJudged.length} of its ${r.tests.length} tests did not judge it (${[...new Set(notJudged.map((t) => t.reason))].join('; ')})`]
+      : []),
+    ...(unrun !== undefined ? [unrun] : []),
+  ];
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
 /** FAILs that count against the run: the unexpected ones (and, when strict, the XPASSes). */
@@ -70,12 +83,14 @@ export function unexpectedFailures(requirements: ExpectedRequirement[], strict =
 
 /**
  * A starting expectations file from a run: every requirement that FAILs (or XFAILs) now, with the
- * failure as its reason, for a reviewer to edit into the platform's known deviations.
+ * failure as its reason, for a reviewer to edit into the platform's known deviations. An expected
+ * failure the run did not refute (not judged, or partly: no XPASS) keeps its recorded reason.
  */
 export function expectationsFrom(requirements: ExpectedRequirement[], base: { platform?: string; writable?: string[] } = {}): string {
   const expected: Record<string, string> = {};
   for (const r of requirements) {
     if (r.verdict === 'FAIL' || r.verdict === 'XFAIL') expected[r.id] = r.expected ?? `REVIEW: ${headline(r.reason ?? 'fails')}`;
+    else if (r.expected !== undefined && r.verdict !== 'XPASS') expected[r.id] = r.expected;
   }
   return `${JSON.stringify({ ...(base.platform && { platform: base.platform }), expected, ...(base.writable && base.writable.length > 0 && { writable: base.writable }) }, null, 2)}\n`;
 }

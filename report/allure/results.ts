@@ -1,8 +1,8 @@
 /**
  * The run-wide parts of the Allure results, written after the run from results.json: environment,
  * executor and categories; the verdicts Allure cannot know from the test alone (an expected
- * deviation, a warning, why a test was not run); and the history of the baseline report, so that
- * the trend charts carry on.
+ * deviation, a warning, why a test was not run, a requirement other tests of which did not judge
+ * it); and the history of the baseline report, so that the trend charts carry on.
  */
 import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, rm } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import type { ReportContext, ReportOutput } from '../output.js';
 import { catalogueVersion } from '../tool-info.js';
 import { displayTarget } from '../target.js';
 import { pooled } from '../../client/pooled.js';
+import { partlyByReason, PARTLY } from '../partly.js';
 
 export const ALLURE_RESULTS = 'allure-results';
 
@@ -23,9 +24,14 @@ export const CATEGORIES = [
   { name: 'Expected failures that now pass (XPASS)', matchedStatuses: ['passed'], messageRegex: '(?s)XPASS:.*' },
   { name: 'Warnings (deviations from what the spec shows)', matchedStatuses: ['passed'], messageRegex: '(?s)WARN:.*' },
   { name: 'Not tested', matchedStatuses: ['skipped'], messageRegex: '(?s)NOT_TESTED:.*' },
+  {
+    name: 'Passed, partly judged (other tests of the requirement not judged)',
+    matchedStatuses: ['passed'],
+    messageRegex: `(?s)PASS, ${PARTLY}:.*`,
+  },
 ];
 
-const VERDICT_PREFIX = /^(XFAIL|XPASS|WARN|NOT_TESTED): /;
+const VERDICT_PREFIX = new RegExp(`^(XFAIL|XPASS|WARN|NOT_TESTED|PASS, ${PARTLY}): `);
 
 export const allureResults: ReportOutput = {
   files: [ALLURE_RESULTS],
@@ -154,11 +160,27 @@ function annotated(text: string, byId: Map<string, RequirementResult & { expecte
     .filter((r): r is RequirementResult & { expected?: string } => r !== undefined)
     .map((req) => ({ req, test: req.tests.find((t) => t.name === result.name) }));
   const note = verdictNote(result, entries);
-  if (!note) return text;
+  const partly = partlyNote(result, entries);
+  if (!note && !partly) return text;
   const message = result.statusDetails?.message;
-  result.status = note.status ?? result.status;
-  result.statusDetails = { ...result.statusDetails, message: message ? `${note.message}\n\n${message}` : note.message };
+  const lead = note ? [note.message, ...(partly ? [partly] : [])].join('\n') : `PASS, ${partly}`;
+  result.status = note?.status ?? result.status;
+  result.statusDetails = { ...result.statusDetails, message: message ? `${lead}\n\n${message}` : lead };
+  if (partly) result.labels = [...(result.labels ?? []), { name: 'tag', value: PARTLY }];
   return JSON.stringify(result);
+}
+
+/**
+ * "partly judged: EP-3, EV-3: other tests of them were not judged: needs the destructive profile":
+ * the requirements this passing test judged whose verdict rests on some of their tests only.
+ */
+function partlyNote(result: AllureResult, entries: Entry[]): string | undefined {
+  if (result.status !== 'passed') return undefined;
+  const partly = entries.filter((e) => e.req.partly && (e.test?.verdict === 'PASS' || e.test?.verdict === 'WARN')).map((e) => e.req);
+  if (partly.length === 0) return undefined;
+  const groups = partlyByReason(partly);
+  const causes = groups.map((g) => (groups.length === 1 ? g.reason : `${g.reason} (${g.ids.join(', ')})`));
+  return `${PARTLY}: ${partly.map((r) => r.id).join(', ')}: other tests of ${partly.length === 1 ? 'it' : 'them'} were not judged: ${causes.join('; ')}`;
 }
 
 type Entry = { req: RequirementResult & { expected?: string }; test?: { verdict: string; reason?: string } };

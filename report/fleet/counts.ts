@@ -13,6 +13,8 @@ export interface RequirementAcross {
   failingPlatforms: Map<string, number>;
   /** Platform → targets on which it is an expected failure (XFAIL). */
   expectedPlatforms: Map<string, number>;
+  /** Targets whose PASS or WARN of it rests on some of its tests (partly judged). */
+  partly: number;
 }
 
 export function judgedTargets(matrix: Pick<FleetMatrix, 'targets'>): FleetTarget[] {
@@ -24,15 +26,17 @@ export function requirementAcross(matrix: Pick<FleetMatrix, 'targets'>, id: stri
   const failingPlatforms = new Map<string, number>();
   const expectedPlatforms = new Map<string, number>();
   const judged = judgedTargets(matrix);
+  let partly = 0;
   for (const t of judged) {
     const v = t.verdicts![id];
     if (!v) continue;
     counts[v] += 1;
+    if (t.partly?.[id] !== undefined) partly += 1;
     const platform = t.platform ?? NO_PLATFORM;
     if (v === 'FAIL') failingPlatforms.set(platform, (failingPlatforms.get(platform) ?? 0) + 1);
     if (v === 'XFAIL') expectedPlatforms.set(platform, (expectedPlatforms.get(platform) ?? 0) + 1);
   }
-  return { id, counts, judged: judged.length, failingPlatforms, expectedPlatforms };
+  return { id, counts, judged: judged.length, failingPlatforms, expectedPlatforms, partly };
 }
 
 /** "fails on 2 of 6 machines, all of platform bmcweb; expected to fail (XFAIL) on 2, all of platform phosphor-rest" */
@@ -44,9 +48,10 @@ export function acrossSentence(r: RequirementAcross): string {
   if (c.XFAIL > 0) parts.push(`expected to fail (XFAIL) on ${c.XFAIL}${platformsText(r.expectedPlatforms, c.XFAIL)}`);
   if (c.XPASS > 0) parts.push(`expected to fail but passes (XPASS) on ${c.XPASS}`);
   if (c.WARN > 0) parts.push(`warns on ${c.WARN}`);
-  if (parts.length > 0) return parts.join('; ');
-  if (c.PASS === r.judged) return r.judged > 0 ? 'passes on every machine' : 'no machine gave verdicts';
-  return `passes on ${c.PASS} of ${r.judged}${c.NOT_TESTED > 0 ? `, not tested on ${c.NOT_TESTED}` : ''}`;
+  const partly = r.partly > 0 ? ` (partly judged on ${r.partly})` : '';
+  if (parts.length > 0) return `${parts.join('; ')}${partly}`;
+  if (c.PASS === r.judged) return r.judged > 0 ? `passes on every machine${partly}` : 'no machine gave verdicts';
+  return `passes on ${c.PASS} of ${r.judged}${partly}${c.NOT_TESTED > 0 ? `, not tested on ${c.NOT_TESTED}` : ''}`;
 }
 
 function platformsText(platforms: Map<string, number>, total: number): string {

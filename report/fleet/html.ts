@@ -7,7 +7,7 @@ import { VERDICTS } from '../../client/results.js';
 import { fleetNewlyFailing, fleetNewlyPassing, fleetOtherChanges } from './changes.js';
 import { acrossSentence, fleetHeadline, fleetExitCode, judgedTargets, requirementAcross } from './counts.js';
 import { FLEET_FILE, requirementIds, type FleetChange, type FleetChanges, type FleetMatrix, type FleetTarget } from './matrix.js';
-import { titleOf, VERDICT_CODE } from './md.js';
+import { PARTLY_MARK, titleOf, VERDICT_CODE } from './md.js';
 import { html, Html } from '../html.js';
 import { FLEET_STYLE } from './style.js';
 import { pageMarginStyle, STYLE } from '../summary/style.js';
@@ -76,10 +76,11 @@ function matrixSection(m: FleetMatrix, ids: string[]): Html {
     const v = t.verdicts![id];
     if (!v) return html`<td class="cell none" title="${t.name}: not in this run">·</td>`;
     const reason = t.reasons?.[id];
-    return html`<td class="cell v-${v}" title="${t.name} ${id}: ${v}${reason ? ` — ${reason}` : ''}">${VERDICT_CODE[v]}</td>`;
+    const partly = t.partly?.[id];
+    return html`<td class="cell v-${v}" title="${t.name} ${id}: ${v}${partly ? `, partly judged — ${partly}` : ''}${reason ? ` — ${reason}` : ''}">${VERDICT_CODE[v]}${partly ? PARTLY_MARK : ''}</td>`;
   };
   return html`<section id="matrix"><h2>Matrix</h2>
-  <p class="legend">${VERDICTS.map((v) => html`<span class="cell v-${v}">${VERDICT_CODE[v]}</span> ${v} `)}${shown.length < ids.length ? html` · ${ids.length - shown.length} requirements no machine tested are left out` : ''}${unjudged.length > 0 ? html` · without verdicts: ${unjudged.map((t) => t.name).join(', ')}` : ''}</p>
+  <p class="legend">${VERDICTS.map((v) => html`<span class="cell v-${v}">${VERDICT_CODE[v]}</span> ${v} `)} · ${PARTLY_MARK} partly judged (some tests of it not judged)${shown.length < ids.length ? html` · ${ids.length - shown.length} requirements no machine tested are left out` : ''}${unjudged.length > 0 ? html` · without verdicts: ${unjudged.map((t) => t.name).join(', ')}` : ''}</p>
   <div class="scroll"><table class="matrix">
     <thead><tr><th class="req">Requirement</th>${judged.map((t) => html`<th class="t" title="${t.platform ?? ''}"><span>${t.name}</span></th>`)}<th class="across">Across the fleet</th></tr></thead>
     <tbody>${shown.map((id) => html`<tr id="m-${id}"><th class="req" title="${titleOf(id)}">${id}</th>${judged.map((t) => cell(t, id))}<td class="across">${acrossSentence(requirementAcross(m, id))}</td></tr>`)}</tbody>

@@ -64,6 +64,8 @@ function suite(root: XMLElement, t: FleetTarget, ids: string[], startedAt: strin
     const c = change(id);
     const p = tc.ele('properties');
     p.ele('property', { name: 'verdict', value: v });
+    const partly = t.partly?.[id];
+    if (partly !== undefined) p.ele('property', { name: 'partly judged', value: partly });
     if (c)
       p.ele('property', {
         name: 'change',

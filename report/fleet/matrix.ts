@@ -11,6 +11,7 @@ import type { Results, Verdict } from '../../client/results.js';
 import { UsageError } from '../../client/usage-error.js';
 import type { VerdictChange } from '../changes.js';
 import type { ToolInfo } from '../tool-info.js';
+import { partlyText } from '../partly.js';
 
 export const FLEET_FILE = 'fleet.json';
 export const FLEET_FORMAT = 'bmc-conformance-fleet/1';
@@ -41,6 +42,8 @@ export interface FleetTarget {
   verdicts?: Record<string, Verdict>;
   /** Requirement ID → reason, for the verdicts other than PASS and NOT_TESTED. */
   reasons?: Record<string, string>;
+  /** Requirement ID → the tests that did not judge it, for a PASS or WARN that rests on the others (partly judged). */
+  partly?: Record<string, string>;
   /** What the run left behind on the target (leave no trace). */
   trace?: 'PASS' | 'WARN' | 'FAIL';
 }
@@ -72,18 +75,21 @@ export interface FleetMatrix {
 }
 
 /** A target's row from its run's results.json. */
-export function verdictsOf(results: Results): Pick<FleetTarget, 'startedAt' | 'summary' | 'verdicts' | 'reasons' | 'trace'> {
+export function verdictsOf(results: Results): Pick<FleetTarget, 'startedAt' | 'summary' | 'verdicts' | 'reasons' | 'partly' | 'trace'> {
   const verdicts: Record<string, Verdict> = {};
   const reasons: Record<string, string> = {};
+  const partly: Record<string, string> = {};
   for (const r of results.requirements) {
     verdicts[r.id] = r.verdict;
     if (r.verdict !== 'PASS' && r.verdict !== 'NOT_TESTED' && r.reason) reasons[r.id] = brief(r.reason, REASON_LIMIT);
+    if (r.partly) partly[r.id] = brief(partlyText(r), REASON_LIMIT);
   }
   return {
     startedAt: results.startedAt,
     summary: results.summary,
     verdicts,
     reasons,
+    ...(Object.keys(partly).length > 0 && { partly }),
     ...(results.trace && { trace: results.trace.verdict }),
   };
 }

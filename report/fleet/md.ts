@@ -10,6 +10,8 @@ import { catalogueVersion } from '../tool-info.js';
 
 /** One or two characters a cell: a matrix of forty targets must still fit a job page. */
 export const VERDICT_CODE: Record<Verdict, string> = { PASS: 'P', FAIL: 'F', WARN: 'W', NOT_TESTED: '–', XFAIL: 'xF', XPASS: 'xP' };
+/** After a cell's code: the verdict rests on some of the requirement's tests (partly judged). */
+export const PARTLY_MARK = '*';
 
 export function fleetMarkdown(m: FleetMatrix): string {
   const lines = [
@@ -55,10 +57,10 @@ function matrix(m: FleetMatrix, ids: string[]): string[] {
   if (judged.length === 0) return ['### Matrix', '', 'No target gave verdicts.'];
   // A requirement no machine tested says nothing about the fleet: counted, not shown.
   const shown = ids.filter((id) => judged.some((t) => t.verdicts![id] !== undefined && t.verdicts![id] !== 'NOT_TESTED'));
-  const legend = VERDICTS.map((v) => `${VERDICT_CODE[v]} ${v}`).join(', ');
+  const legend = `${VERDICTS.map((v) => `${VERDICT_CODE[v]} ${v}`).join(', ')}; ${md(PARTLY_MARK)} partly judged (some tests of it not judged)`;
   const rows = shown.map((id) => [
     id,
-    ...judged.map((t) => VERDICT_CODE[t.verdicts![id]!] ?? ''),
+    ...judged.map((t) => `${VERDICT_CODE[t.verdicts![id]!] ?? ''}${t.partly?.[id] !== undefined ? md(PARTLY_MARK) : ''}`),
     md(acrossSentence(requirementAcross(m, id))),
   ]);
   return [

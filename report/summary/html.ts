@@ -14,6 +14,7 @@ import { catalogueVersion } from '../tool-info.js';
 import { displayTarget } from '../target.js';
 import { runNotices } from '../run-notices.js';
 import { pageMarginStyle, STYLE } from './style.js';
+import { notJudgedByReason, notJudgedCount, PARTLY } from '../partly.js';
 
 export const SUMMARY_HTML = 'summary.html';
 /** Exchanges shown per test in the annex; results.json and the Allure report keep more. */
@@ -29,7 +30,7 @@ export const summaryHtml: ReportOutput = {
 };
 
 const VERDICT_MEANING: Record<Verdict, string> = {
-  PASS: 'every test of the requirement passed',
+  PASS: 'every test of the requirement that judged it passed; “partly judged” names the tests that did not',
   FAIL: 'a test of a MUST or SAFETY requirement failed',
   WARN: 'passes, but deviates from what the spec shows, or an observation could not be recorded',
   NOT_TESTED: 'not run, with the reason',
@@ -95,7 +96,9 @@ function outcome(rows: Row[]): Html {
   const untested = rows.filter((x) => x.verdict === 'NOT_TESTED').length;
   if (untested === rows.length)
     return html`<p class="outcome v-NOT_TESTED">Nothing was judged: every requirement is not tested (the reasons are below).</p>`;
-  return html`<p class="outcome v-PASS">No requirement fails${untested > 0 ? html`; ${untested} not tested` : ''}.</p>`;
+  const partly = rows.filter((x) => x.partly).length;
+  const open = [...(untested > 0 ? [`${untested} not tested`] : []), ...(partly > 0 ? [`${partly} ${PARTLY}`] : [])];
+  return html`<p class="outcome v-PASS">No requirement fails${open.length > 0 ? `; ${open.join(', ')}` : ''}.</p>`;
 }
 
 function identity(ctx: Pick<ReportContext, 'results' | 'tool' | 'trend'>): Html {
@@ -155,17 +158,25 @@ function requirementRow(row: Row): Html {
     <td class="id">${row.id}</td>
     <td>${row.level}</td>
     <td>${row.title}<div class="section">spec: ${row.section}</div></td>
-    <td><span class="badge v-${row.verdict}">${row.verdict}</span></td>
-    <td class="reason">${row.reason ?? ''}${row.expected !== undefined ? html`<div class="expected">expected: ${row.expected}</div>` : ''}</td>
+    <td><span class="badge v-${row.verdict}">${row.verdict}</span>${row.partly ? html`<div class="partly">${PARTLY}</div>` : ''}</td>
+    <td class="reason">${row.reason ?? ''}${row.expected !== undefined ? html`<div class="expected">expected: ${row.expected}</div>` : ''}${partlyNote(row)}</td>
     <td>${tests > 0 ? html`<a href="#evidence-${row.id}">${tests} test${tests === 1 ? '' : 's'}</a>` : '—'}</td>
   </tr>`;
+}
+
+/** The tests that did not judge a partly judged requirement, by reason. */
+function partlyNote(row: Row): Html | '' {
+  if (!row.partly) return '';
+  return html`<div class="partly">${notJudgedCount(row)}:<ul class="partly">${notJudgedByReason(row).map(
+    (g) => html`<li>${g.reason}: ${g.tests.join('; ')}</li>`,
+  )}</ul></div>`;
 }
 
 function deviations(rows: Row[], expectations: { file: string; platform?: string } | undefined): Html {
   const listed = rows.filter((x) => x.expected !== undefined);
   if (!expectations && listed.length === 0) return html``;
   return html`<section id="deviations"><h2>Expected deviations</h2>
-  <p>Known deviations of the platform${expectations?.platform ? html` ${expectations.platform}` : ''}, recorded in ${expectations?.file ?? 'the expectations file'}. An expected failure (XFAIL) does not fail the run; one that no longer fails (XPASS) asks for the file to be updated.</p>
+  <p>Known deviations of the platform${expectations?.platform ? html` ${expectations.platform}` : ''}, recorded in ${expectations?.file ?? 'the expectations file'}. An expected failure (XFAIL) does not fail the run; one that no longer fails where every test of it was judged (XPASS) asks for the file to be updated; a PASS of only some of its tests leaves the file as it is.</p>
   ${
     listed.length === 0
       ? html`<p>The file lists none of the requirements of this run.</p>`
@@ -249,7 +260,7 @@ function signatures(): Html {
 
 function evidence(row: Row, target: string): Html {
   return html`<article id="evidence-${row.id}" class="evidence">
-  <h3><a href="#${row.id}">${row.id}</a> <span class="badge v-${row.verdict}">${row.verdict}</span> ${row.title}</h3>
+  <h3><a href="#${row.id}">${row.id}</a> <span class="badge v-${row.verdict}">${row.verdict}</span>${row.partly ? html` <span class="partly">${PARTLY}</span>` : ''} ${row.title}</h3>
   ${row.tests.map(
     (t) => html`<div class="test"><p><span class="badge v-${t.verdict}">${t.verdict}</span> ${t.name}</p>
     ${t.reason ? html`<p class="reason">${t.reason}</p>` : ''}

@@ -1,6 +1,7 @@
 /**
- * summary.md, for CI job pages: the counts, each FAIL with its reason, and what changed since the
- * baseline. Appended to $GITHUB_STEP_SUMMARY as well when that is set.
+ * summary.md, for CI job pages: the counts, each FAIL with its reason, each PASS that rests on some
+ * of its tests (partly judged) with the tests not judged, and what changed since the baseline.
+ * Appended to $GITHUB_STEP_SUMMARY as well when that is set.
  */
 import { appendFile } from 'node:fs/promises';
 import { markdownTable } from 'markdown-table';
@@ -11,6 +12,7 @@ import type { ReportContext, ReportOutput } from '../output.js';
 import { catalogueVersion } from '../tool-info.js';
 import { displayTarget } from '../target.js';
 import { runNotices } from '../run-notices.js';
+import { partlyText, PARTLY } from '../partly.js';
 
 export const SUMMARY_MD = 'summary.md';
 const REASON_LIMIT = 300;
@@ -46,6 +48,20 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
     if (reqs.length === 0) continue;
     lines.push('', `### ${verdict === 'FAIL' ? 'FAIL' : 'XPASS (expected to fail, now passes: update the expectations file)'}`, '');
     lines.push(markdownTable([['ID', 'level', 'reason'], ...reqs.map((x) => [x.id, x.level, md(brief(x.reason ?? '', REASON_LIMIT))])]));
+  }
+  const partly = r.requirements.filter((x) => x.partly);
+  if (partly.length > 0) {
+    lines.push('', `### PASS, ${PARTLY} (the verdict rests on the tests that judged it)`, '');
+    lines.push(
+      markdownTable([
+        ['ID', 'verdict', 'not judged'],
+        ...partly.map((x) => [
+          x.id,
+          `${x.verdict}${x.expected !== undefined ? ' (expected FAIL not seen)' : ''}`,
+          md(brief(partlyText(x), REASON_LIMIT)),
+        ]),
+      ]),
+    );
   }
   lines.push('', '### Changes since the baseline', '');
   if (!ctx.trend) lines.push('No baseline: no earlier run is kept in this folder and none was named with --previous.');

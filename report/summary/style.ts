@@ -33,6 +33,7 @@ dl.members dt { font-weight: 600; overflow-wrap: anywhere; } dl.members dd { mar
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .section, .expected { font-size: .8rem; color: #57606a; }
 .expected { color: var(--xfail); }
+.partly { font-size: .8rem; color: #57606a; } ul.partly { margin: .2rem 0 0; padding-left: 1.1rem; }
 .badge { display: inline-block; padding: 0 .4rem; border-radius: 4px; color: #fff; font-size: .78rem; font-weight: 700; white-space: nowrap; }
 .v-PASS { border-color: var(--pass); } .badge.v-PASS { background: var(--pass); }
 .v-FAIL { border-color: var(--fail); } .badge.v-FAIL { background: var(--fail); }

@@ -23,6 +23,19 @@ describe('verdict roll-up', () => {
     expect(rollUp(requirement('EP-5'), [outcome('PASS'), outcome('NOT_TESTED', ['EP-5'], 'n')], 'x').verdict).toBe('PASS');
   });
 
+  test('a PASS or WARN with tests of it NOT_TESTED is partly judged, naming them; a FAIL or a whole PASS is not', () => {
+    const skipped = outcome('NOT_TESTED', ['EP-5'], 'needs the destructive profile');
+    const pass = rollUp(requirement('EP-5'), [outcome('PASS'), skipped], 'x');
+    expect(pass).toMatchObject({ verdict: 'PASS', partly: { notJudged: [{ test: '[EP-5] t', reason: 'needs the destructive profile' }] } });
+    const warn = rollUp(requirement('EP-5'), [outcome('WARN', ['EP-5'], 'w'), skipped], 'x');
+    expect(warn).toMatchObject({ verdict: 'WARN', reason: 'w', partly: { notJudged: [{ reason: 'needs the destructive profile' }] } });
+    expect(rollUp(requirement('EP-5'), [outcome('FAIL', ['EP-5'], 'bad'), skipped], 'x').partly).toBeUndefined();
+    expect(rollUp(requirement('EP-5'), [outcome('PASS'), outcome('PASS')], 'x').partly).toBeUndefined();
+    expect(rollUp(requirement('EP-5'), [skipped], 'x').partly).toBeUndefined();
+    // A qualifier: the counts stay those of the verdicts.
+    expect(summarize([pass, warn])).toMatchObject({ PASS: 1, WARN: 1 });
+  });
+
   test('is NOT_TESTED with the reasons when no test ran it, or with the absent reason', () => {
     const r = rollUp(requirement('EP-5'), [outcome('NOT_TESTED', ['EP-5'], 'needs destructive')], 'x');
     expect(r).toMatchObject({ verdict: 'NOT_TESTED', reason: 'needs destructive' });
