@@ -349,9 +349,15 @@ export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): WriteStre
   const changes = records.map((r, i) => changeOfWrite(w, i + 1, r));
   const filter = sub.filter as EventFilter;
   const events = measuredEvents(m, sub, w);
-  // The writer's earlier writes (its priming): a late, bursty target sends their events into the measurement.
+  // The writer's earlier writes (its priming) whose events had not come when the measurement began:
+  // those sent after the last event of the writer the subscription had received (events come in
+  // order). A late, bursty target sends them into the measurement; each is that write's.
   const first = records[0] ? w.writes.indexOf(records[0]) : -1;
-  const earlier = (first < 0 ? [] : w.writes.slice(0, first)).map((r, i, all) => changeOfWrite(w, i - all.length + 1, r));
+  const from = m.from.get(sub) ?? 0;
+  const lastBefore = matching(sub.socket, w.changed, 0, from).at(-1);
+  const cutoff = lastBefore?.at ?? (sub.liveAt !== undefined ? sub.socket.events[sub.liveAt]?.at : undefined) ?? Infinity;
+  const outstanding = (first < 0 ? [] : w.writes.slice(0, first)).filter((r) => r.at > cutoff);
+  const earlier = outstanding.map((r, i, all) => changeOfWrite(w, i - all.length + 1, r));
   const judgement = judgeStream({
     what: w.label,
     filter,
