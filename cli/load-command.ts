@@ -16,6 +16,7 @@ import { withUrlCredentials } from '../client/target-url.js';
 import type { RatePlan } from '../load/run-load.js';
 import { parseDialect } from '../simulator/dialects/dialect.js';
 import { UsageError } from '../client/usage-error.js';
+import { grouped } from './parse.js';
 import { ProgressLine, TABLE_HEAD, capacityStepText, closingLines, scenarioLine } from '../load/terminal.js';
 
 export type { Ramp };
@@ -49,7 +50,7 @@ export async function loadCommand(flags: LoadFlags, cmd?: Command): Promise<void
     const outcome = await runLoadJob({ ...flags, dialect, namespace, targetProfile }, interruption, {
       start: (h) =>
         print(
-          `bmc-conformance load: ${h.target}${h.embedded ? ' (embedded simulator)' : ''}, ${describePlan(h.plan, h.connections)}, ${h.durationS} s per scenario${h.windowS ? ` in ${h.windowS} s windows` : ''}, at most ${h.maxRequests} requests each\n${TABLE_HEAD}`,
+          `bmc-conformance load: ${h.target}${h.embedded ? ' (embedded simulator)' : ''}, ${describePlan(h.plan, h.connections)}, ${h.durationS} s per scenario${h.windowS ? ` in ${h.windowS} s windows` : ''}, at most ${grouped(h.maxRequests)} requests each (--max-requests)\n${TABLE_HEAD}`,
         ),
       progress: (name, p, plannedS) => progress.update(name, p, plannedS),
       capacityStep: (name, step) => progress.capacityStep(name, capacityStepText(step)),

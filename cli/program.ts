@@ -200,7 +200,7 @@ targetOptions(
   .option('--max-connections <n>', 'cap on --connections, whatever is asked (default 16; 256 on the simulator)', limited('maxConnections'))
   .option(
     '--max-requests <n>',
-    'cap on requests per scenario (default 1,000 per second of duration; 50,000 on the simulator)',
+    'cap on requests per scenario (default 1,000 per second of duration; 50,000 on the simulator); a scenario it stops before its window ends says how much of the window it measured',
     limited('maxRequests'),
   )
   .option(

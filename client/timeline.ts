@@ -15,7 +15,7 @@ interface Moment {
   text: string;
 }
 
-function isSubscription(x: Exchange): boolean {
+export function isSubscription(x: Exchange): boolean {
   return /^\/subscribe\/?$/.test(x.url) && x.method === 'GET';
 }
 
@@ -116,11 +116,11 @@ export function replayLine(x: Exchange, baseUrl: string): string {
   return line;
 }
 
+/** The first line of every replay script: what its shell variables hold. */
+export const REPLAY_PREAMBLE = '# COOKIE: the session cookie of a login (name=value); XSRF: its XSRF-TOKEN where the target sets one.';
+
 /** A script of replay lines for the exchanges, in the order they were made. */
 export function replayScript(exchanges: readonly Exchange[], baseUrl: string): string {
   if (exchanges.length === 0) return '';
-  return [
-    '# COOKIE: the session cookie of a login (name=value); XSRF: its XSRF-TOKEN where the target sets one.',
-    ...exchanges.map((x) => replayLine(x, baseUrl)),
-  ].join('\n');
+  return [REPLAY_PREAMBLE, ...exchanges.map((x) => replayLine(x, baseUrl))].join('\n');
 }

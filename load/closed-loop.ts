@@ -92,7 +92,7 @@ export async function closedLoop(opts: EngineOptions): Promise<RunFigures> {
   }
   if (stoppedBy === 'duration' && recorder.requests >= opts.maxRequests) {
     stoppedBy = 'request-cap';
-    stopNote = `stopped at the cap of ${opts.maxRequests} requests`;
+    stopNote = recorder.capNote(opts.maxRequests, 'requests', opts.durationS);
   }
   return recorder.finish(stoppedBy, stopNote);
 }

@@ -162,7 +162,7 @@ async function writeSteadily(opts: EventScenarioOptions): Promise<{ writes: Writ
     }
     if (n >= opts.maxWrites) {
       stoppedBy = 'request-cap';
-      stopNote = `stopped at the cap of ${opts.maxWrites} writes`;
+      stopNote = recorder.capNote(opts.maxWrites, 'writes', opts.durationS);
       break;
     }
     await sleepUntil(start + n * intervalMs);

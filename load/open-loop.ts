@@ -106,6 +106,7 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
     inFlight.add(p);
   };
 
+  const plannedS = steps.reduce((t, s) => t + s.durationS, 0);
   recorder.start();
   const start = performance.now();
   await new Promise<void>((resolve) => {
@@ -118,7 +119,7 @@ export async function openLoop(opts: EngineOptions, steps: readonly RateStep[]):
       // Send everything that is due: when the generator itself falls behind, the lag counts.
       while (!stoppedBy && due <= now) {
         if (issued >= opts.maxRequests) {
-          stop('request-cap', `stopped at the cap of ${opts.maxRequests} requests`);
+          stop('request-cap', recorder.capNote(opts.maxRequests, 'requests', plannedS));
           break;
         }
         send(due, stepCounts[stepIndex]!, steps[stepIndex]!.rate);

@@ -88,6 +88,10 @@ export interface Progress {
 
 const MIN_REQUESTS_FOR_ABORT = 20;
 
+function grouped(n: number): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+}
+
 class Counts {
   requests = 0;
   failed = 0;
@@ -138,6 +142,16 @@ export class Recorder {
   /** Milliseconds since start(). */
   elapsedMs(): number {
     return performance.now() - this.startedAt;
+  }
+
+  /**
+   * The stop note of a run the request cap ended: how much of its announced window it measured, so
+   * figures of a shorter window are never taken for the whole of it.
+   */
+  capNote(cap: number, unit: 'requests' | 'writes' | 'uploads', plannedS: number): string {
+    const elapsed = (this.elapsedMs() / 1000).toFixed(1);
+    const what = unit === 'requests' ? `the request cap of ${grouped(cap)}` : `the cap of ${grouped(cap)} ${unit}`;
+    return `stopped at ${what} after ${elapsed} s of ${grouped(plannedS)} s (--max-requests)`;
   }
 
   get requests(): number {

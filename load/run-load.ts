@@ -167,6 +167,7 @@ export async function runLoad(given: LoadPlan): Promise<LoadOutcome> {
     if (plan.plan.kind === 'capacity' && !plan.signal.aborted) {
       outcome.subscribers = await measureSubscriberCapacity(plan.client, {
         bound: plan.maxSubscribers,
+        namespace: plan.namespace,
         probe: profileAllows(plan.profile, 'safe') ? plan.cycles[0] : undefined,
         eventTimeoutMs: plan.eventTimeoutMs,
         signal: plan.signal,

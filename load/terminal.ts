@@ -74,7 +74,7 @@ export function scenarioLine(r: ScenarioReport): string {
       : r.mode === 'capacity'
         ? `cap ${r.capacity?.sustainableRps}/s`
         : `${r.mode}${r.rate ? ` ${r.rate}/s` : ''}`;
-  return `  ${r.scenario.padEnd(18)} ${mode.padEnd(13)} ${r.requestsPerSecond.toFixed(1).padStart(8)} ${fmtMs(l.p50).padStart(8)} ${fmtMs(l.p90).padStart(8)} ${fmtMs(l.p99).padStart(8)} ${fmtMs(l.p999).padStart(8)} ${fmtMs(l.max).padStart(8)} ${String(r.failed).padStart(7)} ${(r.bytesPerSecond / 1024).toFixed(0).padStart(7)}`;
+  return `  ${r.scenario.padEnd(18)} ${mode.padEnd(13)} ${r.requestsPerSecond.toFixed(1).padStart(8)} ${fmtMs(l.p50).padStart(8)} ${fmtMs(l.p90).padStart(8)} ${fmtMs(l.p99).padStart(8)} ${fmtMs(l.p999).padStart(8)} ${fmtMs(l.max).padStart(8)} ${String(r.failed).padStart(7)} ${(r.bytesPerSecond / 1024).toFixed(0).padStart(7)}${r.stoppedBy === 'request-cap' ? '  cut short by the request cap (below)' : ''}`;
 }
 
 export const TABLE_HEAD = `  ${'scenario'.padEnd(18)} ${'mode'.padEnd(13)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p90 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'p99.9'.padStart(8)} ${'max ms'.padStart(8)} ${'failed'.padStart(7)} ${'KB/s'.padStart(7)}`;
@@ -95,10 +95,16 @@ export function closingLines(doc: LoadDocument): string[] {
   const lines: string[] = [];
   for (const r of doc.results) {
     if (r.stopNote) lines.push(`  ${r.scenario}: ${r.stopNote}`);
-    if (r.capacity)
+    if (r.capacity) {
       lines.push(
         `  ${r.scenario}: sustains ${r.capacity.sustainableRps} requests/s (${capacityCriterionText(r.capacity)}; ${r.capacity.steps.length} steps, limited by ${r.capacity.limitedBy}${brokenFromText(r.capacity)})`,
       );
+      const cut = r.capacity.steps.filter((s) => s.cutShort);
+      if (cut.length > 0)
+        lines.push(
+          `  ${r.scenario}: ${cut.length} of ${r.capacity.steps.length} capacity steps cut short by the request cap (--max-requests), from ${cut[0]!.rate} req/s: ${cut[0]!.cutShort}`,
+        );
+    }
     if (r.events) {
       const e = r.events;
       lines.push(

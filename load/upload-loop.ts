@@ -54,7 +54,7 @@ export async function runUploadLoop(opts: UploadLoopOptions): Promise<{ figures:
       }
       if (n >= opts.maxUploads) {
         stoppedBy = 'request-cap';
-        stopNote = `stopped at the cap of ${opts.maxUploads} uploads`;
+        stopNote = recorder.capNote(opts.maxUploads, 'uploads', opts.durationS);
         break;
       }
       const image = await buildImage({ version: `bmc-conformance-load-${run}-${n}`, namespace: opts.namespace });

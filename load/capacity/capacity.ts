@@ -60,6 +60,8 @@ export interface CapacityStep {
   why?: string;
   /** Cut short by the user: the step proves nothing either way. */
   interrupted?: true;
+  /** The request cap ended the step before its window: how much of it was measured. */
+  cutShort?: string;
 }
 
 export interface CapacityResult {
@@ -118,6 +120,7 @@ export async function findCapacity(step: (rate: number) => Promise<StepFigures>,
       sendLagP99: f.sendLagMs.p99,
       sustained: true,
     };
+    if (f.stoppedBy === 'request-cap' && f.stopNote) s.cutShort = f.stopNote;
     const conformant = criterion === 'conformant';
     if (conformant && f.violation) s.violation = f.violation;
     if (f.failed > 0) Object.assign(s, { sustained: false, why: `${f.failed} of ${f.requests} requests failed` });

@@ -1,7 +1,8 @@
 /**
  * WebSocket subscriber capacity: open subscriptions one by one until one is refused or closed, or
- * an earlier one is closed, up to a bound; then check how many still deliver (a write the filter
- * admits, when a writable attribute is at hand). All are closed afterwards.
+ * an earlier one is closed, up to a bound; then count how many are still open a moment later (held
+ * at once) and how many of them deliver (a write the filter admits, when a writable attribute is at
+ * hand). All are closed afterwards.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BmcClient } from '../../client/http.js';
@@ -10,23 +11,28 @@ import { attrPath } from '../write-mix.js';
 import type { ValueCycle } from '../values.js';
 
 export interface SubscriberCapacity {
-  /** Subscriptions open at once before the first refusal or loss (or the bound). */
+  /** Subscriptions still open together once the probe stopped opening more and the target had a moment to close any. */
   subscribers: number;
   stoppedBy: 'refused' | 'closed' | 'evicted' | 'bound' | 'interrupted';
   detail: string;
   bound: number;
+  /** The filter every subscription sent. */
+  filter: { paths: string[] };
   /** How many of them received the check write's event; absent without a writable attribute. */
   delivering?: number;
 }
 
+/** How long a server is given to close a socket it accepted (after the first one, and after the last). */
 const SETTLE_MS = 500;
 
 export async function measureSubscriberCapacity(
   client: BmcClient,
-  opts: { bound: number; probe?: ValueCycle; eventTimeoutMs: number; signal?: AbortSignal },
+  opts: { bound: number; namespace: string; probe?: ValueCycle; eventTimeoutMs: number; signal?: AbortSignal },
 ): Promise<SubscriberCapacity> {
   const subs: EventSubscriber[] = [];
-  const filter = opts.probe ? { paths: [opts.probe.path] } : {};
+  // A filter that names a path, whatever the profile: bmcweb closes one without paths ("Unable to
+  // find paths in json data"), and a filter refused is no measure of how many subscribers it holds.
+  const filter = { paths: [opts.probe?.path ?? `/xyz/${opts.namespace}`] };
   let stoppedBy: SubscriberCapacity['stoppedBy'] = 'bound';
   let detail = `all ${opts.bound} subscriptions stayed open`;
   try {
@@ -36,20 +42,22 @@ export async function measureSubscriberCapacity(
         detail = `interrupted after ${subs.length} subscriptions`;
         break;
       }
-      const outcome = await EventSubscriber.tryOpen(client, filter, { settleMs: 0 });
+      // The first is watched a while: a target that closes this filter's sockets shows it here, as such.
+      const outcome = await EventSubscriber.tryOpen(client, filter, { settleMs: i === 0 ? SETTLE_MS : 0 });
       if (outcome.kind !== 'open') {
         stoppedBy = outcome.kind;
         detail =
           outcome.kind === 'refused'
             ? `subscription ${i + 1} was refused${outcome.status ? ` (${outcome.status})` : ''}`
-            : `subscription ${i + 1} was closed at once (code ${outcome.code})`;
+            : `subscription ${i + 1} was closed at once (${closeText(outcome)})`;
         break;
       }
       subs.push(outcome.subscriber);
       const gone = subs.findIndex((s) => s.closed);
       if (gone >= 0) {
         stoppedBy = 'evicted';
-        detail = `opening subscription ${i + 1} closed subscription ${gone + 1}`;
+        // A close frame can arrive after the next handshake: say what was seen, not which opening caused it.
+        detail = `subscription ${gone + 1} was closed (${closeText(subs[gone]!.closeInfo!)}) by the time subscription ${i + 1} had opened`;
         break;
       }
     }
@@ -58,14 +66,19 @@ export async function measureSubscriberCapacity(
     const open = subs.filter((s) => !s.closed);
     if (stoppedBy === 'bound' && open.length < subs.length) {
       stoppedBy = 'closed';
-      detail = `${subs.length - open.length} of ${subs.length} subscriptions were closed within ${SETTLE_MS} ms`;
-    }
-    const result: SubscriberCapacity = { subscribers: open.length, stoppedBy, detail, bound: opts.bound };
+      detail = `${subs.length - open.length} of ${subs.length} subscriptions were closed within ${SETTLE_MS} ms (${closeText(subs.find((s) => s.closed)!.closeInfo!)})`;
+    } else if (stoppedBy === 'evicted') detail += `; ${open.length} of the ${subs.length} opened stayed open`;
+    const result: SubscriberCapacity = { subscribers: open.length, stoppedBy, detail, bound: opts.bound, filter };
     if (opts.probe && !opts.signal?.aborted) result.delivering = await countDelivering(client, open, opts.probe, opts.eventTimeoutMs);
     return result;
   } finally {
     await Promise.all(subs.map((s) => s.close()));
   }
+}
+
+/** 'code 1000, "Unable to find paths in json data"' */
+function closeText(c: { code: number; reason: string }): string {
+  return `code ${c.code}${c.reason ? `, "${c.reason}"` : ''}`;
 }
 
 async function countDelivering(client: BmcClient, open: EventSubscriber[], probe: ValueCycle, timeoutMs: number): Promise<number> {

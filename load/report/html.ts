@@ -133,7 +133,7 @@ function scenarioSection(r: ScenarioReport, n: number): string {
           ms(s.p50),
           ms(s.p99),
           ms(s.sendLagP99),
-          s.sustained ? 'yes' : `no: ${s.why}`,
+          `${s.sustained ? 'yes' : `no: ${s.why}`}${s.cutShort ? ` (${s.cutShort})` : ''}`,
         ]),
       ),
     );

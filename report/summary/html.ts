@@ -4,7 +4,8 @@
  */
 import { REQUIREMENTS } from '../../catalogue/requirements.js';
 import { exchangeText, type Exchange } from '../../client/evidence.js';
-import { replayScript, timelineText } from '../../client/timeline.js';
+import { createHash } from 'node:crypto';
+import { isSubscription, REPLAY_PREAMBLE, replayLine, replayScript, timelineText } from '../../client/timeline.js';
 import { VERDICTS, type RequirementResult, type Verdict } from '../../client/results.js';
 import { newlyFailing, newlyPassing, otherChanges, type Trend, type VerdictChange } from '../changes.js';
 import { html, Html } from '../html.js';
@@ -19,6 +20,13 @@ import { notJudgedByReason, notJudgedCount, PARTLY } from '../partly.js';
 export const SUMMARY_HTML = 'summary.html';
 /** Exchanges shown per test in the annex; results.json and the Allure report keep more. */
 const EXCHANGES_PER_TEST = 5;
+
+/**
+ * What the printed annex (summary.pdf, or the page printed) keeps of a failing test's evidence: the
+ * last exchanges, the last lines of its timeline, and of its replay every subscription with the last
+ * requests. Whatever is cut is named with a count and the file that holds it.
+ */
+export const PRINTED = { exchanges: 1, timelineLines: 12, replayRequests: 8 };
 
 type Row = RequirementResult & { expected?: string };
 
@@ -79,8 +87,9 @@ ${ctx.load ? loadSection(ctx.load) : ''}
 ${signatures()}
 <section id="evidence" class="annex">
   <h2>Annex: evidence</h2>
-  <p>Each requirement's tests with their verdicts and reasons; for a test that failed or warned, its last ${EXCHANGES_PER_TEST} requests and responses, redacted (results.json and the Allure report keep up to 20).</p>
-  ${rows.filter((x) => x.tests.length > 0).map((row) => evidence(row, r.target))}
+  <p>Each requirement's tests with their verdicts and reasons; for a test that failed or warned, its last ${EXCHANGES_PER_TEST} requests and responses, redacted (results.json and the Allure report keep up to 20), its timeline and the lines that replay it.</p>
+  <p class="print-only">Printed, the requirements that did not pass; each of their tests that did not pass keeps ${PRINTED.exchanges === 1 ? 'its last request and response' : `its last ${PRINTED.exchanges} requests and responses`}, the last ${PRINTED.timelineLines} lines of its timeline, and of its replay every subscription and the last ${PRINTED.replayRequests} requests; what is cut is counted, with the file that holds it. Evidence that an earlier test printed already is named, not printed again.</p>
+  ${annex(rows, r.target)}
 </section>
 <footer>${ctx.tool.name} ${ctx.tool.version} · catalogue of ${catalogueVersion(ctx.tool)} · started ${r.startedAt}</footer>
 </body>
@@ -199,10 +208,10 @@ function observations(recorded: Array<{ requirement: string; key: string; value:
   const list = [...rows.values()].sort((a, b) => (order.get(a.requirement) ?? order.size) - (order.get(b.requirement) ?? order.size));
   return html`<section id="observations"><h2>Observations</h2>
   <p>What the spec leaves open, as this target answers it (never a failure).</p>
-  <table><thead><tr><th>Requirement</th><th>Observed</th><th>Value</th></tr></thead>
+  <table class="observations"><colgroup><col class="c-id"><col class="c-key"><col class="c-value"></colgroup><thead><tr><th>Requirement</th><th>Observed</th><th>Value</th></tr></thead>
   <tbody>${list.map(
     (o) =>
-      html`<tr><td class="id"><a href="#${o.requirement}">${o.requirement}</a></td><td>${o.key}${o.tests > 1 ? html` <span class="muted">(${o.tests} tests)</span>` : ''}</td><td class="value">${valueCell(o.value)}</td></tr>`,
+      html`<tr><td class="id"><a href="#${o.requirement}">${o.requirement}</a></td><td class="key">${o.key}${o.tests > 1 ? html` <span class="muted">(${o.tests} tests)</span>` : ''}</td><td class="value">${valueCell(o.value)}</td></tr>`,
   )}</tbody></table></section>`;
 }
 
@@ -246,29 +255,121 @@ function loadSection(load: LoadRun): Html {
   ${load.charts.length > 0 ? html`<p>Charts: ${load.charts.map((c, i) => html`${i > 0 ? ', ' : ''}<a href="${c}">${c}</a>`)}</p>` : ''}</section>`;
 }
 
-/** The test's requests and event messages as one timeline, and the shell lines that replay them. */
-function replayFigures(exchanges: readonly Exchange[], target: string): Html | string {
-  if (exchanges.length === 0) return '';
-  return html`<details class="timeline"><summary>Timeline: the test's requests and event messages in time order</summary><pre>${timelineText(exchanges)}</pre></details>
-    <details class="replay"><summary>Replay: curl and websocat lines (set COOKIE, XSRF and PASSWORD first)</summary><pre>${replayScript(exchanges, displayTarget(target))}</pre></details>`;
-}
-
 function signatures(): Html {
   return html`<section id="signatures"><h2>Sign-off</h2>
   <table class="signatures"><tr><th>Tested by</th><td></td><th>Date</th><td></td></tr><tr><th>Reviewed by</th><td></td><th>Signature</th><td></td></tr></table></section>`;
 }
 
-function evidence(row: Row, target: string): Html {
-  return html`<article id="evidence-${row.id}" class="evidence">
+/** The annex: each requirement's tests; a test's evidence is printed once, where a test that did not pass first shows it. */
+function annex(rows: readonly Row[], target: string): Html {
+  const printedBy = new Map<string, string>();
+  const listed = rows.filter((x) => x.tests.length > 0);
+  const passed = listed.filter((x) => x.verdict === 'PASS');
+  return html`${
+    passed.length > 0
+      ? html`<p class="print-only more">Not printed: the ${plural(passed.length, 'requirement')} that passed, with their ${plural(
+          passed.reduce((n, x) => n + x.tests.length, 0),
+          'test',
+        )}; summary.html lists them.</p>`
+      : ''
+  }
+  ${listed.map((row) => evidence(row, target, printedBy))}`;
+}
+
+function evidence(row: Row, target: string, printedBy: Map<string, string>): Html {
+  // On paper a requirement that passed is counted above, not listed.
+  const printed = row.verdict !== 'PASS';
+  return html`<article id="evidence-${row.id}" class="evidence${printed ? '' : ' no-print'}">
   <h3><a href="#${row.id}">${row.id}</a> <span class="badge v-${row.verdict}">${row.verdict}</span>${row.partly ? html` <span class="partly">${PARTLY}</span>` : ''} ${row.title}</h3>
   ${row.tests.map(
     (t) => html`<div class="test"><p><span class="badge v-${t.verdict}">${t.verdict}</span> ${t.name}</p>
     ${t.reason ? html`<p class="reason">${t.reason}</p>` : ''}
-    ${(t.evidence ?? []).slice(-EXCHANGES_PER_TEST).map((x) => {
-      const text = exchangeText(x);
-      return html`<div class="exchange"><figure><figcaption>Request</figcaption><pre>${text.request}</pre></figure><figure><figcaption>Response</figcaption><pre>${text.response}</pre></figure></div>`;
-    })}
-    ${replayFigures(t.evidence ?? [], target)}</div>`,
+    ${testEvidence(row.id, t, printed, target, printedBy)}</div>`,
   )}
 </article>`;
+}
+
+/**
+ * A test's last exchanges, its timeline and its replay: all on screen; on paper, within PRINTED, for
+ * a test that did not pass in a requirement that did not, and only where no earlier test printed the
+ * same evidence (the events tests share theirs).
+ */
+function testEvidence(
+  id: string,
+  t: { verdict: Verdict; evidence?: Exchange[] },
+  rowPrinted: boolean,
+  target: string,
+  printedBy: Map<string, string>,
+): Html | string {
+  const all = t.evidence ?? [];
+  if (all.length === 0) return '';
+  const shown = all.slice(-EXCHANGES_PER_TEST);
+  const key = createHash('sha256').update(JSON.stringify(all)).digest('hex');
+  const printedUnder = printedBy.get(key);
+  const printed = rowPrinted && t.verdict !== 'PASS' && printedUnder === undefined;
+  if (printed) printedBy.set(key, id);
+  const count = plural(all.length, 'exchange');
+  const last = PRINTED.exchanges === 1 ? 'the last' : `the last ${PRINTED.exchanges}`;
+  // A requirement that passed is not on paper at all: its tests need no note.
+  const note = !rowPrinted
+    ? ''
+    : printed
+      ? all.length <= PRINTED.exchanges
+        ? ''
+        : `Printed: ${last} of its ${count}; ${all.length === shown.length ? `summary.html and results.json show all ${all.length}` : `summary.html shows the last ${shown.length}, results.json all ${all.length}`}.`
+      : printedUnder !== undefined
+        ? `Not printed again: the same ${count} as under ${printedUnder} above.`
+        : `Not printed: its ${count} (the test passed); summary.html and results.json hold them.`;
+  const paper = (k: number): string => (printed && k >= shown.length - PRINTED.exchanges ? '' : ' no-print');
+  return html`${note ? html`<p class="print-only more">${note}</p>` : ''}
+    ${shown.map((x, k) => {
+      const text = exchangeText(x);
+      return html`<div class="exchange${paper(k)}"><figure><figcaption>Request</figcaption><pre>${text.request}</pre></figure><figure><figcaption>Response</figcaption><pre>${text.response}</pre></figure></div>`;
+    })}
+    <div class="replay-figures${printed ? '' : ' no-print'}">
+    <details class="timeline"><summary>Timeline: the test's requests and event messages in time order</summary><pre>${timelineLines(all, printed)}</pre></details>
+    <details class="replay"><summary>Replay: curl and websocat lines (set COOKIE, XSRF and PASSWORD first)</summary><pre>${replayLines(all, target, printed)}</pre></details></div>`;
+}
+
+/** The timeline; on paper its last PRINTED.timelineLines lines, the earlier ones counted. */
+function timelineLines(all: readonly Exchange[], printed: boolean): Html | string {
+  const lines = timelineText(all).split('\n');
+  const cut = printed ? Math.max(0, lines.length - PRINTED.timelineLines) : 0;
+  if (cut === 0) return lines.join('\n');
+  return html`<span class="print-only">… ${plural(cut, 'earlier line')}: the timeline in summary.html\n</span><span class="no-print">${lines.slice(0, cut).join('\n')}\n</span>${lines.slice(cut).join('\n')}`;
+}
+
+/**
+ * The replay script; on paper every subscription (an event's test needs its sockets open) and the
+ * last PRINTED.replayRequests requests, each run of requests left out named by a shell comment.
+ */
+function replayLines(all: readonly Exchange[], target: string, printed: boolean): Html | string {
+  const base = displayTarget(target);
+  if (!printed) return replayScript(all, base);
+  const requests = all.filter((x) => !isSubscription(x)).length;
+  const firstKept = requests - PRINTED.replayRequests;
+  const parts: Html[] = [html`${REPLAY_PREAMBLE}`];
+  let request = 0;
+  let left: string[] = [];
+  const flush = (): void => {
+    if (left.length === 0) return;
+    parts.push(
+      html`<span class="print-only">\n# … ${plural(left.length, 'earlier request')} left out here: the replay in summary.html holds every line</span><span class="no-print">\n${left.join('\n')}</span>`,
+    );
+    left = [];
+  };
+  for (const x of all) {
+    const line = replayLine(x, base);
+    if (!isSubscription(x) && request++ < firstKept) left.push(line);
+    else {
+      flush();
+      parts.push(html`\n${line}`);
+    }
+  }
+  flush();
+  return html`${parts}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -25,7 +25,11 @@ col.c-id { width: 7.5%; } col.c-level { width: 8.5%; } col.c-title { width: 34.5
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
 thead th { background: #f6f8fa; }
 td.id { white-space: nowrap; font-weight: 600; }
-td.reason, td.value, .reason { overflow-wrap: anywhere; }
+td.reason, td.value, td.key, .reason { overflow-wrap: anywhere; }
+table.observations { table-layout: fixed; }
+table.observations col.c-id { width: 11%; } table.observations col.c-key { width: 32%; } table.observations col.c-value { width: 57%; }
+.print-only { display: none; }
+.more { font-size: .85rem; color: #57606a; font-style: italic; }
 td.value { font: .85rem/1.35 ui-monospace, "DejaVu Sans Mono", monospace; }
 dl.members { margin: 0; display: grid; grid-template-columns: fit-content(65%) minmax(4rem, 1fr); gap: 0 .75rem; }
 dl.members dt { font-weight: 600; overflow-wrap: anywhere; } dl.members dd { margin: 0; overflow-wrap: anywhere; }
@@ -60,13 +64,22 @@ footer { margin-top: 2rem; font-size: .8rem; color: #57606a; border-top: 1px sol
   .count { min-width: 0; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   a { color: inherit; text-decoration: none; }
-  tr, .count, .exchange, .test p { break-inside: avoid; }
+  tr, .count, .exchange figure, .test p { break-inside: avoid; }
+  figcaption, details > summary { break-after: avoid; }
   thead { display: table-header-group; }
   h2, h3 { break-after: avoid; }
   .annex { break-before: page; }
   footer { display: none; }
-  .exchange { grid-template-columns: 1fr; }
+  .exchange { grid-template-columns: 2fr 3fr; }
   pre { font-size: .85rem; }
+  /* On paper every annex figure is open, and what the annex prints of it is bounded (PRINTED in html.ts). */
+  /* A FAIL's reason is what paper is read for: its column is the widest. */
+  col.c-id { width: 7%; } col.c-level { width: 8%; } col.c-title { width: 31%; } col.c-verdict { width: 10%; } col.c-reason { width: 37%; } col.c-evidence { width: 7%; }
+  .print-only { display: revert; }
+  .no-print { display: none !important; }
+  details::details-content { content-visibility: visible; display: block; }
+  details > summary { list-style: none; font-size: .8rem; font-weight: 600; color: #57606a; margin-top: .3rem; }
+  details > summary::-webkit-details-marker { display: none; }
 }
 `;
 

@@ -2,20 +2,23 @@
  * The event scenario's accounting can fail: a simulator that drops or duplicates events is caught,
  * and a clean one delivers everything. Also the subscriber and session capacity probes.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { BmcClient } from '../../client/http.js';
 import { runEventScenario } from '../../load/events.js';
 import { measureSessionCapacity } from '../../load/capacity/sessions.js';
 import { measureSubscriberCapacity } from '../../load/capacity/subscribers.js';
 import { prepareWrites, restoreOriginals } from '../../load/write-mix.js';
-import { simulatorTargetProfile, startSimulator, type RunningSimulator } from '../../simulator/index.js';
+import { simulatorTargetProfile, startSimulator, type DialectName, type RunningSimulator } from '../../simulator/index.js';
 
 const NS = 'mgmt_project';
 let sim: RunningSimulator | undefined;
 let client: BmcClient | undefined;
 
-async function start(faults: string[]): Promise<BmcClient> {
-  sim = await startSimulator({ faults });
+async function start(faults: string[], dialect?: DialectName): Promise<BmcClient> {
+  sim = await startSimulator({ faults, ...(dialect && { dialect }) });
   client = new BmcClient({ baseUrl: sim.url, user: 'root', password: '0penBmc', insecure: true, timeoutMs: 5_000 });
   await client.login();
   return client;
@@ -78,15 +81,53 @@ describe('capacity probes', () => {
   test('subscribers: all up to the bound stay open and deliver', async () => {
     const c = await start([]);
     const { cycles } = await prepareWrites(c, simulatorTargetProfile(NS).writable.slice(0, 1));
-    const r = await measureSubscriberCapacity(c, { bound: 12, probe: cycles[0], eventTimeoutMs: 1_000 });
+    const r = await measureSubscriberCapacity(c, { bound: 12, namespace: NS, probe: cycles[0], eventTimeoutMs: 1_000 });
     await restoreOriginals(c, cycles);
     expect(r).toMatchObject({ subscribers: 12, stoppedBy: 'bound', delivering: 12 });
+  });
+
+  // Without a writable attribute (the read-only profile) the probe used to send {}, which bmcweb
+  // closes ("Unable to find paths in json data"): it reported 0 held, evicted.
+  test.each(['bmcweb', 'bmcweb@2023', 'phosphor-rest', 'spec'] as const)(
+    'subscribers: %s holds every subscription of a path filter, writable attribute or not',
+    async (dialect) => {
+      const c = await start([], dialect);
+      const r = await measureSubscriberCapacity(c, { bound: 6, namespace: NS, eventTimeoutMs: 500 });
+      expect(r).toMatchObject({ subscribers: 6, stoppedBy: 'bound', filter: { paths: [`/xyz/${NS}`] } });
+    },
+  );
+
+  test('subscribers: a server that holds one at a time is counted as holding one, and says what it closed', async () => {
+    const t = await oneAtATime();
+    try {
+      const r = await measureSubscriberCapacity(t.client, { bound: 5, namespace: NS, eventTimeoutMs: 500 });
+      expect(r).toMatchObject({ subscribers: 1, stoppedBy: 'evicted' });
+      expect(r.detail).toMatch(
+        /^subscription 1 was closed \(code 1008, "one subscriber at a time"\) by the time subscription [23] had opened; 1 of the [23] opened stayed open$/,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('subscribers: a server that closes the filter holds none, and says why', async () => {
+    const t = await oneAtATime('Unable to find paths in json data');
+    try {
+      const r = await measureSubscriberCapacity(t.client, { bound: 5, namespace: NS, eventTimeoutMs: 500 });
+      expect(r).toMatchObject({
+        subscribers: 0,
+        stoppedBy: 'closed',
+        detail: 'subscription 1 was closed at once (code 1000, "Unable to find paths in json data")',
+      });
+    } finally {
+      await t.close();
+    }
   });
 
   test('subscribers: a server that refuses the handshake stops the probe at once', async () => {
     const c = await start([]);
     await c.logout();
-    const r = await measureSubscriberCapacity(c, { bound: 5, eventTimeoutMs: 500 });
+    const r = await measureSubscriberCapacity(c, { bound: 5, namespace: NS, eventTimeoutMs: 500 });
     expect(r).toMatchObject({ subscribers: 0, stoppedBy: 'refused' });
   });
 
@@ -105,3 +146,32 @@ describe('capacity probes', () => {
     expect(r.detail).toMatch(/login 1 was refused \(401/);
   });
 });
+
+/**
+ * A bare WebSocket server on 127.0.0.1: each new socket closes the one before it (1008), or, given
+ * `rejectFilter`, every socket is closed as its filter arrives, with that reason (as bmcweb does {}).
+ */
+async function oneAtATime(rejectFilter?: string): Promise<{ client: BmcClient; close(): Promise<void> }> {
+  const server = createServer((_req, res) => res.writeHead(404).end());
+  const wss = new WebSocketServer({ server });
+  let last: WebSocket | undefined;
+  wss.on('connection', (ws) => {
+    if (rejectFilter) ws.on('message', () => ws.close(1000, rejectFilter));
+    else {
+      last?.close(1008, 'one subscriber at a time');
+      last = ws;
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const c = new BmcClient({ baseUrl: `http://127.0.0.1:${port}`, user: 'root', password: 'x', timeoutMs: 2_000 });
+  return {
+    client: c,
+    close: async () => {
+      await c.close();
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
