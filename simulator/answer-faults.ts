@@ -8,7 +8,12 @@ import type { Operator } from '../catalogue/operators.js';
 import { parseSite, SITE_ROUTES, siteName, type Site, type SiteOutcome, type SiteRoute } from '../client/answer-site.js';
 import type { Route } from './route-parse.js';
 import { parseJson, stringifyJson } from './json.js';
-import { statusLine } from './envelope.js';
+import { STATUS_CODES } from 'node:http';
+
+/** The status line of a code (envelope.ts has its own: importing it would close a circle through faults.ts). */
+function statusLine(code: number): string {
+  return `${code} ${STATUS_CODES[code] ?? 'Unknown'}`;
+}
 
 export interface AnswerFaultInfo {
   name: string;
