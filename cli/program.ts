@@ -296,14 +296,20 @@ mergeOptions(
   .option('--in <dir>', 'the run folder holding results.json and allure-results', DEFAULT_IN)
   .option(
     '--previous <dir|file>',
-    'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/)',
+    'an earlier run (its folder or its results.json) to compare with; a newly failing requirement exits 1 (default: the run this one replaced, kept as DIR/previous/). A run of another target, namespace, profile or selection, or an interrupted one, is not compared. --baseline is its former name',
   )
-  // The former name of --previous: still taken, no longer shown.
+  // The former name of --previous: still taken, and named in --previous's text.
   .addOption(new Option('--baseline <file>', 'the former name of --previous').hideHelp())
   .option('--no-html', 'skip the Allure HTML report')
   .option('--pdf', 'also print summary.html to summary.pdf with headless Chromium', false)
-  .option('--sign <key>', 'sign results.json, summary.html and junit.xml: writes attestation.intoto.json (in-toto, DSSE, ed25519)')
-  .option('--verify <file>', 'check an attestation and the files it names (beside it, or in --in): exit 0 valid, 1 altered')
+  .option(
+    '--sign <key>',
+    'sign results.json, summary.html and junit.xml with the PREFIX.key of --keygen: writes attestation.intoto.json (in-toto, DSSE, ed25519); reports already rendered from this results.json are signed as they are',
+  )
+  .option(
+    '--verify <file>',
+    'check an attestation (or a run folder holding one) and the files it names (beside it, or in --in): exit 0 valid, 1 altered',
+  )
   .option('--key <pub>', 'the public key --verify checks with')
   .option('--keygen <prefix>', 'make an ed25519 key pair PREFIX.key and PREFIX.pub for --sign and --verify')
   .action(lazy(() => import('./report-command.js'), 'reportCommand'));

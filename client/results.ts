@@ -82,6 +82,8 @@ export interface Results {
   target: string;
   /** Set when the run accepted any TLS certificate (--insecure, or the embedded simulator's own): its replay does too. */
   insecure?: true;
+  /** Set when the run started its own simulator: its URL changes from run to run, its dialect does not. */
+  embedded?: { dialect: string };
   fingerprint?: Fingerprint;
   /** Writables a destructive run found for itself (none were named), and the candidates refused. */
   discovered?: { writable: string[]; refused: string[] };
@@ -93,7 +95,8 @@ export interface Results {
   summary: Record<Verdict, number>;
   requirements: Array<RequirementResult & { expected?: string }>;
   observations: Array<Observation & { test: string }>;
-  expectations?: { file: string; platform?: string };
+  /** The known deviations applied: the file named, and every file they came from with its SHA-256. */
+  expectations?: { file: string; platform?: string; files?: Array<{ file: string; sha256: string }> };
   trace?: RunTrace;
   /**
    * Set when a signal stopped the run: the verdicts are what it had; tests it did not run are
@@ -151,7 +154,7 @@ export const NOTHING_JUDGED_EXIT = 5;
 export type MinJudged = { count: number } | { percent: number };
 
 /** Requirements the run was asked to judge: all but those left out by --only or --requirements. */
-function selected(requirements: readonly RequirementResult[]): RequirementResult[] {
+export function selectedRequirements(requirements: readonly RequirementResult[]): RequirementResult[] {
   return requirements.filter((r) => !(r.verdict === 'NOT_TESTED' && /not selected/.test(r.reason ?? '')));
 }
 
@@ -161,7 +164,7 @@ function selected(requirements: readonly RequirementResult[]): RequirementResult
  */
 export function coverageShortfall(requirements: readonly RequirementResult[], min: MinJudged | undefined): string | undefined {
   if (!min) return undefined;
-  const chosen = selected(requirements);
+  const chosen = selectedRequirements(requirements);
   const judged = chosen.filter((r) => r.verdict !== 'NOT_TESTED').length;
   const needed = 'count' in min ? min.count : Math.ceil((min.percent / 100) * chosen.length);
   if (judged >= needed) return undefined;

@@ -1,6 +1,7 @@
 /**
  * The run a new one is compared with. Named with `report --previous DIR|FILE`; otherwise the run
- * that the new one replaced in the same folder, which `run` keeps as previous/results.json.
+ * that the new one replaced in the same folder, which `run` keeps as previous/results.json. Either
+ * is compared only when comparable.ts finds it a run of the same target and selection.
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
@@ -8,11 +9,15 @@ import { basename, dirname, join } from 'node:path';
 import type { Results } from '../client/results.js';
 import { UsageError } from '../client/usage-error.js';
 import { verdictChanges, type Trend } from './changes.js';
+import { firmwareChange, whyNotComparable } from './comparable.js';
+import { ALLURE_RESULTS } from './allure/results.js';
 import { readResults, RESULTS_FILE } from './results-json.js';
 
 export const PREVIOUS_DIR = 'previous';
 /** Where Allure keeps the history it carries from report to report. */
 export const ALLURE_REPORT = 'allure-report';
+/** The kept run's Allure history, in previous/: its report goes with the run it replaced. */
+const KEPT_HISTORY = 'allure-history';
 
 export interface Baseline {
   trend: Trend;
@@ -33,21 +38,19 @@ export interface PreparedDirectory {
 }
 
 /**
- * Before a run writes into `dir`: the replaced run's results.json is kept as previous/results.json,
- * and its other outputs go, so a run that stops half-way never leaves them looking current. The
- * Allure report stays (its history carries into the next one), and so does a sibling load run.
+ * Before a run writes into `dir`: the replaced run's results.json is kept as previous/results.json
+ * with its Allure history beside it (previous/allure-history), and its other outputs go, its Allure
+ * report too, so a run that stops half-way never leaves them looking current. A sibling load run
+ * stays. An interrupted run never becomes the baseline: it goes, and the earlier baseline stays.
  * The outputs leave `dir` at once (a rename); their removal is not waited for.
  */
 export async function prepareRunDirectory(dir: string, outputs: readonly string[]): Promise<PreparedDirectory> {
   await mkdir(dir, { recursive: true });
   const current = join(dir, RESULTS_FILE);
-  if (existsSync(current)) {
-    await mkdir(join(dir, PREVIOUS_DIR), { recursive: true });
-    await rename(current, join(dir, PREVIOUS_DIR, RESULTS_FILE));
-  }
+  if (await ranToItsEnd(current)) await keepAsBaseline(dir);
   const replaced = join(dir, `${REPLACED_PREFIX}${process.pid}-${Date.now()}`);
-  for (const name of outputs) {
-    if (name === RESULTS_FILE || !existsSync(join(dir, name))) continue;
+  for (const name of new Set([RESULTS_FILE, ...outputs])) {
+    if (!existsSync(join(dir, name))) continue;
     await mkdir(join(replaced, dirname(name)), { recursive: true });
     await rename(join(dir, name), join(replaced, name));
   }
@@ -59,6 +62,29 @@ export async function prepareRunDirectory(dir: string, outputs: readonly string[
   return { removed };
 }
 
+/** A results.json of a run that was not interrupted; a file that is none is no baseline either. */
+async function ranToItsEnd(file: string): Promise<boolean> {
+  if (!existsSync(file)) return false;
+  try {
+    return (await readResults(file)).interrupted === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * results.json into previous/, and the Allure history that goes with it: its rendered report's,
+ * else the history it carried from its own baseline (a run without --html).
+ */
+async function keepAsBaseline(dir: string): Promise<void> {
+  const kept = join(dir, PREVIOUS_DIR);
+  await mkdir(kept, { recursive: true });
+  await rename(join(dir, RESULTS_FILE), join(kept, RESULTS_FILE));
+  await rm(join(kept, KEPT_HISTORY), { recursive: true, force: true });
+  const history = [join(dir, ALLURE_REPORT, 'history'), join(dir, ALLURE_RESULTS, 'history')].find((h) => existsSync(h));
+  if (history) await rename(history, join(kept, KEPT_HISTORY));
+}
+
 export async function findBaseline(dir: string, current: Results, named?: string): Promise<Baseline | undefined> {
   if (named !== undefined) return baselineAt(named, current, true);
   const kept = join(dir, PREVIOUS_DIR, RESULTS_FILE);
@@ -66,19 +92,26 @@ export async function findBaseline(dir: string, current: Results, named?: string
 }
 
 async function baselineAt(path: string, current: Results, explicit: boolean): Promise<Baseline> {
-  if (!existsSync(path)) throw new UsageError(`There is no earlier run at ${path}.`);
-  const isDir = statSync(path).isDirectory();
-  const file = isDir ? join(path, RESULTS_FILE) : path;
+  if (!existsSync(path)) throw new UsageError(`There is no earlier run at ${path}: name a run folder or its results.json.`);
+  const file = statSync(path).isDirectory() ? join(path, RESULTS_FILE) : path;
   const previous = await readResults(file);
-  // A kept previous/results.json has no report of its own: its history is the run folder's.
-  const runDir = isDir ? path : basename(dirname(file)) === PREVIOUS_DIR ? dirname(dirname(file)) : dirname(file);
-  return {
-    trend: { source: file, previousStartedAt: previous.startedAt, changes: verdictChanges(previous, current), explicit },
-    allureHistory: historyIn(runDir),
+  const notComparable = whyNotComparable(previous, current);
+  const firmware = firmwareChange(previous, current);
+  const trend: Trend = {
+    source: file,
+    previousStartedAt: previous.startedAt,
+    changes: notComparable ? [] : verdictChanges(previous, current),
+    explicit,
+    ...(notComparable && { notComparable }),
+    ...(firmware && { firmware }),
   };
+  // Another target's history would mix its trend charts into this one's.
+  return { trend, allureHistory: notComparable ? undefined : historyOf(file) };
 }
 
-function historyIn(runDir: string): string | undefined {
-  const history = join(runDir, ALLURE_REPORT, 'history');
+/** A kept previous/results.json has its history beside it; a run folder, in its rendered report. */
+function historyOf(file: string): string | undefined {
+  const history =
+    basename(dirname(file)) === PREVIOUS_DIR ? join(dirname(file), KEPT_HISTORY) : join(dirname(file), ALLURE_REPORT, 'history');
   return existsSync(history) ? history : undefined;
 }

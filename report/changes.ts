@@ -17,6 +17,13 @@ export interface Trend {
   changes: VerdictChange[];
   /** The previous run was named by the user (--previous): a regression then fails `report`. */
   explicit: boolean;
+  /**
+   * Why the runs were not compared (another target, namespace, profile or selection; a baseline
+   * that was interrupted): `changes` is then empty, and every report says this instead.
+   */
+  notComparable?: string;
+  /** The target's firmware moved between the runs ("2.14.0 → 2.15.0"): the changes are the new firmware's. */
+  firmware?: string;
 }
 
 export function verdictChanges(previous: Results, current: Results): VerdictChange[] {

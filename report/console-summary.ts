@@ -69,10 +69,12 @@ function partlyJudged(reqs: readonly RequirementResult[]): string[] {
 
 export function formatTrend(trend: Trend | undefined): string[] {
   if (!trend) return [];
-  if (trend.changes.length === 0) return [`no verdict changed since the baseline (${trend.source})`];
+  if (trend.notComparable) return [`not compared with the baseline (${trend.source}): ${trend.notComparable}`];
+  const source = `${trend.source}${trend.firmware ? `; firmware ${trend.firmware}` : ''}`;
+  if (trend.changes.length === 0) return [`no verdict changed since the baseline (${source})`];
   const label = { regression: '  (newly failing)', fix: '  (newly passing)', change: '' } as const;
   return [
-    `changed since the baseline (${trend.source}):`,
+    `changed since the baseline (${source}):`,
     ...trend.changes.map((c) => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}`),
   ];
 }

@@ -9,7 +9,7 @@
 import xmlbuilder from 'xmlbuilder';
 import { AREAS, requirement } from '../catalogue/requirements.js';
 import type { RequirementResult } from '../client/results.js';
-import type { VerdictChange } from './changes.js';
+import type { Trend, VerdictChange } from './changes.js';
 import type { ReportContext, ReportOutput } from './output.js';
 import { testsText } from './evidence-text.js';
 import { catalogueVersion } from './tool-info.js';
@@ -74,7 +74,7 @@ function suiteProperties(suite: XMLElement, ctx: Pick<ReportContext, 'results' |
     ['seed', r.seed],
     ['tool', `${ctx.tool.name} ${ctx.tool.version}`],
     ['catalogue', catalogueVersion(ctx.tool)],
-    ['baseline', ctx.trend && `${ctx.trend.source} (${ctx.trend.previousStartedAt})`],
+    ['baseline', ctx.trend && baselineText(ctx.trend)],
   ];
   for (const [name, value] of entries) if (value !== undefined) props.ele('property', { name, value: String(value) });
 }
@@ -112,6 +112,13 @@ function testCase(suite: XMLElement, row: Row, area: string, change: VerdictChan
       break;
     }
   }
+}
+
+/** The baseline as the suite's property: where and when, and why it was not compared or what firmware moved. */
+function baselineText(t: Trend): string {
+  const base = `${t.source} (${t.previousStartedAt})`;
+  if (t.notComparable) return `${base}, not compared: ${t.notComparable}`;
+  return t.firmware ? `${base}, firmware ${t.firmware}` : base;
 }
 
 function changeText(c: VerdictChange): string {

@@ -8,7 +8,8 @@ import { redactText } from '../client/evidence.js';
 import type { SerializedCookies } from '../client/http.js';
 import type { Results } from '../client/results.js';
 import { allureResults } from './allure/results.js';
-import { findBaseline, prepareRunDirectory, type Baseline, type PreparedDirectory } from './baseline.js';
+import { ALLURE_REPORT, findBaseline, prepareRunDirectory, type Baseline, type PreparedDirectory } from './baseline.js';
+import { ATTESTATION_FILE } from './attestation.js';
 import { changesJson } from './changes-json.js';
 import { junitXml } from './junit-xml.js';
 import { readLoadRun } from './load-figures.js';
@@ -33,9 +34,12 @@ export interface ReportRequest {
   secrets: readonly string[];
 }
 
-/** Clears the outputs of the run a new one replaces, keeping its results.json as the baseline. */
+/**
+ * Clears the outputs of the run a new one replaces (its rendered Allure report and its attestation
+ * too: neither would be the new run's), keeping its results.json as the baseline.
+ */
 export async function prepareRun(dir: string): Promise<PreparedDirectory> {
-  return prepareRunDirectory(dir, [...[resultsJson, ...OUTPUTS].flatMap((o) => o.files), SUMMARY_PDF]);
+  return prepareRunDirectory(dir, [...[resultsJson, ...OUTPUTS].flatMap((o) => o.files), SUMMARY_PDF, ALLURE_REPORT, ATTESTATION_FILE]);
 }
 
 /** After a run: results.json, and unless `lean`, every other output, compared with the run it replaced. */

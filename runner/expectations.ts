@@ -14,6 +14,8 @@ import { loadTargetProfile } from './target-profile.js';
 export interface Expectations {
   file: string;
   platform?: string;
+  /** Every file the deviations came from, with its SHA-256. */
+  files?: Array<{ file: string; sha256: string }>;
   expected: Record<string, string>;
   writable: WritableAttribute[];
 }
@@ -21,7 +23,18 @@ export interface Expectations {
 /** An expectations file is a target profile; only its platform, deviations and writables count here. */
 export async function loadExpectations(file: string): Promise<Expectations> {
   const profile = await loadTargetProfile(file);
-  return { file, platform: profile.platform, expected: profile.expected, writable: profile.writable };
+  return {
+    file,
+    platform: profile.platform,
+    files: digestOf(profile),
+    expected: profile.expected,
+    writable: profile.writable,
+  };
+}
+
+/** The profile's file with its digest, as results.json names the files of its deviations. */
+export function digestOf(profile: { file: string; sha256?: string }): Array<{ file: string; sha256: string }> {
+  return profile.sha256 === undefined ? [] : [{ file: profile.file, sha256: profile.sha256 }];
 }
 
 export interface ExpectedRequirement extends RequirementResult {

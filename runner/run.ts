@@ -28,7 +28,7 @@ import { UsageError } from '../client/usage-error.js';
 import { formatSummary, formatTrend } from '../report/console-summary.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
 import type { PreparedDirectory } from '../report/baseline.js';
-import { applyExpectations, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
+import { applyExpectations, digestOf, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
 
@@ -203,6 +203,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const results: Results = {
       target: cfg.target,
       ...(cfg.insecure && { insecure: true as const }),
+      ...(embedded && { embedded: { dialect: opts.dialect ?? 'spec' } }),
       fingerprint,
       ...(discovery && { discovered: { writable: discovery.writable.map((w) => `${w.path}:${w.name}`), refused: discovery.refused } }),
       namespace: cfg.namespace,
@@ -213,7 +214,13 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       summary: summarize(requirements),
       requirements,
       observations: reporter.observations,
-      ...(expectations && { expectations: { file: expectations.file, platform: expectations.platform } }),
+      ...(expectations && {
+        expectations: {
+          file: expectations.file,
+          platform: expectations.platform,
+          ...(expectations.files && { files: expectations.files }),
+        },
+      }),
       ...(trace && { trace }),
       ...guard.record(),
     };
@@ -281,11 +288,14 @@ function traceOf(report: TraceReport | undefined, restoreFailures: string[], ses
 function mergedExpectations(opts: RunOptions): Expectations | undefined {
   const p = opts.targetProfile;
   if (!p) return opts.expectations;
-  const fromProfile: Expectations = { file: p.file, platform: p.platform, expected: p.expected, writable: [] };
+  const fromProfile: Expectations = { file: p.file, platform: p.platform, files: digestOf(p), expected: p.expected, writable: [] };
   if (!opts.expectations) return fromProfile;
+  const named = opts.expectations.files ?? [];
   return {
     ...opts.expectations,
     platform: opts.expectations.platform ?? p.platform,
+    // The same file given as both is named once.
+    files: [...named, ...digestOf(p).filter((f) => !named.some((e) => e.sha256 === f.sha256))],
     expected: { ...p.expected, ...opts.expectations.expected },
   };
 }

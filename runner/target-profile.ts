@@ -12,9 +12,12 @@ import { isRequirementId } from '../catalogue/requirements.js';
 import { parseWritable, type TftpSource, type WritableAttribute } from './config.js';
 import { UsageError } from '../client/usage-error.js';
 import { schemaValidator } from './schema-file.js';
+import { createHash } from 'node:crypto';
 
 export interface TargetProfile {
   file: string;
+  /** The file's SHA-256: a report names exactly which deviations it applied. */
+  sha256?: string;
   platform?: string;
   namespace?: string;
   /** With {ns} still in the paths: filled in once the namespace is known (`forNamespace`). */
@@ -86,6 +89,7 @@ export async function loadTargetProfile(file: string): Promise<TargetProfile> {
   );
   return {
     file,
+    sha256: createHash('sha256').update(text).digest('hex'),
     platform: raw.platform,
     namespace: raw.namespace,
     writable,

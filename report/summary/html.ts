@@ -126,7 +126,11 @@ function identity(ctx: Pick<ReportContext, 'results' | 'tool' | 'trend'>): Html 
     ['Seed', r.seed],
     ['Tool', `${ctx.tool.name} ${ctx.tool.version}`],
     ['Catalogue', catalogueVersion(ctx.tool)],
-    ['Baseline', ctx.trend && `${ctx.trend.previousStartedAt} (${ctx.trend.source})`],
+    [
+      'Baseline',
+      ctx.trend &&
+        `${ctx.trend.previousStartedAt} (${ctx.trend.source})${ctx.trend.notComparable ? `, not compared: ${ctx.trend.notComparable}` : ''}`,
+    ],
   ];
   return html`<section id="identity"><h2>Target and run</h2><dl class="identity">${entries
     .filter(([, v]) => v !== undefined && v !== '')
@@ -136,13 +140,16 @@ function identity(ctx: Pick<ReportContext, 'results' | 'tool' | 'trend'>): Html 
 function trendSection(trend: Trend | undefined): Html {
   if (!trend)
     return html`<section id="changes"><h2>Changes since the baseline</h2><p>No baseline: no earlier run is kept in this folder and none was named.</p></section>`;
+  if (trend.notComparable)
+    return html`<section id="changes"><h2>Changes since the baseline</h2><p>Not compared with the run of ${trend.previousStartedAt}: ${trend.notComparable}.</p></section>`;
+  const firmware = trend.firmware ? ` (firmware ${trend.firmware})` : '';
   if (trend.changes.length === 0)
-    return html`<section id="changes"><h2>Changes since the baseline</h2><p>No verdict changed since the run of ${trend.previousStartedAt}.</p></section>`;
+    return html`<section id="changes"><h2>Changes since the baseline</h2><p>No verdict changed since the run of ${trend.previousStartedAt}${firmware}.</p></section>`;
   const list = (title: string, changes: VerdictChange[]): Html | '' =>
     changes.length === 0
       ? ''
       : html`<h3>${title}</h3><ul class="changes">${changes.map((c) => html`<li><a href="#${c.id}">${c.id}</a>: ${c.from} → <span class="badge v-${c.to}">${c.to}</span></li>`)}</ul>`;
-  return html`<section id="changes"><h2>Changes since the baseline</h2><p>Compared with the run of ${trend.previousStartedAt}.</p>
+  return html`<section id="changes"><h2>Changes since the baseline</h2><p>Compared with the run of ${trend.previousStartedAt}${firmware}.</p>
   ${list('Newly failing', newlyFailing(trend))}${list('Newly passing', newlyPassing(trend))}${list('Other changes', otherChanges(trend))}</section>`;
 }
 

@@ -64,10 +64,13 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
     );
   }
   lines.push('', '### Changes since the baseline', '');
+  const firmware = ctx.trend?.firmware ? ` (firmware ${md(ctx.trend.firmware)})` : '';
   if (!ctx.trend) lines.push('No baseline: no earlier run is kept in this folder and none was named with --previous.');
-  else if (ctx.trend.changes.length === 0) lines.push(`No verdict changed since the run of ${md(ctx.trend.previousStartedAt)}.`);
+  else if (ctx.trend.notComparable)
+    lines.push(`Not compared with the run of ${md(ctx.trend.previousStartedAt)}: ${md(ctx.trend.notComparable)}.`);
+  else if (ctx.trend.changes.length === 0) lines.push(`No verdict changed since the run of ${md(ctx.trend.previousStartedAt)}${firmware}.`);
   else {
-    lines.push(`Compared with the run of ${md(ctx.trend.previousStartedAt)}:`, '');
+    lines.push(`Compared with the run of ${md(ctx.trend.previousStartedAt)}${firmware}:`, '');
     const groups: Array<[string, VerdictChange[]]> = [
       ['Newly failing', newlyFailing(ctx.trend)],
       ['Newly passing', newlyPassing(ctx.trend)],

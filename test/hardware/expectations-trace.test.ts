@@ -3,7 +3,8 @@
  * makes them XFAIL and the run exit 0; a deviation that disappeared is XPASS (a failure only when
  * strict); a safe run leaves the target as it found it, and says so when a restore did not take.
  */
-import { writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadTargetProfile, type TargetProfile } from '../../runner/target-profile.js';
@@ -56,6 +57,11 @@ describe("a profile naming the faults' requirements", () => {
         'OBJ-8': 'matches attribute names in any case',
       });
       expect(run.results.summary.FAIL).toBe(0);
+      // results.json names the file the deviations came from, with its digest (an attestation signs it).
+      const sha256 = createHash('sha256')
+        .update(await readFile(profile.file))
+        .digest('hex');
+      expect(run.results.expectations).toEqual({ file: profile.file, platform: 'lab platform', files: [{ file: profile.file, sha256 }] });
     },
     hangAfter(60_000),
   );

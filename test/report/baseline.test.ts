@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { findBaseline, prepareRunDirectory } from '../../report/baseline.js';
+import type { Results } from '../../client/results.js';
+import { UsageError } from '../../client/usage-error.js';
+import { findBaseline } from '../../report/baseline.js';
+import { prepareRun } from '../../report/outputs.js';
 import { newlyFailing, newlyPassing, otherChanges, verdictChanges } from '../../report/changes.js';
 import { resultsWith, temporaryFolders } from './fixture.js';
 
@@ -48,39 +51,91 @@ describe('changes since a baseline', () => {
 });
 
 describe('the kept run', () => {
-  async function runFolder(): Promise<string> {
+  /** A finished run's folder: every output, a rendered Allure report with its history, a load run beside it. */
+  async function runFolder(results: Results = resultsWith({ 'RULE-4': { verdict: 'PASS' } })): Promise<string> {
     const dir = await folders.make('bmc-baseline-');
-    await writeFile(join(dir, 'results.json'), JSON.stringify(resultsWith({ 'RULE-4': { verdict: 'PASS' } })));
-    for (const f of ['junit.xml', 'summary.html', 'summary.md', 'load.json', 'load.html']) await writeFile(join(dir, f), 'old');
+    await writeFile(join(dir, 'results.json'), JSON.stringify(results));
+    for (const f of [
+      'junit.xml',
+      'summary.html',
+      'summary.md',
+      'changes.json',
+      'summary.pdf',
+      'attestation.intoto.json',
+      'load.json',
+      'load.html',
+    ])
+      await writeFile(join(dir, f), 'old');
     await mkdir(join(dir, 'allure-report', 'history'), { recursive: true });
+    await writeFile(join(dir, 'allure-report', 'history', 'history-trend.json'), '[{"buildOrder":1}]');
     await mkdir(join(dir, 'allure-results'), { recursive: true });
     return dir;
   }
 
-  test('a new run keeps the results it replaces, clears their outputs and leaves the load run and the Allure history', async () => {
+  test('a new run keeps the results it replaces with their Allure history, and clears every other output but the load run', async () => {
     const dir = await runFolder();
     // Left by a run that was killed while its replaced outputs were being removed.
     await mkdir(join(dir, '.replaced-1-2', 'allure-results'), { recursive: true });
     await writeFile(join(dir, '.replaced-1-2', 'allure-results', 'x-result.json'), '{}');
-    const prepared = await prepareRunDirectory(dir, ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results']);
+    const prepared = await prepareRun(dir);
     expect(JSON.parse(await readFile(join(dir, 'previous', 'results.json'), 'utf8')).requirements).toHaveLength(
       resultsWith().requirements.length,
     );
-    // Gone from the folder at once, before their removal settles.
-    for (const gone of ['results.json', 'junit.xml', 'summary.html', 'summary.md', 'allure-results'])
+    // Gone from the folder at once, before their removal settles: the Allure report and the attestation
+    // of the replaced run would read as the new run's.
+    for (const gone of [
+      'results.json',
+      'junit.xml',
+      'summary.html',
+      'summary.md',
+      'changes.json',
+      'summary.pdf',
+      'attestation.intoto.json',
+      'allure-results',
+      'allure-report',
+    ])
       expect(existsSync(join(dir, gone)), gone).toBe(false);
     await prepared.removed;
-    expect((await readdir(dir)).sort()).toEqual(['allure-report', 'load.html', 'load.json', 'previous']);
-    for (const kept of ['load.json', 'load.html', 'allure-report/history']) expect(existsSync(join(dir, kept)), kept).toBe(true);
+    expect((await readdir(dir)).sort()).toEqual(['load.html', 'load.json', 'previous']);
+    expect(await readFile(join(dir, 'previous', 'allure-history', 'history-trend.json'), 'utf8')).toBe('[{"buildOrder":1}]');
   });
 
-  test('is the baseline unless one is named; its Allure history is the folder\u2019s', async () => {
+  test('a run that was not rendered hands on the history it carried', async () => {
     const dir = await runFolder();
-    await prepareRunDirectory(dir, ['results.json']);
+    await rm(join(dir, 'allure-report'), { recursive: true });
+    await mkdir(join(dir, 'allure-results', 'history'));
+    await writeFile(join(dir, 'allure-results', 'history', 'history-trend.json'), '[{"buildOrder":3}]');
+    await (
+      await prepareRun(dir)
+    ).removed;
+    expect(await readFile(join(dir, 'previous', 'allure-history', 'history-trend.json'), 'utf8')).toBe('[{"buildOrder":3}]');
+  });
+
+  test('an interrupted run never becomes the baseline: the earlier one stays, with its history', async () => {
+    const dir = await runFolder();
+    await (
+      await prepareRun(dir)
+    ).removed;
+    const interrupted = { ...resultsWith(), startedAt: 'later', interrupted: { signal: 'SIGINT', at: 'later' } };
+    await writeFile(join(dir, 'results.json'), JSON.stringify(interrupted));
+    await mkdir(join(dir, 'allure-report', 'history'), { recursive: true });
+    await writeFile(join(dir, 'allure-report', 'history', 'history-trend.json'), '[{"buildOrder":2}]');
+    await (
+      await prepareRun(dir)
+    ).removed;
+    expect(JSON.parse(await readFile(join(dir, 'previous', 'results.json'), 'utf8')).startedAt).toBe(resultsWith().startedAt);
+    expect(await readFile(join(dir, 'previous', 'allure-history', 'history-trend.json'), 'utf8')).toBe('[{"buildOrder":1}]');
+    expect((await readdir(dir)).sort()).toEqual(['load.html', 'load.json', 'previous']);
+  });
+
+  test('is the baseline unless one is named; its Allure history is the one kept beside it', async () => {
+    const dir = await runFolder();
+    await prepareRun(dir);
     const current = resultsWith({ 'RULE-4': { verdict: 'FAIL', reason: 'r' } });
     const kept = await findBaseline(dir, current);
     expect(kept?.trend).toMatchObject({ explicit: false, changes: [{ id: 'RULE-4', from: 'PASS', to: 'FAIL', kind: 'regression' }] });
-    expect(kept?.allureHistory).toBe(join(dir, 'allure-report', 'history'));
+    expect(kept?.trend.notComparable).toBeUndefined();
+    expect(kept?.allureHistory).toBe(join(dir, 'previous', 'allure-history'));
 
     const other = await folders.make('bmc-baseline-named-');
     await writeFile(join(other, 'results.json'), JSON.stringify(current));
@@ -90,11 +145,27 @@ describe('the kept run', () => {
     expect((await findBaseline(dir, current, join(other, 'results.json')))?.trend.explicit).toBe(true);
   });
 
+  test('a kept run of another target is not compared: no changes, no history carried, the reason said', async () => {
+    const dir = await runFolder();
+    await prepareRun(dir);
+    const elsewhere = { ...resultsWith({ 'RULE-4': { verdict: 'FAIL', reason: 'r' } }), target: 'https://other.example' };
+    const kept = await findBaseline(dir, elsewhere);
+    expect(kept?.trend).toMatchObject({
+      explicit: false,
+      changes: [],
+      notComparable: 'another target (https://bmc.example → https://other.example)',
+    });
+    expect(kept?.allureHistory).toBeUndefined();
+  });
+
   test('no kept run, no baseline; a named one that is not there is a usage error', async () => {
     const dir = await folders.make('bmc-baseline-empty-');
     expect(await findBaseline(dir, resultsWith())).toBeUndefined();
     await expect(findBaseline(dir, resultsWith(), join(dir, 'nope'))).rejects.toThrow(/no earlier run/);
     await writeFile(join(dir, 'broken.json'), '{"not":"results"}');
     await expect(findBaseline(dir, resultsWith(), join(dir, 'broken.json'))).rejects.toThrow(/not a results.json/);
+    // Lists where a run's are, but not a run's: no target, no tests.
+    await writeFile(join(dir, 'hollow.json'), '{"requirements":[],"summary":{}}');
+    await expect(findBaseline(dir, resultsWith(), join(dir, 'hollow.json'))).rejects.toThrow(UsageError);
   });
 });
