@@ -126,7 +126,7 @@ export const FAULT_MODEL: Readonly<Record<string, RequirementModel>> = {
   'EV-1': { applies: ['narrow'] },
   'EV-2': { applies: ['misreport', 'extra', 'lossy'] },
   'EV-3': { applies: ['omit', 'partial', 'misreport'] },
-  'EV-4': { applies: ['widen', 'premature'] },
+  'EV-4': { applies: ['widen', 'premature', 'narrow'] },
   'EV-5': { applies: ['widen', 'narrow'] },
   'EV-6': { applies: ['narrow'] },
   'EV-7': { applies: ['extra'] },

@@ -257,8 +257,16 @@ export class EventHub {
   }
 
   private admits(filter: EventFilter, event: BusEvent): boolean {
-    const paths = this.faults.has('filter-paths-ignored') ? undefined : filter.paths;
-    const interfaces = this.faults.has('filter-interfaces-ignored') ? undefined : filter.interfaces;
+    const paths = this.faults.has('filter-paths-ignored')
+      ? undefined
+      : oneEntry(filter.paths, this.faults.has('paths-filter-first-entry-only'), this.faults.has('paths-filter-last-entry-only'));
+    const interfaces = this.faults.has('filter-interfaces-ignored')
+      ? undefined
+      : oneEntry(
+          filter.interfaces,
+          this.faults.has('interfaces-filter-first-entry-only'),
+          this.faults.has('interfaces-filter-last-entry-only'),
+        );
     if (!paths && !interfaces) {
       return !(this.faults.has('empty-filter-drops') && !filter.paths && !filter.interfaces);
     }
@@ -384,4 +392,10 @@ export class EventHub {
 function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+/** A filter's list as the *-entry-only faults honour it: its first or last entry alone. */
+function oneEntry<T>(list: readonly T[] | undefined, first: boolean, last: boolean): readonly T[] | undefined {
+  if (!list || list.length < 2) return list;
+  return first ? list.slice(0, 1) : last ? list.slice(-1) : list;
 }

@@ -37,6 +37,30 @@ export const EVENT_FAULTS = [
     operator: 'widen',
   },
   {
+    name: 'paths-filter-first-entry-only',
+    requirement: 'EV-4',
+    description: 'a paths filter listing several paths honours only its first entry',
+    operator: 'narrow',
+  },
+  {
+    name: 'paths-filter-last-entry-only',
+    requirement: 'EV-4',
+    description: 'a paths filter listing several paths honours only its last entry',
+    operator: 'narrow',
+  },
+  {
+    name: 'interfaces-filter-first-entry-only',
+    requirement: 'EV-5',
+    description: 'an interfaces filter listing several interfaces honours only its first entry',
+    operator: 'narrow',
+  },
+  {
+    name: 'interfaces-filter-last-entry-only',
+    requirement: 'EV-5',
+    description: 'an interfaces filter listing several interfaces honours only its last entry',
+    operator: 'narrow',
+  },
+  {
     name: 'events-before-filter',
     requirement: 'EV-4',
     description: 'a socket receives every event between its opening and its filter message',

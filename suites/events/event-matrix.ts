@@ -9,6 +9,7 @@
  *   onlyB     {paths: [B]}                         B's stream alone
  *   both      {paths: [A, B]}                      both streams
  *   byIface   {interfaces: [iA]}                   A's interface only
+ *   bothIfaces {interfaces: [iB, iA]}              both streams, each by its interface
  *   either    {paths: [A], interfaces: [iB]}       A by path, B by interface (ORed)
  *   neither   {paths: [A], interfaces: [iA]}       A, never B
  *   nearPaths {paths: [B, near misses of A]}       B, never A (A's parent, A cut short, A in another case)
@@ -16,6 +17,8 @@
  *   nearIface {interfaces: [iB, near misses of iA]} B, never A (iA cut short, extended, its namespace, another case)
  *   early     {paths: [B]}, sent after the writes  never A, not even before its filter arrived
  *
+ * A subscription listing two entries (both, bothIfaces) that A's change does not show live is
+ * primed once more by B's: it is live once any entry delivers, and then owes every entry's events.
  * The near-miss subscriptions list B exactly: B's change shows each is live (the positive twin
  * of the exact entry), and A's changes must never reach them.
  * The interfaces are learned from the priming events (the REST side never shows them).
@@ -32,7 +35,7 @@ import { AttrWriter, subscribe, tryGoLive, type NotLive, type WriteRecord } from
 import { forgetEachRun } from '../../client/run-scoped.js';
 
 /** The subscriptions a matrix opens only where it can (see the table above); `only` and `all` it always has. */
-const OPTIONAL = ['onlyB', 'both', 'byIface', 'either', 'neither', 'nearPaths', 'nearSlash', 'nearIface', 'early'] as const;
+const OPTIONAL = ['onlyB', 'both', 'byIface', 'bothIfaces', 'either', 'neither', 'nearPaths', 'nearSlash', 'nearIface', 'early'] as const;
 
 export interface Matrix extends Partial<Record<(typeof OPTIONAL)[number], Subscription>> {
   a: AttrWriter;
@@ -144,6 +147,7 @@ async function measure(t: CheckContext): Promise<Matrix> {
   if (m.b && usableInterface(iA) && usableInterface(iB) && iA !== iB) {
     m.interfaces = { a: iA, b: iB };
     late.push((m.byIface = await open({ interfaces: [iA] }, `to ${iA}`)));
+    late.push((m.bothIfaces = await open({ interfaces: [iB, iA] }, `to ${iB} and ${iA}`)));
     late.push((m.either = await open({ paths: [a.path], interfaces: [iB] }, `to path ${a.path} or interface ${iB}`)));
     late.push((m.neither = await open({ paths: [a.path], interfaces: [iA] }, `to path ${a.path} or interface ${iA}`)));
   }
@@ -163,6 +167,10 @@ async function measure(t: CheckContext): Promise<Matrix> {
   }
   // One priming write of A reaches every late subscription (A matches each by path or interface).
   await Promise.all([late.length > 0 && tryGoLive(t, late, a), near.length > 0 && m.b && tryGoLive(t, near, m.b)]);
+  // Liveness belongs to a subscription, not to one entry of its filter: one listing B too that A's
+  // change did not show live gets B's (what it then lacks of A is its filter's finding).
+  const dark = [m.both, m.bothIfaces].filter((s): s is Subscription => s !== undefined && s.liveAt === undefined && !s.socket.closed);
+  if (dark.length > 0 && m.b) await tryGoLive(t, dark, m.b);
   phase('priming the filter subscriptions');
   // Stragglers of the priming land before anything is measured: within the last priming write's window.
   await quietSince(t.cfg, Math.max(...[a, ...candidates].map((w) => w.writes.at(-1)?.at ?? 0)));

@@ -26,7 +26,7 @@ import {
   withInterfaces,
 } from './event-matrix.js';
 import { BREAKS, describeOutcome, expectPropertiesChanged, expectStreams, streamProblems } from './event-findings.js';
-import { brief, matching, neverLive, recent, type Subscription } from './engine/subscription.js';
+import { brief, closedBy, described, matching, neverLive, recent, type Subscription } from './engine/subscription.js';
 import { quietSince, quietWindow, sleep, waitUntil } from './engine/waits.js';
 import { percentile } from '../../client/percentile.js';
 import { lastVersionRemoval, uploadAndTrack } from '../harness/software.js';
@@ -167,6 +167,10 @@ check('EV-11', 'event latency (write to event) is recorded', async (t) => {
 async function expectInterleaved(t: CheckContext, requirement: 'EV-8' | 'EV-9'): Promise<void> {
   const m = await withB(t);
   if (m.both!.liveAt === undefined) t.notTested(`${neverLive(m.both!)} (see EV-4)`);
+  // A listed path none of whose changes arrived is the filter's finding, not a lost event.
+  const dropped = [m.a, m.b].filter((w) => measuredEvents(m, m.both!, w).length === 0);
+  if (dropped.length > 0)
+    t.notTested(`${described(m.both!)} received none of the changes of ${dropped.map((w) => w.label).join(', ')} (see EV-4)`);
   expectStreams(m, m.both!, [m.a, m.b], requirement);
 }
 
@@ -199,6 +203,42 @@ check('EV-5', "an interfaces filter delivers events of the listed interface and 
     (isPropertiesChanged(d) || isInterfacesAdded(d)) && admission(sub.filter as EventFilter, changeOf(d)!) !== 'must';
   const hit = sub.socket.events.slice(0, m.until.get(sub)).find((e) => foreign(e.data));
   ensure(!hit, `${sub.what} received an event that does not involve ${m.interfaces.a}: ${brief(hit?.raw ?? '')}`);
+});
+
+/**
+ * A filter listing two entries, A's and B's: once any entry delivered it is live, and it owes the
+ * measured changes of each entry, whatever its position. One that received nothing while the
+ * subscriptions to its entries did honours none of them; one the target closed refused the filter.
+ */
+function expectEveryEntry(t: CheckContext, m: WithB, sub: Subscription | undefined, peers: Array<Subscription | undefined>): void {
+  if (!sub)
+    t.notTested('the measurement could not open this subscription (it needs two objects whose properties name distinct interfaces)');
+  if (sub.liveAt === undefined) {
+    if (closedBy(sub)) t.notTested(`${neverLive(sub)}: the target refused the filter`);
+    const live = peers.filter(serves);
+    if (live.length < peers.length) t.notTested(`${neverLive(sub)}, and the subscriptions to its entries did not all go live either`);
+    fail(`${neverLive(sub)}, while ${live.map(described).join(' and ')} did: it honours none of its entries`);
+  }
+  const entries = (sub.filter as { paths?: string[]; interfaces?: string[] }).paths ?? (sub.filter as { interfaces: string[] }).interfaces;
+  const problems: string[] = [];
+  for (const w of [m.a, m.b]) {
+    if (measuredEvents(m, sub, w).length > 0) continue;
+    const at = m.interfaces && !(sub.filter as { paths?: string[] }).paths ? (w === m.a ? m.interfaces.a : m.interfaces.b) : w.path;
+    problems.push(
+      `none of the ${m.written.get(w)!.length} changes of ${w.label} arrived, which its entry ${at} (position ${entries.indexOf(at) + 1} of ${entries.length}) lists; ${recent(sub.socket, m.from.get(sub))}`,
+    );
+  }
+  ensure(problems.length === 0, `${described(sub)}: ${problems.join('; ')}`);
+}
+
+check('EV-4', 'a paths filter listing two paths delivers the events of each, whatever its position in the list', async (t) => {
+  const m = await withB(t);
+  expectEveryEntry(t, m, m.both, [m.only, m.onlyB]);
+});
+
+check('EV-5', 'an interfaces filter listing two interfaces delivers the events of each, whatever its position in the list', async (t) => {
+  const m = await withInterfaces(t);
+  expectEveryEntry(t, m, m.bothIfaces, [m.byIface, m.nearIface]);
 });
 
 check('EV-6', 'paths and interfaces together are ORed: an event matching either arrives, one matching neither never', async (t) => {
@@ -411,7 +451,13 @@ check(
     };
     judge(m.only, [m.a], [m.b]);
     judge(m.onlyB!, [m.b], [m.a]);
-    if (m.both!.liveAt !== undefined) judge(m.both!, [m.a, m.b], []);
+    // A listed path none of whose changes arrived is the filter's finding (EV-4, judged on its own), not lost events.
+    if (m.both!.liveAt !== undefined)
+      judge(
+        m.both!,
+        [m.a, m.b].filter((w) => measuredEvents(m, m.both!, w).length > 0),
+        [],
+      );
   },
 );
 

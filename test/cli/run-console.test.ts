@@ -99,7 +99,8 @@ describe('on a terminal', () => {
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     const verdicts = verdictLines(ran).length;
     const areas = areaLines(ran);
-    expect(areas).toHaveLength(2);
+    // The two areas, then the run-wide oracle.
+    expect(areas).toHaveLength(3);
     expect(new Set(areas.map(([, , total]) => total))).toEqual(new Set([verdicts]));
     expect(ran.stdout).not.toContain(ERASE);
   });
@@ -115,9 +116,9 @@ describe('on a terminal', () => {
     expect(frames[0]).toMatch(new RegExp(`^starting: 0/${verdicts} tests`));
     expect(ran.stdout.indexOf(frames[0]!)).toBeLessThan(ran.stdout.indexOf(verdictLines(ran)[0]!));
     expect(frames.filter((f) => !f.includes(`/${verdicts} tests`))).toHaveLength(0);
-    // Each test named while it ran (the envelope's tests name one requirement each).
+    // Each test named while it ran (by its requirements: the oracle's name those the envelope's do).
     const running = new Set(frames.flatMap((f) => /; running (\[[A-Z0-9 -]+\])/.exec(f)?.[1] ?? []));
-    expect(running.size).toBe(verdicts);
+    expect(running).toEqual(new Set(verdictLines(ran).map((l) => /\[[A-Z0-9 -]+\]/.exec(l)?.[0])));
     // Erased before each verdict line and at the end: no line left showing it.
     expect(visibleLines(ran.stdout).filter((l) => / tests, \d+:\d\d elapsed/.test(l))).toHaveLength(0);
     expect(areaLines(ran)).toHaveLength(0);

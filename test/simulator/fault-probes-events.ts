@@ -10,7 +10,21 @@ const ledEventsThrough =
     return (await eventsDuring(s, filter, () => s.put(`${LED}/attr/Asserted`, 1))).length > 0;
   };
 
+/** No event of the LED group's change through a filter that lists it beside another entry. */
+const ledEventsLostThrough =
+  (filter: unknown): Probe =>
+  async (sim) =>
+    !(await ledEventsThrough(filter)(sim));
+
+const CAP_IFACE = `${I}.Control.Power.Cap`;
+const LED_IFACE = `${I}.Led.Group`;
+
 export const EVENT_PROBES: Record<string, Probe> = {
+  // The LED group listed second, then first: its change never arrives through the entry not honoured.
+  'paths-filter-first-entry-only': ledEventsLostThrough({ paths: [CAP, LED] }),
+  'paths-filter-last-entry-only': ledEventsLostThrough({ paths: [LED, CAP] }),
+  'interfaces-filter-first-entry-only': ledEventsLostThrough({ interfaces: [CAP_IFACE, LED_IFACE] }),
+  'interfaces-filter-last-entry-only': ledEventsLostThrough({ interfaces: [LED_IFACE, CAP_IFACE] }),
   // A truncated last element: a string prefix of the path, not its parent.
   'paths-filter-string-prefix': ledEventsThrough({ paths: [LED.slice(0, -3)] }),
   'paths-filter-subtree': ledEventsThrough({ paths: [LED.slice(0, LED.lastIndexOf('/'))] }),
