@@ -267,6 +267,13 @@ const CORE_FAULTS = [
     description: 'an upload that fails extraction answers 200 with an id',
   },
   { name: 'duplicate-accepted', operator: 'duplicate', requirement: 'ERR-3', description: 'an upload of an existing version answers 200' },
+  {
+    name: 'preexisting-duplicate-accepted',
+    operator: 'duplicate',
+    requirement: 'ERR-3',
+    description:
+      'an upload of a version the BMC held before any upload (the running one) answers 200; only uploaded versions are checked for duplicates',
+  },
   { name: 'duplicate-500', operator: 'crash', requirement: 'ERR-3', description: 'an upload of an existing version answers 500' },
   // Events
   { name: 'no-events', operator: 'omit', requirement: 'EP-14', description: 'subscriptions never receive any event' },

@@ -54,6 +54,8 @@ export class SoftwareRegistry {
   private readonly failDelayMs: number;
   /** Only with the reupload-refused fault: every version id ever registered. */
   private readonly remembered = new Set<string>();
+  /** The ids of versions registered by an upload (not those the tree held at start). */
+  private readonly uploaded = new Set<string>();
 
   constructor(
     private readonly bus: Bus,
@@ -81,6 +83,8 @@ export class SoftwareRegistry {
     const path = `/xyz/${this.bus.namespace}/software/${id}`;
     if (this.bus.tree.get(path)) {
       if (faults.has('duplicate-accepted')) return this.answer(id, remoteName);
+      // preexisting-duplicate-accepted: only what was uploaded is known to the duplicate check.
+      if (faults.has('preexisting-duplicate-accepted') && !this.uploaded.has(id)) return this.answer(id, remoteName);
       if (faults.has('duplicate-500')) throw new HttpError(500, 'image manager failed');
       throw new HttpError(400, UPLOAD_FAILED);
     }
@@ -89,6 +93,7 @@ export class SoftwareRegistry {
       this.remembered.add(id);
     }
     if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
+    this.uploaded.add(id);
     if (faults.has('upload-evicts-oldest')) this.evictVersions(id, 1);
     if (faults.has('upload-alters-other-versions')) this.invalidateOthers(id, manifest.purpose);
     return this.answer(id, remoteName);

@@ -99,9 +99,12 @@ export function lastVersionRemoval(): number | undefined {
   return removedAt;
 }
 
+/** How every version the run makes begins. */
+export const FRESH_PREFIX = 'bmc-conformance-';
+
 /** A version string no target has seen: uploads of it register a new version. */
 export function freshVersion(tag: string): string {
-  return `bmc-conformance-${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  return `${FRESH_PREFIX}${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /**

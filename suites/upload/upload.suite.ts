@@ -1,10 +1,12 @@
 /** Image upload: POST and PUT with a remote name, registration, failed and duplicate uploads. */
 import { buildImage, corruptImage, imageWithoutManifest } from '../../client/image.js';
 import { isSuccess, type BmcResponse } from '../../client/http.js';
-import { check } from '../harness/check.js';
+import { check, type CheckContext } from '../harness/check.js';
+import { okData } from '../../client/answer.js';
+import { isMap } from '../../client/values.js';
 import { descriptionOf, ensure, expectError, expectOk, expectSuccess, notJudged, show } from '../harness/assert.js';
 import { children, invalidateTreeCache } from '../harness/tree.js';
-import { freshVersion, uploadAndTrack, uploadOwn } from '../harness/software.js';
+import { FRESH_PREFIX, freshVersion, listedVersions, uploadAndTrack, uploadOwn } from '../harness/software.js';
 import { judgeSteps, repeatedCollateral, TreeWatch } from '../harness/tree-effects.js';
 
 function expectVersionId(res: BmcResponse, what: string, requirement: string): string {
@@ -83,6 +85,36 @@ check(
     if (added.length === 0) notJudged('the first upload registered no version, so the second is no duplicate (see RULE-7)');
     const second = await uploadOwn(t, image);
     expectDescription(second, 'the second POST /upload/image of the same version');
+  },
+  { profile: 'destructive' },
+);
+
+/**
+ * The versions the target held before the run, the active one first: those under software/ whose
+ * Version is no version the run makes (freshVersion). State that existed before the run is input.
+ */
+async function heldVersions(t: CheckContext, software: string): Promise<Array<{ path: string; version: string }>> {
+  const held: Array<{ path: string; version: string; active: boolean }> = [];
+  for (const path of await listedVersions(t, software)) {
+    const map = okData(await t.client.get(path));
+    if (!isMap(map) || typeof map.Version !== 'string' || map.Version.startsWith(FRESH_PREFIX)) continue;
+    held.push({ path, version: map.Version, active: typeof map.Activation === 'string' && map.Activation.endsWith('.Active') });
+  }
+  return held.sort((a, b) => Number(b.active) - Number(a.active));
+}
+
+check(
+  'ERR-3',
+  'an upload of a version the target held before the run (the active one first) answers 400 saying so, and registers nothing',
+  async (t) => {
+    const software = `${t.root}/software`;
+    const held =
+      (await heldVersions(t, software))[0] ?? t.notTested(`the target lists no version of its own under ${software}/ to upload again`);
+    const image = await buildImage({ version: held.version, namespace: t.ns });
+    // Only a version that newly appears is the run's, and deleted after: the one held stays as it is.
+    const { res, added } = await uploadAndTrack(t, { image: { image, version: held.version } });
+    expectDescription(res, `POST /upload/image of ${show(held.version)}, the version ${held.path} holds`);
+    ensure(added.length === 0, `the upload of ${show(held.version)}, which ${held.path} holds already, registered ${added.join(', ')}`);
   },
   { profile: 'destructive' },
 );

@@ -142,6 +142,11 @@ const coreProbes: Record<string, Probe> = {
     await upload(s, 'twice');
     return (await upload(s, 'twice')).status === 200;
   },
+  'preexisting-duplicate-accepted': async (sim) => {
+    const s = await session(sim);
+    const image = buildImageTarball({ version: '2.14.0-mgmt', namespace: 'mgmt_project' });
+    return (await s.call('POST', '/upload/image', { raw: image, contentType: octet })).status === 200;
+  },
   'no-events': async (sim) => {
     const s = await session(sim);
     return (await eventsDuring(s, {}, () => s.put(`${SYSTEM}/attr/AssetTag`, 'E'))).length === 0;
