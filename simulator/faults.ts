@@ -19,6 +19,10 @@ import type { SiteOutcome, SiteRoute } from '../client/answer-site.js';
 
 export type { FaultInfo } from './fault-info.js';
 
+/** Why a fault that answers 500 where another statement fixes the answer FAILs ERR-5 too. */
+const SERVER_ERROR =
+  'a 500 is a server error, and the run-wide answers oracle judges every answer for one (seen where the oracle judges ERR-5: npm run mutation)';
+
 const CORE_FAULTS = [
   // Envelope
   { name: 'missing-message-member', operator: 'omit', requirement: 'ENV-1', description: 'responses omit the message member' },
@@ -215,7 +219,13 @@ const CORE_FAULTS = [
     requirement: 'ACT-1',
     description: 'DownloadViaTFTP answers 200 without downloading anything',
   },
-  { name: 'reset-500', operator: 'crash', requirement: 'ACT-2', description: 'Reset answers 500 and resets nothing' },
+  {
+    name: 'reset-500',
+    operator: 'crash',
+    requirement: 'ACT-2',
+    description: 'Reset answers 500 and resets nothing',
+    knockOn: { 'ERR-5': SERVER_ERROR },
+  },
   { name: 'post-create-405', operator: 'misreport', requirement: 'RULE-4', description: 'a creating POST answers 405 instead of 403' },
   { name: 'post-create-200', operator: 'extra', requirement: 'RULE-4', description: 'a POST that would create answers 200 ok' },
   {
@@ -274,7 +284,13 @@ const CORE_FAULTS = [
     description:
       'an upload of a version the BMC held before any upload (the running one) answers 200; only uploaded versions are checked for duplicates',
   },
-  { name: 'duplicate-500', operator: 'crash', requirement: 'ERR-3', description: 'an upload of an existing version answers 500' },
+  {
+    name: 'duplicate-500',
+    operator: 'crash',
+    requirement: 'ERR-3',
+    description: 'an upload of an existing version answers 500',
+    knockOn: { 'ERR-5': SERVER_ERROR },
+  },
   // Events
   { name: 'no-events', operator: 'omit', requirement: 'EP-14', description: 'subscriptions never receive any event' },
   { name: 'empty-filter-drops', operator: 'narrow', requirement: 'EV-1', description: 'the empty filter {} delivers nothing' },
