@@ -36,6 +36,8 @@ const TIMEOUT_MS = parse.numberIn(1, 3_600_000, 'milliseconds');
 const WAIT_S = parse.numberIn(1, 86_400, 'seconds');
 /** The simulator's own delays (simulator/server.ts checkDelay takes up to 600,000 ms). */
 const DELAY_MS = parse.numberIn(0, 600_000, 'milliseconds');
+/** The simulator's bound on generated objects (simulator/server.ts checkCount). */
+const OBJECTS = parse.numberIn(0, 1_000_000, 'objects');
 
 /** `--version` on the program and on every command, as a user tries it where they stand. */
 function withVersion(cmd: Command): Command {
@@ -138,7 +140,7 @@ withVersion(program.command('simulate'))
   .option('--user <name>', 'accepted user', 'root')
   .option('--password <password>', 'accepted password', '0penBmc')
   .option('--fault <name>', 'inject a fault (repeatable); see --list-faults', parse.collect, [])
-  .option('--objects <n>', 'add N generated objects', parse.wholeNumber, 0)
+  .option('--objects <n>', 'add N generated objects', OBJECTS, 0)
   .option(
     '--dialect <name>',
     'behave as spec (the specification), phosphor-rest, bmcweb (bmcweb@current) or bmcweb@2023 (the field servers)',
