@@ -315,6 +315,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return 0; // --help, --version
+      // No command given: commander printed the usage (to stderr); its message is a placeholder.
+      if (err.code === 'commander.help') return 2;
       process.stderr.write(`${plainSentence(err.message)}\n`);
       return 2;
     }
