@@ -15,6 +15,7 @@ import { RESTORE_GRACE_MS } from '../../runner/run-channel.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';
+import { childEnv } from '../support/cli.js';
 import { hangAfter } from '../support/hang.js';
 
 const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
@@ -70,7 +71,7 @@ function run(args: string[], how: Signalling): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '' },
+      env: { ...childEnv(), BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '' },
     });
     let stdout = '';
     let stderr = '';
@@ -163,7 +164,7 @@ test(
     const report = await new Promise<number | null>((resolve) => {
       spawn(process.execPath, [CLI, 'report', '--in', out, '--no-html'], {
         stdio: 'ignore',
-        env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
+        env: { ...childEnv(), GITHUB_STEP_SUMMARY: '' },
       }).on('close', resolve);
     });
     expect(report).toBe(0);
