@@ -37,6 +37,8 @@ export async function preflight(opts: {
   timeoutMs: number;
   /** Where to probe that the session works; without it, no probe. */
   namespace?: string;
+  /** The target profile file that gave the namespace (a 404 there is the profile's to correct). */
+  namespaceFrom?: string;
   /** How long a target answering 503 (still starting) is waited for (default 60 s). */
   readyWithinMs?: number;
   /** Where the client records its exchanges (a replay shows its own). */
@@ -97,7 +99,7 @@ export async function preflight(opts: {
     return { client, session: client.exportCookies(), fingerprint: { loginForm: client.loginForm }, warnings };
   const probe = await ready(client, `/xyz/${opts.namespace}/`, opts.readyWithinMs ?? 60_000);
   if (probe?.status === 404) {
-    const message = await wrongNamespace(client, opts.namespace);
+    const message = await wrongNamespace(client, opts.namespace, opts.namespaceFrom);
     await client.close();
     throw new UsageError(message);
   }
@@ -114,12 +116,14 @@ export async function preflight(opts: {
  * The namespace root is not there: most likely the user's --namespace, not the target, is wrong.
  * Names the namespaces /xyz/ lists, when it lists any.
  */
-async function wrongNamespace(client: BmcClient, ns: string): Promise<string> {
+async function wrongNamespace(client: BmcClient, ns: string, profile: string | undefined): Promise<string> {
   const listed = okData(await client.get('/xyz/', { relogin: false }).catch(() => undefined));
   const names = (Array.isArray(listed) ? listed : [])
     .filter((p): p is string => typeof p === 'string' && /^\/xyz\/[^/]+$/.test(p))
     .map((p) => p.slice('/xyz/'.length));
   const hint = names.length > 0 ? `; the target lists ${names.join(', ')} under /xyz/` : '';
+  if (profile !== undefined)
+    return `The namespace "${ns}" from ${profile} answers 404 Not Found at /xyz/${ns}/${hint}: check the profile's namespace or pass --namespace.`;
   return `The namespace root /xyz/${ns}/ answers 404 Not Found${hint}: check --namespace (or BMC_NAMESPACE).`;
 }
 

@@ -41,6 +41,8 @@ export interface RunOptions extends SettingFlags {
   user: string;
   password: string;
   namespace: string;
+  /** The target profile file the namespace came from; absent when --namespace, BMC_NAMESPACE or the default gave it. */
+  namespaceFrom?: string;
   insecure: boolean;
   only?: Area[];
   requirements?: string[];
@@ -120,6 +122,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       ...cfg,
       readyWithinMs: embedded ? 5_000 : 60_000,
       sessions: ownSessions,
+      namespaceFrom: opts.namespaceFrom,
     });
     for (const w of warnings) print(`warn  ${w}`);
     cfg.session = session;
@@ -130,7 +133,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
     // The user's inputs, before any test: a mistake in them is theirs to correct (exit 2), not a verdict.
-    if (!sessionProblem && userNamed) await checkWritables(client, cfg.writable);
+    if (!sessionProblem && userNamed) await checkWritables(client, cfg.writable, opts.targetProfile?.file);
     if (cfg.tftp && !embedded) await checkTftpSource(cfg.tftp);
     // Only a destructive run may write what was not named: it looks for the conventional writables.
     let discovery: Discovery | undefined;
