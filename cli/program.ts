@@ -54,7 +54,12 @@ function targetOptions(cmd: Command): Command {
     )
     .addOption(new Option('--user <name>', 'login user').env('BMC_USER').default('root'))
     .addOption(new Option('--password <password>', 'login password').env('BMC_PASSWORD').default('0penBmc'))
-    .addOption(new Option('--namespace <ns>', 'vendor word in paths and interface names').env('BMC_NAMESPACE').default('mgmt_project'))
+    .addOption(
+      new Option('--namespace <ns>', 'vendor word in paths and interface names')
+        .env('BMC_NAMESPACE')
+        .default('mgmt_project')
+        .argParser(parse.namespace),
+    )
     .option('--insecure', 'accept a self-signed or mismatched TLS certificate', false)
     .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', TIMEOUT_MS);
 }
@@ -136,7 +141,7 @@ withVersion(program.command('simulate'))
   .description('start the reference simulator')
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 picks a free one)', parse.port, 0)
-  .option('--namespace <ns>', 'vendor word', 'mgmt_project')
+  .option('--namespace <ns>', 'vendor word', parse.namespace, 'mgmt_project')
   .option('--user <name>', 'accepted user', 'root')
   .option('--password <password>', 'accepted password', '0penBmc')
   .option('--fault <name>', 'inject a fault (repeatable); see --list-faults', parse.collect, [])

@@ -93,6 +93,9 @@ describe('usage errors exit 2 with one sentence', () => {
     [['run', '--event-writes', '0']],
     [['load', '--duration', '0']],
     [['load', '--connections', '0']],
+    // The embedded simulator refused it with a stack trace.
+    [['run', '--namespace', 'bad-name']],
+    [['load', '--namespace', 'bad-name']],
   ])('%j', async (args) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
@@ -426,7 +429,7 @@ describe('simulate and load', () => {
       [
         'a namespace that is no path element',
         () => ['--namespace', 'not-a-word'],
-        /^The namespace "not-a-word" is not a D-Bus path element: give --namespace as /,
+        /--namespace.*'not-a-word'.*Expected a D-Bus path element: letters, digits and _\.$/,
       ],
       ['more objects than it makes', () => ['--objects', '2000000'], /--objects.*at most 1,000,000\.$/],
     ] as Array<[string, () => string[], RegExp]>)('%s: exit 2, one sentence', async (_what, args, sentence) => {
