@@ -30,6 +30,12 @@ export const AREAS = [
 ] as const;
 export type Area = (typeof AREAS)[number];
 
+/** The area of a suite file (`suites/fuzz/fuzz.suite.ts` or its compiled `.js`): the one `--only` names; undefined for another file. */
+export function areaOfSuiteFile(file: string): Area | undefined {
+  const name = /([a-z-]+)\.suite\.[jt]s$/.exec(file)?.[1];
+  return (AREAS as readonly string[]).includes(name ?? '') ? (name as Area) : undefined;
+}
+
 export interface Requirement {
   id: string;
   /** Section of the spec the statement comes from. */

@@ -24,6 +24,12 @@ export function port(value: string): number {
   return n;
 }
 
+/** `--namespace`: the vendor word is a D-Bus path element, on any target (the simulator refuses another with a stack trace). */
+export function namespace(value: string): string {
+  if (!/^[A-Za-z0-9_]+$/.test(value)) throw new InvalidArgumentError('expected a D-Bus path element: letters, digits and _.');
+  return value;
+}
+
 export function profile(value: string): Profile {
   if (!(PROFILES as readonly string[]).includes(value)) {
     throw new InvalidArgumentError(`expected one of ${PROFILES.join(', ')}.`);

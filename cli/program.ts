@@ -36,6 +36,8 @@ const TIMEOUT_MS = parse.numberIn(1, 3_600_000, 'milliseconds');
 const WAIT_S = parse.numberIn(1, 86_400, 'seconds');
 /** The simulator's own delays (simulator/server.ts checkDelay takes up to 600,000 ms). */
 const DELAY_MS = parse.numberIn(0, 600_000, 'milliseconds');
+/** The simulator's bound on generated objects (simulator/server.ts checkCount). */
+const OBJECTS = parse.numberIn(0, 1_000_000, 'objects');
 
 /** `--version` on the program and on every command, as a user tries it where they stand. */
 function withVersion(cmd: Command): Command {
@@ -56,7 +58,12 @@ function targetOptions(
     )
     .addOption(new Option('--user <name>', 'login user').env('BMC_USER').default('root'))
     .addOption(new Option('--password <password>', 'login password').env('BMC_PASSWORD').default('0penBmc'))
-    .addOption(new Option('--namespace <ns>', 'vendor word in paths and interface names').env('BMC_NAMESPACE').default('mgmt_project'))
+    .addOption(
+      new Option('--namespace <ns>', 'vendor word in paths and interface names')
+        .env('BMC_NAMESPACE')
+        .default('mgmt_project')
+        .argParser(parse.namespace),
+    )
     .option('--insecure', insecure.help, insecure.default)
     .option('--timeout <ms>', 'per-request timeout (default 120000; 15000 on the embedded simulator)', TIMEOUT_MS);
 }
@@ -146,7 +153,7 @@ withVersion(program.command('simulate'))
   .description('start the reference simulator')
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 picks a free one)', parse.port, 0)
-  .option('--namespace <ns>', 'vendor word', 'mgmt_project')
+  .option('--namespace <ns>', 'vendor word', parse.namespace, 'mgmt_project')
   .option('--user <name>', 'accepted user', 'root')
   .option('--password <password>', 'accepted password', '0penBmc')
   .option(
@@ -155,7 +162,7 @@ withVersion(program.command('simulate'))
     parse.collect,
     [],
   )
-  .option('--objects <n>', 'add N generated objects', parse.wholeNumber, 0)
+  .option('--objects <n>', 'add N generated objects', OBJECTS, 0)
   .option(
     '--dialect <name>',
     'behave as spec (the specification), phosphor-rest, bmcweb (bmcweb@current) or bmcweb@2023 (the field servers)',
@@ -344,6 +351,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return 0; // --help, --version
+      // No command given: commander printed the usage (to stderr); its message is a placeholder.
+      if (err.code === 'commander.help') return 2;
       process.stderr.write(`${plainSentence(err.message)}\n`);
       return 2;
     }

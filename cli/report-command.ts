@@ -46,7 +46,8 @@ export async function reportCommand(flags: ReportFlags & MergeFlags): Promise<vo
   // A password in the environment is blanked out of every output, should anything hold it.
   const ctx = await reportContext({ dir, results, baseline, secrets: [process.env.BMC_PASSWORD ?? ''] });
   if (render) await writeReports(ctx);
-  for (const line of [...formatSummary(results, []), ...formatTrend(ctx.trend)]) process.stdout.write(`${line}\n`);
+  for (const line of [...formatSummary(results, []), ...formatTrend(ctx.trend, results.interrupted !== undefined)])
+    process.stdout.write(`${line}\n`);
   process.stdout.write(
     `summary: ${join(dir, 'summary.html')}${render ? '' : ' (already rendered from this results.json: signed as it is)'}\n`,
   );

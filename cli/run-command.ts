@@ -20,7 +20,8 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
   if (flags.target !== undefined && flags.target.trim() === '') flags.target = undefined;
   flags = withUrlCredentials(flags);
   const profile = flags.targetProfile ? await loadTargetProfile(flags.targetProfile) : undefined;
-  const namespace = resolveNamespace(namespaceFlag(flags, cmd), profile);
+  const nsFlag = namespaceFlag(flags, cmd);
+  const namespace = resolveNamespace(nsFlag, profile);
   const dialect = flags.dialect === undefined ? undefined : parseDialect(flags.dialect);
   if (flags.dialect !== undefined && !dialect) throw new UsageError(dialectError(flags.dialect));
   if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined || flags.requestTime !== undefined)) {
@@ -36,6 +37,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     user: flags.user,
     password: flags.password,
     namespace,
+    namespaceFrom: !nsFlag.given && profile?.namespace !== undefined ? profile.file : undefined,
     profile: flags.profile,
     insecure: flags.insecure,
     only: flags.only,

@@ -147,6 +147,16 @@ export function nothingJudged(summary: Record<Verdict, number>): boolean {
   return summary.PASS + summary.FAIL + summary.WARN + summary.XFAIL + summary.XPASS === 0;
 }
 
+/** The reason of a test the interruption kept from starting ("not run: the run was interrupted (SIGINT)"). */
+export function notRunNote(reason: string): string {
+  return `not run: ${reason}`;
+}
+
+/** A reason `notRunNote` made: the test (or every test of a requirement) did not start because the run was interrupted. */
+export function isNotRunNote(reason: string | undefined): boolean {
+  return reason?.startsWith('not run: ') ?? false;
+}
+
 /** The exit code of a run that judged nothing (pytest's "no tests collected" is 5 too), or less than --min-judged asks. */
 export const NOTHING_JUDGED_EXIT = 5;
 

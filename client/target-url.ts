@@ -31,3 +31,13 @@ export function withUrlCredentials<T extends { target?: string; user: string; pa
   const split = splitCredentials(flags.target);
   return { ...flags, target: split.url, user: split.user ?? flags.user, password: split.password ?? flags.password };
 }
+
+/**
+ * The https:// URL a target written without one most likely means: `bmc:443` and `10.0.0.5`
+ * without a scheme, `htps://bmc` or `ftp://bmc` with a wrong one, `https:/bmc` with a slash
+ * missing, and `http://bmc` (the interface is served over HTTPS).
+ */
+export function httpsFormOf(target: string): string {
+  const rest = /^[a-z][a-z0-9+.-]*:\/\/+(.*)$/i.exec(target)?.[1] ?? /^https?:\/*(.*)$/i.exec(target)?.[1] ?? target;
+  return withoutTrailingSlashes(`https://${rest}`);
+}

@@ -7,7 +7,12 @@ import type { TftpSource, WritableAttribute } from './config.js';
 import { UsageError } from '../client/usage-error.js';
 
 /** Each writable must be there: GET {path}/attr/{name} answering 404 means the path or name is wrong. */
-export async function checkWritables(client: BmcClient, writable: readonly WritableAttribute[]): Promise<void> {
+export async function checkWritables(
+  client: BmcClient,
+  writable: readonly WritableAttribute[],
+  /** The target profile file, when one was given: its "writable" list is one of the sources. */
+  profileFile?: string,
+): Promise<void> {
   const missing: string[] = [];
   for (const w of writable) {
     const res = await client.get(`${w.path}/attr/${w.name}`);
@@ -16,7 +21,7 @@ export async function checkWritables(client: BmcClient, writable: readonly Writa
   if (missing.length === 0) return;
   const which = missing.length === 1 ? `The writable ${missing[0]} does not exist` : `The writables ${missing.join(', ')} do not exist`;
   throw new UsageError(
-    `${which} on the target (GET {path}/attr/{name} answers 404): check --writable, or the "writable" list of the target profile.`,
+    `${which} on the target (GET {path}/attr/{name} answers 404): check --writable, or the "writable" list of ${profileFile ?? 'the target profile'}.`,
   );
 }
 

@@ -14,6 +14,7 @@ import { BmcClient, type BmcResponse, type SerializedCookies } from '../client/h
 import { LoginRefusedError, messageOf } from '../client/errors.js';
 import type { Fingerprint } from '../client/results.js';
 import { UsageError } from '../client/usage-error.js';
+import { httpsFormOf } from '../client/target-url.js';
 
 export interface PreflightResult {
   client: BmcClient;
@@ -36,6 +37,8 @@ export async function preflight(opts: {
   timeoutMs: number;
   /** Where to probe that the session works; without it, no probe. */
   namespace?: string;
+  /** The target profile file that gave the namespace (a 404 there is the profile's to correct). */
+  namespaceFrom?: string;
   /** How long a target answering 503 (still starting) is waited for (default 60 s). */
   readyWithinMs?: number;
   /** Where the client records its exchanges (a replay shows its own). */
@@ -47,7 +50,11 @@ export async function preflight(opts: {
   sessions?: SessionLedger;
 }): Promise<PreflightResult> {
   if (!/^https?:\/\/[^/]+/.test(opts.target)) {
-    throw new UsageError(`The target "${opts.target}" is not an https:// URL.`);
+    // Credentials written into what is not a URL were not taken out of it (client/target-url.ts): never shown.
+    const userinfo = /^([a-z][a-z0-9+.-]*:\/\/+)?[^/@]*@/i;
+    const shown = opts.target.replace(userinfo, '$1…@');
+    const meant = httpsFormOf(opts.target.replace(userinfo, '$1'));
+    throw new UsageError(`The target "${shown}" is not an https URL; did you mean ${meant}?`);
   }
   const client = new BmcClient({
     baseUrl: opts.target,
@@ -75,8 +82,12 @@ export async function preflight(opts: {
     if (err instanceof LoginRefusedError)
       throw new UsageError(`${err.message.replace(/\.$/, '')}: check --user and --password (or BMC_USER and BMC_PASSWORD).`);
     // A plain http:// URL at a TLS port only sees the connection close: say what the port speaks.
-    const secure = opts.target.startsWith('http://') ? await speaksTls(opts.target) : undefined;
-    if (secure) throw new UsageError(`The target ${secure.replace(/^https/, 'http')} answers with TLS, not plain HTTP: use ${secure}.`);
+    const plain = opts.target.startsWith('http://');
+    if (plain && (await speaksTls(opts.target)))
+      throw new UsageError(`The target ${opts.target} answers with TLS, not plain HTTP: use ${httpsFormOf(opts.target)}.`);
+    // The interface is served over HTTPS: a plain http:// URL that does not answer was most likely meant as one.
+    if (plain)
+      throw new UsageError(`${messageOf(err).replace(/\.$/, '')}; the interface is HTTPS: did you mean ${httpsFormOf(opts.target)}?`);
     throw new UsageError(messageOf(err));
   }
   if (client.loginForm === 'username-password') {
@@ -88,7 +99,7 @@ export async function preflight(opts: {
     return { client, session: client.exportCookies(), fingerprint: { loginForm: client.loginForm }, warnings };
   const probe = await ready(client, `/xyz/${opts.namespace}/`, opts.readyWithinMs ?? 60_000);
   if (probe?.status === 404) {
-    const message = await wrongNamespace(client, opts.namespace);
+    const message = await wrongNamespace(client, opts.namespace, opts.namespaceFrom);
     await client.close();
     throw new UsageError(message);
   }
@@ -105,12 +116,14 @@ export async function preflight(opts: {
  * The namespace root is not there: most likely the user's --namespace, not the target, is wrong.
  * Names the namespaces /xyz/ lists, when it lists any.
  */
-async function wrongNamespace(client: BmcClient, ns: string): Promise<string> {
+async function wrongNamespace(client: BmcClient, ns: string, profile: string | undefined): Promise<string> {
   const listed = okData(await client.get('/xyz/', { relogin: false }).catch(() => undefined));
   const names = (Array.isArray(listed) ? listed : [])
     .filter((p): p is string => typeof p === 'string' && /^\/xyz\/[^/]+$/.test(p))
     .map((p) => p.slice('/xyz/'.length));
   const hint = names.length > 0 ? `; the target lists ${names.join(', ')} under /xyz/` : '';
+  if (profile !== undefined)
+    return `The namespace "${ns}" from ${profile} answers 404 Not Found at /xyz/${ns}/${hint}: check the profile's namespace or pass --namespace.`;
   return `The namespace root /xyz/${ns}/ answers 404 Not Found${hint}: check --namespace (or BMC_NAMESPACE).`;
 }
 
@@ -157,10 +170,13 @@ async function fingerprintOf(client: BmcClient, ns: string, probe: BmcResponse |
   };
 }
 
-/** The https:// form of an http:// target when its port completes a TLS handshake (within 3 s), else undefined. */
-function speaksTls(target: string): Promise<string | undefined> {
+/**
+ * Whether the port of an http:// target completes a TLS handshake (within 3 s). Without a port,
+ * http:// means 80 and https:// 443: the TLS port is the one tried.
+ */
+function speaksTls(target: string): Promise<boolean> {
   const url = new URL(target);
-  const port = Number(url.port || 80);
+  const port = Number(url.port || 443);
   return new Promise((resolve) => {
     const socket = tlsConnect({
       host: url.hostname,
@@ -168,12 +184,12 @@ function speaksTls(target: string): Promise<string | undefined> {
       rejectUnauthorized: false,
       servername: isIP(url.hostname) ? undefined : url.hostname,
     });
-    const done = (answer: string | undefined): void => {
+    const done = (answer: boolean): void => {
       socket.destroy();
       resolve(answer);
     };
-    socket.setTimeout(3_000, () => done(undefined));
-    socket.once('secureConnect', () => done(`https://${url.host}`));
-    socket.once('error', () => done(undefined));
+    socket.setTimeout(3_000, () => done(false));
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', () => done(false));
   });
 }

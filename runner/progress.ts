@@ -29,6 +29,13 @@ export function clock(ms: number): string {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/** What became of an area's tests: those that ran, and those an interruption kept from starting. */
+export interface AreaTally {
+  area: string;
+  ran: number;
+  notRun: number;
+}
+
 export class Progress {
   private readonly now: () => number;
   private readonly started: number;
@@ -37,6 +44,8 @@ export class Progress {
   private area?: string;
   private areaStarted = 0;
   private areaTests = 0;
+  private areaNotRun = 0;
+  private readonly tallies: AreaTally[] = [];
   /** The last verdict, or the plan before the first: where the next area's time starts. */
   private lastFinish: number;
   private running?: { name: string; since: number };
@@ -78,6 +87,22 @@ export class Progress {
     this.render();
   }
 
+  /**
+   * A test the interruption kept from starting: no verdict line, and not counted done. An area
+   * none of whose tests ran gets no line (the run's summary names it among those not reached).
+   */
+  notRun(area: string): void {
+    if (area !== this.area) this.areaEnds(area);
+    this.areaNotRun += 1;
+    this.running = undefined;
+    this.render();
+  }
+
+  /** The tests planned, and each area reached so far (its tests run or not), in run order. */
+  tally(): { total: number; areas: readonly AreaTally[] } {
+    return { total: this.total, areas: this.tallies };
+  }
+
   /** The run ended: the last area's line; the clock stops. */
   end(): void {
     this.areaEnds(undefined);
@@ -93,18 +118,22 @@ export class Progress {
   }
 
   private areaEnds(next: string | undefined): void {
+    if (this.area !== undefined) this.tallies.push({ area: this.area, ran: this.areaTests, notRun: this.areaNotRun });
     if (this.area !== undefined && !this.opts.status && this.areaTests > 0) {
       const area = this.area;
       const tests = this.areaTests;
       const took = seconds(this.lastFinish - this.areaStarted);
       const elapsed = clock(this.lastFinish - this.started);
-      this.opts.print(`area ${area}: ${tests} tests in ${took}; ${this.done} of ${this.total} done, ${elapsed} elapsed`);
+      // An area the interruption cut short says how far it got, not that it was done.
+      const what = this.areaNotRun > 0 ? `cut short after ${tests} of ${tests + this.areaNotRun} tests` : `${tests} tests`;
+      this.opts.print(`area ${area}: ${what} in ${took}; ${this.done} of ${this.total} done, ${elapsed} elapsed`);
     }
     // An area's time runs from the previous area's last verdict (the first area's: from the plan):
     // its hooks and a first test whose start was reported late (or not at all) are its own, not nobody's.
     this.areaStarted = this.lastFinish;
     this.area = next;
     this.areaTests = 0;
+    this.areaNotRun = 0;
   }
 
   private render(): void {

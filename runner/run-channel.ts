@@ -18,6 +18,7 @@ import {
 import type { RunConfig } from './config.js';
 import type { SessionLedger } from '../client/session-ledger.js';
 import { startNextRun } from '../client/run-scoped.js';
+import { notRunNote } from '../client/results.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -85,7 +86,7 @@ class WorkerSide {
   /** Before a test: once the run is interrupted none starts; returns why. */
   starts(test: string): string | undefined {
     const reason = interruptedBy();
-    if (reason) return `not run: ${reason}`;
+    if (reason) return notRunNote(reason);
     this.current = test;
     return undefined;
   }

@@ -10,7 +10,7 @@ import { outageText, sessionLossLines } from '../client/errors.js';
 import { SuiteControl } from './interrupt.js';
 import { Interruption } from './signals.js';
 import { RunLedger } from './run-channel.js';
-import type { Results, TestOutcome } from '../client/results.js';
+import { notRunNote, type Results, type TestOutcome } from '../client/results.js';
 
 export class RunGuard {
   readonly control: SuiteControl;
@@ -25,7 +25,7 @@ export class RunGuard {
 
   /** Why a requirement without any outcome was not run, when the run was interrupted. */
   get notRunReason(): string | undefined {
-    return this.interruption.reason && `not run: ${this.interruption.reason}`;
+    return this.interruption.reason && notRunNote(this.interruption.reason);
   }
 
   /** A test whose requests were abandoned was cut short: its PASS or WARN is not a verdict. */

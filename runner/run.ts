@@ -9,7 +9,7 @@ import { preflight } from './preflight.js';
 import { resolveWritables } from './writables.js';
 import { checkTftpSource, checkWritables } from './input-check.js';
 import { discoverWritables, type Discovery } from './discovery.js';
-import type { TargetProfile } from './target-profile.js';
+import { shippedProfiles, type TargetProfile } from './target-profile.js';
 import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
 import { SessionLedger, type SessionCounts } from '../client/session-ledger.js';
 import {
@@ -25,7 +25,8 @@ import {
   NOTHING_JUDGED_EXIT,
 } from '../client/results.js';
 import { UsageError } from '../client/usage-error.js';
-import { formatSummary, formatTrend } from '../report/console-summary.js';
+import { formatSummary, formatTrend, type SummaryContext } from '../report/console-summary.js';
+import { namesWritableHint } from '../client/writable-hint.js';
 import { cookieSecrets, prepareRun, writeRunReports } from '../report/outputs.js';
 import type { PreparedDirectory } from '../report/baseline.js';
 import { applyExpectations, digestOf, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
@@ -41,6 +42,8 @@ export interface RunOptions extends SettingFlags {
   user: string;
   password: string;
   namespace: string;
+  /** The target profile file the namespace came from; absent when --namespace, BMC_NAMESPACE or the default gave it. */
+  namespaceFrom?: string;
   insecure: boolean;
   only?: Area[];
   requirements?: string[];
@@ -120,6 +123,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       ...cfg,
       readyWithinMs: embedded ? 5_000 : 60_000,
       sessions: ownSessions,
+      namespaceFrom: opts.namespaceFrom,
     });
     for (const w of warnings) print(`warn  ${w}`);
     cfg.session = session;
@@ -130,7 +134,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     cfg.writable = writable;
     for (const w of unmatched) print(`writable ${w} matches nothing on this target: not used`);
     // The user's inputs, before any test: a mistake in them is theirs to correct (exit 2), not a verdict.
-    if (!sessionProblem && userNamed) await checkWritables(client, cfg.writable);
+    if (!sessionProblem && userNamed) await checkWritables(client, cfg.writable, opts.targetProfile?.file);
     if (cfg.tftp && !embedded) await checkTftpSource(cfg.tftp);
     // Only a destructive run may write what was not named: it looks for the conventional writables.
     let discovery: Discovery | undefined;
@@ -226,8 +230,18 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     };
     const resultsFile = join(outDir, 'results.json');
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
-    for (const line of [...guard.lines(), ...formatSummary(results, reporter.unhandled), ...formatTrend(report.trend)]) print(line);
-    print(`results: ${resultsFile}`);
+    const interrupted = results.interrupted !== undefined;
+    const tally = reporter.tally();
+    const context: SummaryContext = {
+      // The selected areas in the order they run (area-sequencer.ts: catalogue order).
+      ...(interrupted && { areas: { total: tally.total, selected: AREAS.filter((a) => areas.includes(a)), reached: tally.areas } }),
+      writableHintTests: outcomes.filter((o) => o.verdict === 'NOT_TESTED' && namesWritableHint(o.reason)).length,
+      // A run against a target that names no profile: the shipped ones name its platform's writables.
+      ...(!embedded && !opts.targetProfile && { shippedProfiles: shippedProfiles() }),
+    };
+    const summary = [...guard.lines(), ...formatSummary(results, reporter.unhandled, context), ...formatTrend(report.trend, interrupted)];
+    for (const line of summary) print(line);
+    print(`results: ${resultsFile}${interrupted ? ' (partial: the run was interrupted)' : ''}`);
     if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (embedded?.log && embedded.log.lines > 0) print(`simulator log: ${embedded.log.path} (${embedded.log.lines} lines)`);
     if (opts.updateExpectations) {
@@ -244,7 +258,9 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const shortfall = coverageShortfall(requirements, opts.minJudged);
     if (shortfall) print(`coverage: ${shortfall}`);
     const verdicts = failed ? 1 : nothingJudged(results.summary) || shortfall ? NOTHING_JUDGED_EXIT : 0;
-    return { exitCode: guard.exitCode(verdicts), results, resultsFile };
+    const exitCode = guard.exitCode(verdicts);
+    if (results.interrupted) print(`exit ${exitCode}: the run was interrupted (${results.interrupted.signal})`);
+    return { exitCode, results, resultsFile };
   } finally {
     guard.dispose();
     await embedded?.stop();

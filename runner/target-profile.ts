@@ -6,7 +6,10 @@
  *
  * Paths may say {ns} for the namespace; flags given on the command line win over the profile.
  */
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative } from 'node:path';
+import { packageRoot } from '../client/package-root.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { isRequirementId } from '../catalogue/requirements.js';
 import { parseWritable, type TftpSource, type WritableAttribute } from './config.js';
@@ -116,4 +119,23 @@ export function forNamespace(profile: TargetProfile, ns: string): TargetProfile 
     })),
     deletable: profile.deletable.map(fill),
   };
+}
+
+/**
+ * The target profiles the tool ships (profiles/), by name, and their folder as the user can pass it:
+ * relative to the working directory when it is below it, else absolute.
+ */
+export function shippedProfiles(): { dir: string; names: string[] } {
+  const dir = join(packageRoot(), 'profiles');
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -'.json'.length))
+      .sort();
+  } catch {
+    names = [];
+  }
+  const shown = relative(process.cwd(), dir);
+  return { dir: shown === '' || shown.startsWith('..') || isAbsolute(shown) ? dir : shown, names };
 }

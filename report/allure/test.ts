@@ -26,20 +26,32 @@ function severityOf(reqs: readonly Requirement[]): string {
   return SEVERITY[level];
 }
 
-export async function describeTest(ids: readonly string[], profile: string): Promise<void> {
+/**
+ * The labels of a test. `suiteArea`: the area of the suite file the test lives in (the one `--only`
+ * names). Allure's Suites tab groups by it, so the fuzz and stateful tests stand as suites of their
+ * own, each test under the spec area of its first requirement there when that differs (fuzz >
+ * envelope); the Behaviors tab (feature, story) groups by the spec area.
+ */
+export function testLabels(ids: readonly string[], profile: string, suiteArea?: string): Array<{ name: string; value: string }> {
   const reqs = ids.map(requirement);
   const area = reqs[0]!.area;
-  await allure.labels(
+  const parent = suiteArea ?? area;
+  return [
     ...reqs.map((r) => ({ name: 'requirement', value: r.id })),
-    // Allure groups tests by the spec area of the first requirement they check (Suites and Behaviors).
-    { name: 'suite', value: area },
+    { name: 'parentSuite', value: parent },
+    ...(parent !== area ? [{ name: 'suite', value: area }] : []),
     { name: 'area', value: area },
     { name: 'feature', value: area },
     ...reqs.map((r) => ({ name: 'story', value: `${r.id} ${r.title}` })),
     { name: 'profile', value: profile },
     { name: 'tag', value: `profile:${profile}` },
     { name: 'severity', value: severityOf(reqs) },
-  );
+  ];
+}
+
+export async function describeTest(ids: readonly string[], profile: string, suiteArea?: string): Promise<void> {
+  const reqs = ids.map(requirement);
+  await allure.labels(...testLabels(ids, profile, suiteArea));
   await allure.links(...reqs.map((r) => ({ url: catalogueLink(r.id), name: `${r.id} in the catalogue`, type: 'tms' })));
   await allure.description(reqs.map((r) => `**${r.id}** (${r.level}; spec: ${r.section}): ${r.title}`).join('\n\n'));
 }

@@ -1,11 +1,10 @@
 /** Runs suite files in catalogue order: reads first, then writes, uploads, events, and fuzzing last. */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { AREAS } from '../../catalogue/requirements.js';
+import { AREAS, areaOfSuiteFile } from '../../catalogue/requirements.js';
 
 function areaIndex(spec: TestSpecification): number {
-  const m = /([a-z-]+)\.suite\.[jt]s$/.exec(spec.moduleId);
-  const i = m ? (AREAS as readonly string[]).indexOf(m[1]!) : -1;
-  return i === -1 ? AREAS.length : i;
+  const area = areaOfSuiteFile(spec.moduleId);
+  return area ? AREAS.indexOf(area) : AREAS.length;
 }
 
 export class AreaSequencer extends BaseSequencer {

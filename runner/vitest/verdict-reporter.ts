@@ -1,11 +1,12 @@
 /** A vitest reporter that turns each finished test case into a TestOutcome for results.json. */
 import { headline } from '../../client/headline.js';
+import { withoutWritableHint } from '../../client/writable-hint.js';
 import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SessionCounts } from '../../client/session-ledger.js';
 import type { CheckMeta, Finding, Observation } from '../../client/results-types.js';
-import type { RequirementVerdict, TestOutcome, Verdict } from '../../client/results.js';
-import { Progress, type StatusSink } from '../progress.js';
+import { isNotRunNote, type RequirementVerdict, type TestOutcome, type Verdict } from '../../client/results.js';
+import { Progress, type AreaTally, type StatusSink } from '../progress.js';
 
 const ID_TITLE = /^\[([A-Z0-9\- ]+)\]/;
 
@@ -49,9 +50,16 @@ export class VerdictReporter implements Reporter {
       if (meta?.restoreFailure) this.restoreFailures.push(`${testCase.name}: ${meta.restoreFailure}`);
       if (meta?.sessions && meta.sessions.opened >= this.sessions.opened) this.sessions = meta.sessions;
     }
-    if (willRun(testCase)) {
-      this.progress.finished(areaOf(relative(this.root, testCase.module.moduleId)), outcome && progressLine(outcome));
-    }
+    if (!willRun(testCase)) return;
+    const area = areaOf(relative(this.root, testCase.module.moduleId));
+    const result = testCase.result();
+    if (result.state === 'skipped' && isNotRunNote(result.note)) this.progress.notRun(area);
+    else this.progress.finished(area, outcome && progressLine(outcome));
+  }
+
+  /** The tests planned, and each area reached with the tests that ran and those the interruption kept from starting. */
+  tally(): { total: number; areas: readonly AreaTally[] } {
+    return this.progress.tally();
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {
@@ -142,6 +150,7 @@ function firstLine(message: string): string {
 const MARK: Record<Verdict, string> = { PASS: 'pass', FAIL: 'FAIL', WARN: 'warn', NOT_TESTED: 'n/t ', XFAIL: 'xfail', XPASS: 'XPASS' };
 
 function progressLine(o: TestOutcome): string {
-  const why = o.verdict === 'PASS' ? '' : ` — ${headline(o.reason ?? '')}`;
+  // The --writable hint is said once, with its count, in the run's summary.
+  const why = o.verdict === 'PASS' ? '' : ` — ${headline(withoutWritableHint(o.reason ?? ''))}`;
   return `  ${MARK[o.verdict]}  ${o.name}${why}`;
 }

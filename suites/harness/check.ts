@@ -5,7 +5,7 @@
  * what lands in the task's meta.
  */
 import { test, inject, type TestContext } from 'vitest';
-import { isRequirementId } from '../../catalogue/requirements.js';
+import { areaOfSuiteFile, isRequirementId } from '../../catalogue/requirements.js';
 import { profileAllows, type Profile, type RunConfig } from '../../runner/config.js';
 import type { BmcClient } from '../../client/http.js';
 import { threadSessions } from '../../client/session-ledger.js';
@@ -142,7 +142,7 @@ async function runCheck(
     return requirement;
   };
   ctx.task.meta.bmc = meta;
-  if (cfg.requestSteps) await describeTest(ids, cfg.profile);
+  if (cfg.requestSteps) await describeTest(ids, cfg.profile, areaOfSuiteFile(ctx.task.file.filepath ?? ctx.task.file.name));
 
   const notTested = (reason: string): never => {
     ctx.skip(reason);

@@ -1,5 +1,7 @@
 /** The command line as a user meets it: exit codes, one-sentence errors, reports without secrets. */
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator, startTftpServer, type TftpServerHandle } from '../../simulator/index.js';
 import { buildImageTarball } from '../../simulator/image-archive.js';
 import { CLI, cli, type Ran } from '../support/cli.js';
+import { packageRoot } from '../../client/package-root.js';
+import { selfSignedCertificate } from '../../simulator/certificate.js';
 
 const PASSWORD = 'cli-Secret-9f3a';
 
@@ -89,11 +93,55 @@ describe('usage errors exit 2 with one sentence', () => {
     [['run', '--event-writes', '0']],
     [['load', '--duration', '0']],
     [['load', '--connections', '0']],
+    // The embedded simulator refused it with a stack trace.
+    [['run', '--namespace', 'bad-name']],
+    [['load', '--namespace', 'bad-name']],
   ])('%j', async (args) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
     expectSentence(r.stderr);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('no command: the usage on stderr, nothing after it, exit 2', async () => {
+    const r = await cli([]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Usage: bmc-conformance /);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^ {2}help \[command\]/);
+    expect(r.stderr).not.toContain('outputHelp');
+  });
+
+  test("the README's command block names every flag each command's --help shows, and none it does not", async () => {
+    const readme = await readFile(join(packageRoot(), 'README.md'), 'utf8');
+    const block = /## Commands\n+```\n([\s\S]*?)```/.exec(readme)![1]!;
+    // Each command's entries (a command may have several), their continuation lines included.
+    const entries = new Map<string, string>();
+    let command = '';
+    for (const line of block.split('\n')) {
+      command = /^bmc-conformance (\w+)/.exec(line)?.[1] ?? command;
+      entries.set(command, `${entries.get(command) ?? ''}${line}\n`);
+    }
+    const helpFlags = async (c: string): Promise<string[]> => {
+      const r = await cli([c, '--help']);
+      expect(r.code).toBe(0);
+      return [...r.stdout.matchAll(/^ {2}(?:-\w, )?(--[a-z0-9-]+)/gm)].map((m) => m[1]!).filter((f) => f !== '--help' && f !== '--version');
+    };
+    // "[target flags as run]" stands for the flags every command that talks to one target takes.
+    const targetFlags = ['--target', '--user', '--password', '--namespace', '--insecure', '--timeout'];
+    expect([...entries.keys()].sort()).toEqual(['load', 'replay', 'report', 'run', 'simulate']);
+    for (const [c, text] of entries) {
+      const shown = await helpFlags(c);
+      const flags = new Set([...(text.match(/--[a-z0-9-]+/g) ?? []), ...(/target flags as run/.test(text) ? targetFlags : [])]);
+      expect(
+        shown.filter((f) => !flags.has(f)),
+        `${c}: in --help, not in the README`,
+      ).toEqual([]);
+      expect(
+        [...flags].filter((f) => !shown.includes(f)),
+        `${c}: in the README, not in --help`,
+      ).toEqual([]);
+    }
   });
 
   test('a bad count names the range it takes', async () => {
@@ -147,6 +195,16 @@ describe('usage errors exit 2 with one sentence', () => {
       expect(r.stderr).toMatch(/\/xyz\/openbmc_project\/ answers 404.*lists mgmt_project.*--namespace/);
     });
 
+    test("a namespace from a target profile names the profile's file", async () => {
+      const profile = join(packageRoot(), 'profiles', 'phosphor-rest-server.json');
+      const r = await cli([...on(), '--target-profile', profile]);
+      expect(r.code).toBe(2);
+      expectSentence(r.stderr);
+      expect(r.stderr.trim()).toBe(
+        `The namespace "openbmc_project" from ${profile} answers 404 Not Found at /xyz/openbmc_project/; the target lists mgmt_project under /xyz/: check the profile's namespace or pass --namespace.`,
+      );
+    });
+
     test('a writable that does not exist', async () => {
       const r = await cli([...on(), '--writable', '/xyz/mgmt_project/nope:Asserted']);
       expect(r.code).toBe(2);
@@ -182,6 +240,35 @@ describe('usage errors exit 2 with one sentence', () => {
     expect(r.code).toBe(2);
     expectSentence(r.stderr);
     expect(r.stderr).toMatch(/--insecure/);
+  });
+
+  test('NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment: no warning of node, and the certificate is still checked', async () => {
+    const r = await cli(['run', '--target', sim.url, '--password', PASSWORD], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr).toMatch(/self-signed certificate; pass --insecure/);
+  });
+
+  test.each([
+    ['127.0.0.1:1', 'The target "127.0.0.1:1" is not an https URL; did you mean https://127.0.0.1:1?'],
+    // The trailing slash goes, as from every target.
+    ['localhost:1/', 'The target "localhost:1" is not an https URL; did you mean https://localhost:1?'],
+    ['htps://127.0.0.1:1', 'The target "htps://127.0.0.1:1" is not an https URL; did you mean https://127.0.0.1:1?'],
+    // Credentials in what is not a URL are never shown.
+    ['root:Target-Secret-1@127.0.0.1:1', 'The target "…@127.0.0.1:1" is not an https URL; did you mean https://127.0.0.1:1?'],
+  ])('--target %s offers the https URL', async (target, sentence) => {
+    const r = await cli(['run', '--target', target]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(sentence);
+  });
+
+  test('a plain http:// URL where nothing answers offers the https form', async () => {
+    const r = await cli(['run', '--target', 'http://127.0.0.1:1', '--insecure']);
+    expect(r.code).toBe(2);
+    expectSentence(r.stderr);
+    expect(r.stderr.trim()).toMatch(
+      /^Cannot reach http:\/\/127\.0\.0\.1:1: .*; the interface is HTTPS: did you mean https:\/\/127\.0\.0\.1:1\?$/,
+    );
   });
 });
 
@@ -282,6 +369,76 @@ describe('simulate and load', () => {
       expect(code).toBe(expected);
     },
   );
+
+  describe('simulate: a listening problem is one sentence naming the flag to change', () => {
+    let busy: Server;
+    let files: string;
+    beforeAll(async () => {
+      busy = createServer();
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      files = await mkdtemp(join(tmpdir(), 'bmc-simulate-'));
+      const pair = await selfSignedCertificate();
+      const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+      await writeFile(join(files, 'cert.pem'), pair.cert);
+      await writeFile(join(files, 'key.pem'), pair.key);
+      await writeFile(join(files, 'other-key.pem'), other);
+      await writeFile(join(files, 'junk.pem'), 'not a PEM file\n');
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => busy.close(resolve));
+      await rm(files, { recursive: true, force: true });
+    });
+
+    test.each([
+      [
+        'a port in use',
+        () => ['--port', String((busy.address() as AddressInfo).port)],
+        /^Port \d+ on 127\.0\.0\.1 is in use: choose another --port, or 0 for a free one\.$/,
+      ],
+      // TEST-NET-1 (RFC 5737): never an address of this machine.
+      [
+        'an address not on this machine',
+        () => ['--host', '192.0.2.1'],
+        /^The address 192\.0\.2\.1 is not one of this machine's: give --host as /,
+      ],
+      [
+        'a host name that does not resolve',
+        () => ['--host', 'no-such-host.invalid'],
+        /^The host name no-such-host\.invalid does not resolve: give --host /,
+      ],
+      [
+        'a certificate file missing',
+        () => ['--cert', join(files, 'missing.pem'), '--key', join(files, 'key.pem')],
+        /^Cannot read --cert \S+missing\.pem \(no such file\): /,
+      ],
+      [
+        'a certificate file that holds none',
+        () => ['--cert', join(files, 'junk.pem'), '--key', join(files, 'key.pem')],
+        /^--cert \S+junk\.pem holds no PEM certificate: /,
+      ],
+      [
+        'a key file that holds none',
+        () => ['--cert', join(files, 'cert.pem'), '--key', join(files, 'junk.pem')],
+        /^--key \S+junk\.pem holds no PEM private key /,
+      ],
+      [
+        'a key of another certificate',
+        () => ['--cert', join(files, 'cert.pem'), '--key', join(files, 'other-key.pem')],
+        /^--key \S+other-key\.pem is not the private key of --cert /,
+      ],
+      [
+        'a namespace that is no path element',
+        () => ['--namespace', 'not-a-word'],
+        /--namespace.*'not-a-word'.*Expected a D-Bus path element: letters, digits and _\.$/,
+      ],
+      ['more objects than it makes', () => ['--objects', '2000000'], /--objects.*at most 1,000,000\.$/],
+    ] as Array<[string, () => string[], RegExp]>)('%s: exit 2, one sentence', async (_what, args, sentence) => {
+      const r = await cli(['simulate', ...args()], {}, 20_000);
+      expect(r.code, r.stdout).toBe(2);
+      expectSentence(r.stderr);
+      expect(r.stderr.trim()).toMatch(sentence);
+    });
+  });
 
   test('simulate --list-faults names each fault with its requirement and operator', async () => {
     const r = await cli(['simulate', '--list-faults']);

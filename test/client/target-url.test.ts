@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { splitCredentials, withUrlCredentials } from '../../client/target-url.js';
+import { httpsFormOf, splitCredentials, withUrlCredentials } from '../../client/target-url.js';
 
 describe('credentials in a target URL', () => {
   test('are taken out of the URL, decoded', () => {
@@ -23,5 +23,21 @@ describe('credentials in a target URL', () => {
       user: 'ops',
       password: '0penBmc',
     });
+  });
+});
+
+describe('the https URL a target most likely means', () => {
+  test.each([
+    ['127.0.0.1:18600', 'https://127.0.0.1:18600'],
+    ['localhost:18600', 'https://localhost:18600'],
+    ['bmc.lab', 'https://bmc.lab'],
+    ['[::1]:443/', 'https://[::1]:443'],
+    ['http://bmc.lab:8080/prefix', 'https://bmc.lab:8080/prefix'],
+    ['htps://bmc.lab', 'https://bmc.lab'],
+    ['ftp://bmc.lab', 'https://bmc.lab'],
+    ['https:/bmc.lab', 'https://bmc.lab'],
+    ['HTTP:bmc.lab', 'https://bmc.lab'],
+  ])('%s → %s', (given, meant) => {
+    expect(httpsFormOf(given)).toBe(meant);
   });
 });

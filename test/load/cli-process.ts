@@ -3,6 +3,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../client/package-root.js';
+import { childEnv } from '../support/cli.js';
 import { timeFactor } from '../support/hang.js';
 
 export const ROOT = packageRoot();
@@ -49,7 +50,7 @@ export function start(file: string, args: string[], env: NodeJS.ProcessEnv = {})
   const started = Date.now();
   const child = spawn(file, args, {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', ...env },
+    env: { ...childEnv(), BMC_URL: '', BMC_PASSWORD: '', ...env },
   });
   let stdout = '';
   let stderr = '';

@@ -15,6 +15,7 @@ import { RESTORE_GRACE_MS } from '../../runner/run-channel.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
 import { startChaosProxy, type ChaosProxy, type Fault } from '../chaos/proxy.js';
 import { temporaryFolders } from '../report/fixture.js';
+import { childEnv } from '../support/cli.js';
 import { hangAfter } from '../support/hang.js';
 
 const CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
@@ -70,7 +71,7 @@ function run(args: string[], how: Signalling): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '' },
+      env: { ...childEnv(), BMC_URL: '', BMC_PASSWORD: '', GITHUB_STEP_SUMMARY: '' },
     });
     let stdout = '';
     let stderr = '';
@@ -103,6 +104,29 @@ function run(args: string[], how: Signalling): Promise<Exit> {
       resolve({ code, stdout, stderr, afterSignalMs: signalledAt ? performance.now() - signalledAt : Infinity });
     });
   });
+}
+
+/**
+ * What an interrupted run prints after its progress, in a few lines: what ran, what did not (the
+ * areas not reached among it), where the partial results are, and the exit. No line per test or
+ * requirement it did not run, and no area line claiming more done than ran.
+ */
+function expectShortConsole(stdout: string, signal: string, code: number): void {
+  const lines = stdout.trimEnd().split('\n');
+  const verdicts = lines.filter((l) => /^ {2}(pass|FAIL|warn|n\/t |xfail|XPASS) {2}\[/.test(l));
+  expect(verdicts.filter((l) => l.includes('not run:'))).toEqual([]);
+  for (const area of lines.filter((l) => l.startsWith('area '))) {
+    const done = Number(/; (\d+) of \d+ done/.exec(area)?.[1]);
+    expect(done, area).toBeLessThanOrEqual(verdicts.length);
+  }
+  const lastProgress = Math.max(...lines.map((l, i) => (l.startsWith('area ') || verdicts.includes(l) ? i : -1)));
+  const afterProgress = lines.slice(lastProgress + 1);
+  expect(afterProgress.filter((l) => / -> /.test(l))).toEqual([]);
+  expect(afterProgress.length, afterProgress.join('\n')).toBeLessThanOrEqual(12);
+  expect(afterProgress.filter((l) => /^ran: \d+ of \d+ tests/.test(l))).toHaveLength(1);
+  expect(afterProgress.filter((l) => /^not run: \d+ tests, \d+ requirements? NOT_TESTED/.test(l))).toHaveLength(1);
+  expect(afterProgress.some((l) => /^results: .*results\.json \(partial: the run was interrupted\)$/.test(l))).toBe(true);
+  expect(lines.at(-1)).toBe(`exit ${code}: the run was interrupted (${signal})`);
 }
 
 function runArgs(out: string, extra: string[] = []): string[] {
@@ -148,6 +172,7 @@ test(
     expect(exit.stderr).toBe('');
     expect(exit.stdout).toContain('the run was interrupted (SIGINT): restoring what it wrote and closing its sessions');
     expect(exit.stdout).not.toMatch(/^\s+at /m);
+    expectShortConsole(exit.stdout, 'SIGINT', 130);
     expect(await tree()).toEqual(before);
     expect(proxy.stats.sessionsClosed - sessions.closed).toBe(proxy.stats.sessionsOpened - sessions.opened);
 
@@ -163,7 +188,7 @@ test(
     const report = await new Promise<number | null>((resolve) => {
       spawn(process.execPath, [CLI, 'report', '--in', out, '--no-html'], {
         stdio: 'ignore',
-        env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
+        env: { ...childEnv(), GITHUB_STEP_SUMMARY: '' },
       }).on('close', resolve);
     });
     expect(report).toBe(0);
@@ -199,6 +224,7 @@ test(
     const out = await folders.make('bmc-interrupt-');
     const term = await run(runArgs(out), { signal: 'SIGTERM', at: 1 });
     expect(term.code).toBe(143);
+    expectShortConsole(term.stdout, 'SIGTERM', 143);
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as Results;
     expect(results.interrupted).toMatchObject({ signal: 'SIGTERM' });
 

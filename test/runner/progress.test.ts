@@ -12,7 +12,10 @@ import { VerdictReporter } from '../../runner/vitest/verdict-reporter.js';
 const ROOT = '/repo';
 const ERASE = '\r\x1b[2K';
 
-type Mode = 'run' | 'skip';
+/** `not-run`: selected, but the interruption kept it from starting (suite-setup.ts skips it with this note). */
+type Mode = 'run' | 'skip' | 'not-run';
+
+const NOT_RUN_NOTE = 'not run: the run was interrupted (SIGINT)';
 
 /** A test case as vitest reports it, with only what the reporter reads. */
 function fakeCase(area: string, name: string, mode: Mode = 'run'): TestCase {
@@ -20,8 +23,13 @@ function fakeCase(area: string, name: string, mode: Mode = 'run'): TestCase {
     id: `${area}-${name}`,
     name,
     module: { moduleId: `${ROOT}/suites/${area}.suite.ts` },
-    options: { mode },
-    result: () => (mode === 'run' ? { state: 'passed', errors: [] } : { state: 'skipped' }),
+    options: { mode: mode === 'not-run' ? 'run' : mode },
+    result: () =>
+      mode === 'run'
+        ? { state: 'passed', errors: [] }
+        : mode === 'not-run'
+          ? { state: 'skipped', note: NOT_RUN_NOTE }
+          : { state: 'skipped' },
     meta: () => ({}),
     diagnostic: () => ({ duration: 5 }),
   } as unknown as TestCase;
@@ -188,6 +196,53 @@ describe('the progress total', () => {
     progress.plan(3);
     progress.end();
     expect(lines).toHaveLength(0);
+  });
+});
+
+describe('an interrupted run', () => {
+  /** auth whole, envelope cut short after its first test, objects never started. */
+  const CUT: Record<string, Array<[string, Mode]>> = {
+    auth: [
+      ['[AUTH-1] a', 'run'],
+      ['[AUTH-2] b', 'skip'],
+      ['[AUTH-3] c', 'run'],
+    ],
+    envelope: [
+      ['[ENV-1] d', 'run'],
+      ['[ENV-2] e', 'not-run'],
+      ['[ENV-3] f', 'not-run'],
+    ],
+    objects: [
+      ['[EP-3] g', 'not-run'],
+      ['[EP-4] h', 'skip'],
+      ['[EP-5] i', 'not-run'],
+    ],
+  };
+
+  test('an area cut short says how far it got; one not reached has no line; a test not run has no verdict line', () => {
+    const lines: string[] = [];
+    const reporter = new VerdictReporter(ROOT, (l) => lines.push(l));
+    feed(reporter, CUT);
+    expect(
+      lines.filter((l) => l.startsWith('area ')).map((l) => l.replace(/ in \d+\.\d s;/, ' in T;').replace(/, \d+:\d\d elapsed$/, '')),
+    ).toEqual(['area auth: 2 tests in T; 2 of 7 done', 'area envelope: cut short after 1 of 3 tests in T; 3 of 7 done']);
+    expect(lines.filter((l) => !l.startsWith('area '))).toEqual(['  pass  [AUTH-1] a', '  pass  [AUTH-3] c', '  pass  [ENV-1] d']);
+    // The tests not run are outcomes still (results.json marks them NOT_TESTED with the reason).
+    expect(reporter.outcomes.filter((o) => o.reason === NOT_RUN_NOTE)).toHaveLength(4);
+    expect(reporter.tally()).toEqual({
+      total: 7,
+      areas: [
+        { area: 'auth', ran: 2, notRun: 0 },
+        { area: 'envelope', ran: 1, notRun: 2 },
+        { area: 'objects', ran: 0, notRun: 2 },
+      ],
+    });
+  });
+
+  test('the status line counts only the tests that ran, and names none that did not', () => {
+    const shown: string[] = [];
+    feed(new VerdictReporter(ROOT, () => {}, { show: (text) => shown.push(text) }), CUT);
+    expect(shown.at(-1)).toMatch(/^objects: 3\/7 tests, \d+:\d\d elapsed$/);
   });
 });
 
