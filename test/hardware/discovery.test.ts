@@ -55,7 +55,8 @@ describe('a destructive run without --writable against the simulator, with every
   });
 
   test('every area ran, and no file of the run nor a line it printed holds the password or a session cookie', () => {
-    expect(printed.flatMap((l) => /^area (\S+): /.exec(l)?.[1] ?? [])).toEqual([...AREAS]);
+    // Every area, then the run-wide oracle.
+    expect(printed.flatMap((l) => /^area (\S+): /.exec(l)?.[1] ?? [])).toEqual([...AREAS, 'oracle']);
     for (const name of ['results.json', 'junit.xml', 'summary.html', 'summary.md']) expect([...files.keys()]).toContain(name);
     // Each test's result, with its requests as steps: the exchanges of every area.
     expect([...files.keys()].filter((f) => f.startsWith('allure-results/')).length).toBeGreaterThan(AREAS.length);
