@@ -41,6 +41,7 @@ const PER_TARGET: Array<[keyof RunFlags, string]> = [
   ['eventLatency', '--event-latency'],
   ['uploadFailDelay', '--upload-fail-delay'],
   ['requestTime', '--request-time'],
+  ['routeLatency', '--route-latency'],
 ];
 
 /** True for a fleet run; the fleet's flags without --targets are a usage error. */

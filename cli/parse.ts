@@ -1,5 +1,6 @@
 /** Parsers for option values: each rejects a bad value with one plain sentence. */
 import { InvalidArgumentError } from 'commander';
+import { parseRouteLatency, type RouteLatency } from '../simulator/route-latency.js';
 import { AREAS, isRequirementId, type Area } from '../catalogue/requirements.js';
 import { PROFILES, parseWritable, type Profile, type WritableAttribute } from '../runner/config.js';
 import type { MinJudged } from '../client/results.js';
@@ -57,6 +58,13 @@ export function requirementList(value: string): string[] {
   const bad = ids.filter((id) => !isRequirementId(id));
   if (bad.length > 0 || ids.length === 0) throw new InvalidArgumentError(`unknown requirement ${bad.join(', ') || '(none)'}.`);
   return ids;
+}
+
+/** `--route-latency enumerate=3000` (repeatable): a route's extra time on the simulator; a route given twice takes the last. */
+export function routeLatency(value: string, previous: RouteLatency = {}): RouteLatency {
+  const parsed = parseRouteLatency(value);
+  if (typeof parsed === 'string') throw new InvalidArgumentError(parsed);
+  return { ...previous, [parsed.route]: parsed.ms };
 }
 
 export function collect(value: string, previous: string[] = []): string[] {

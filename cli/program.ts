@@ -8,6 +8,7 @@ import { DEFAULT_IN, fleetOptions, mergeOptions } from './command-options.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../client/package-root.js';
+import { LATENCY_ROUTES } from '../simulator/route-latency.js';
 
 const VERSION = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -127,6 +128,11 @@ fleetOptions(
   .option('--event-latency <ms>', "embedded simulator only: the dialect's event delay (phosphor-rest polls: 2000)", DELAY_MS)
   .option('--upload-fail-delay <ms>', 'embedded simulator only: how late the dialect answers a failed upload', DELAY_MS)
   .option(
+    '--route-latency <route=ms>',
+    `embedded simulator only: a route's extra time, e.g. enumerate=3000 (repeatable; routes: ${LATENCY_ROUTES.join(', ')})`,
+    parse.routeLatency,
+  )
+  .option(
     '--request-time <ms>',
     "embedded simulator only: the dialect's time per plain request, one request at a time (phosphor-rest: 10; 0 answers at once)",
     DELAY_MS,
@@ -178,6 +184,11 @@ withVersion(program.command('simulate'))
     '--request-time <ms>',
     "the server's time per plain request, one request served at a time; object reads, enumerate, writes and uploads take more (default: the dialect's, phosphor-rest 10, else 0)",
     DELAY_MS,
+  )
+  .option(
+    '--route-latency <route=ms>',
+    `a route's extra time before it is served, e.g. enumerate=3000 (repeatable; routes: ${LATENCY_ROUTES.join(', ')})`,
+    parse.routeLatency,
   )
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')
   .option('--key <file>', 'PEM private key for --cert')

@@ -24,9 +24,10 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
   const namespace = resolveNamespace(nsFlag, profile);
   const dialect = flags.dialect === undefined ? undefined : parseDialect(flags.dialect);
   if (flags.dialect !== undefined && !dialect) throw new UsageError(dialectError(flags.dialect));
-  if (flags.target && (flags.eventLatency !== undefined || flags.uploadFailDelay !== undefined || flags.requestTime !== undefined)) {
+  const pacingFlags = [flags.eventLatency, flags.uploadFailDelay, flags.requestTime, flags.routeLatency];
+  if (flags.target && pacingFlags.some((f) => f !== undefined)) {
     throw new UsageError(
-      '--event-latency, --upload-fail-delay and --request-time apply to the embedded simulator only; drop --target or them.',
+      '--event-latency, --upload-fail-delay, --request-time and --route-latency apply to the embedded simulator only; drop --target or them.',
     );
   }
   if (flags.allowFactoryReset && flags.profile && flags.profile !== 'destructive') {
@@ -60,7 +61,12 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     rebootWaitMs: flags.rebootWait === undefined ? undefined : flags.rebootWait * 1000,
     faults: flags.fault,
     dialect,
-    pacing: { eventLatencyMs: flags.eventLatency, uploadFailDelayMs: flags.uploadFailDelay, requestMs: flags.requestTime },
+    pacing: {
+      eventLatencyMs: flags.eventLatency,
+      uploadFailDelayMs: flags.uploadFailDelay,
+      requestMs: flags.requestTime,
+      routeLatencyMs: flags.routeLatency,
+    },
     expectations: flags.expectations ? await loadExpectations(flags.expectations) : undefined,
     targetProfile: profile,
     strictExpectations: flags.strictExpectations,

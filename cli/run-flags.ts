@@ -1,4 +1,5 @@
 /** The flags of `run` as commander hands them over (shared by the run and the fleet commands). */
+import type { RouteLatency } from '../simulator/route-latency.js';
 import type { Area } from '../catalogue/requirements.js';
 import type { Profile, WritableAttribute } from '../runner/config.js';
 import type { MinJudged } from '../client/results.js';
@@ -28,6 +29,7 @@ export interface RunFlags extends TargetFlags {
   dialect?: string;
   eventLatency?: number;
   uploadFailDelay?: number;
+  routeLatency?: RouteLatency;
   requestTime?: number;
   html: boolean;
   expectations?: string;

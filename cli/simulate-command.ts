@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import { parseDialect, isFaultName, listFaultsText, runSimulatorCli, siteFaultsText } from '../simulator/index.js';
 import { dialectError } from './dialect-flag.js';
+import type { RouteLatency } from '../simulator/route-latency.js';
 import { UsageError } from '../client/usage-error.js';
 
 export interface SimulateFlags {
@@ -16,6 +17,7 @@ export interface SimulateFlags {
   dialect: string;
   eventLatency?: number;
   uploadFailDelay?: number;
+  routeLatency?: RouteLatency;
   requestTime?: number;
   cert?: string;
   key?: string;
@@ -48,6 +50,7 @@ export async function simulateCommand(flags: SimulateFlags): Promise<void> {
       dialect,
       eventLatencyMs: flags.eventLatency,
       uploadFailDelayMs: flags.uploadFailDelay,
+      routeLatencyMs: flags.routeLatency,
       requestMs: flags.requestTime,
       cert,
       key,

@@ -41,7 +41,7 @@ export interface EmbeddedOptions {
   /** Behave as this server (default spec). */
   dialect?: DialectName;
   /** How a dialect paces itself, shortened for tests (default: as the field server). */
-  pacing?: Pick<SimulatorOptions, 'eventLatencyMs' | 'uploadFailDelayMs' | 'requestMs'>;
+  pacing?: Pick<SimulatorOptions, 'eventLatencyMs' | 'uploadFailDelayMs' | 'requestMs' | 'routeLatencyMs'>;
   /** Write the simulator's own messages to this file, not to stderr (a run's console is its verdicts'). */
   logFile?: string;
 }

@@ -9,3 +9,4 @@ export { UPLOAD_FAILED } from './software.js';
 export { runSimulatorCli, listFaultsText, siteFaultsText } from './main.js';
 export { DIALECTS, isDialect, parseDialect, type DialectName, type DialectFamily } from './dialects/dialect.js';
 export { dialectFamily, dialectDefaults } from './dialects/registry.js';
+export { LATENCY_ROUTES, parseRouteLatency, type RouteLatency } from './route-latency.js';

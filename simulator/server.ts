@@ -11,6 +11,7 @@ import { createContext } from './context.js';
 import { rawErrorResponse, refuseSocket } from './envelope.js';
 import { FaultSet } from './faults.js';
 import { terminalLog } from './log.js';
+import { routeDelayMs, type RouteLatency } from './route-latency.js';
 import { DIALECTS, isDialect, type DialectName } from './dialects/dialect.js';
 import { dialectNamed } from './dialects/registry.js';
 
@@ -49,6 +50,8 @@ export interface SimulatorOptions {
    * phosphor-rest 10, which adds to it per kind; bmcweb and spec 0, answered at once and in parallel).
    */
   requestMs?: number;
+  /** Extra time per route, before the dialect serves a request (`--route-latency ROUTE=MS`). */
+  routeLatencyMs?: RouteLatency;
 }
 
 export interface RunningSimulator {
@@ -113,9 +116,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const pair = options.cert && options.key ? { cert: options.cert, key: options.key } : await selfSignedCertificate();
     server = createHttpsServer({ cert: pair.cert, key: pair.key });
   }
+  const routeLatency = options.routeLatencyMs;
   server.on('request', (req, res) => {
     faults.load.track(res);
-    dialectServer.handle(req, res).catch((e) => {
+    const delay = routeDelayMs(routeLatency, req.method ?? '', req.url ?? '');
+    (delay > 0 ? sleepFor(delay).then(() => dialectServer.handle(req, res)) : dialectServer.handle(req, res)).catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();
     });
@@ -135,12 +140,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    try {
-      dialectServer.upgrade(req, socket, head);
-    } catch (e) {
-      log(`internal error on upgrade ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
-      socket.destroy();
-    }
+    const upgrade = (): void => {
+      try {
+        dialectServer.upgrade(req, socket, head);
+      } catch (e) {
+        log(`internal error on upgrade ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
+        socket.destroy();
+      }
+    };
+    const delay = routeDelayMs(routeLatency, req.method ?? '', req.url ?? '', true);
+    if (delay > 0) void sleepFor(delay).then(() => !socket.destroyed && upgrade());
+    else upgrade();
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -172,4 +182,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return closing;
     },
   };
+}
+
+function sleepFor(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
