@@ -102,6 +102,30 @@ export function writeCaseArb(targets: readonly WriteTarget[]): fc.Arbitrary<Writ
   return fc.oneof(...perTarget);
 }
 
+/**
+ * The boundaries every run writes first, whatever the seed: each writable with a value of another
+ * type and with a value beyond its type's range, so that what the target answers to a wrongly typed
+ * write (and the answer's own envelope) is judged at every seed.
+ */
+export function writeBoundaries(targets: readonly WriteTarget[]): WriteCase[] {
+  const numeric = (t: WriteTarget) => t.kind === 'integer' || t.kind === 'bool01' || t.kind === 'boolean' || t.kind === 'float';
+  const beyond = (t: WriteTarget): unknown[] =>
+    t.kind === 'integer'
+      ? [2 ** 32]
+      : t.kind === 'bool01' || t.kind === 'boolean'
+        ? [2]
+        : t.kind === 'enum'
+          ? ['BmcConformanceNoSuchMember']
+          : [];
+  return targets.flatMap((t, target) =>
+    [numeric(t) ? 'bmc-conformance-not-a-number' : 600, ...beyond(t)].map((value): WriteCase => ({
+      target,
+      body: { shape: 'data', value, malform: { kind: 'none' } },
+      contentType: 'application/json',
+    })),
+  );
+}
+
 export function writeRequest(t: WriteTarget, c: WriteCase): FuzzRequest {
   return {
     family: 'write',
@@ -119,6 +143,7 @@ export function writeProperty(env: FuzzEnv, targets: readonly WriteTarget[]): Fu
     requirements: ['WR-1', 'EP-8', 'ERR-5'],
     requestsPerRun: 3,
     arbitrary: writeCaseArb(targets),
+    examples: writeBoundaries(targets),
     reproOf: (c) => [writeRequest(targets[c.target]!, c)],
     predicate: async (c, judge) => {
       const t = targets[c.target]!;
