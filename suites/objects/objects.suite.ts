@@ -142,7 +142,9 @@ check('EP-4', "GET {path}/attr/{name} answers with the bare value equal to the o
         else if (odd === 'attr' || !sameAttr(views)) {
           const got = res.status === 200 ? show(bare) : `${res.status} ${clipText(envelopeOf(res)?.data)}`;
           attrWrong.push(
-            `GET ${path}/attr/${name} answers ${got}, the object's map says ${show(value)} (${describeViews(path, name, views)})`,
+            odd === 'attr'
+              ? `GET ${path}/attr/${name} answers ${got} where GET ${path} and its parent's enumerate say ${show(value)}`
+              : `GET ${path}/attr/${name} answers ${got}, the object's map ${show(value)} (read again: ${describeViews(path, name, views)})`,
           );
         }
         continue;
