@@ -7,7 +7,7 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Results } from '../client/results.js';
 import { UsageError } from '../client/usage-error.js';
-import { verdictChanges, type Trend } from './changes.js';
+import { samePlanAndTarget, verdictChanges, type Trend } from './changes.js';
 import { readResults, RESULTS_FILE } from './results-json.js';
 
 export const PREVIOUS_DIR = 'previous';
@@ -70,10 +70,17 @@ async function baselineAt(path: string, current: Results, explicit: boolean): Pr
   const isDir = statSync(path).isDirectory();
   const file = isDir ? join(path, RESULTS_FILE) : path;
   const previous = await readResults(file);
+  const same = samePlanAndTarget(previous, current);
   // A kept previous/results.json has no report of its own: its history is the run folder's.
   const runDir = isDir ? path : basename(dirname(file)) === PREVIOUS_DIR ? dirname(dirname(file)) : dirname(file);
   return {
-    trend: { source: file, previousStartedAt: previous.startedAt, changes: verdictChanges(previous, current), explicit },
+    trend: {
+      source: file,
+      previousStartedAt: previous.startedAt,
+      changes: verdictChanges(previous, current),
+      explicit,
+      ...(same && { samePlanAndTarget: same }),
+    },
     allureHistory: historyIn(runDir),
   };
 }

@@ -71,8 +71,14 @@ export function formatTrend(trend: Trend | undefined): string[] {
   if (!trend) return [];
   if (trend.changes.length === 0) return [`no verdict changed since the baseline (${trend.source})`];
   const label = { regression: '  (newly failing)', fix: '  (newly passing)', change: '' } as const;
+  const same = trend.samePlanAndTarget;
   return [
     `changed since the baseline (${trend.source}):`,
-    ...trend.changes.map((c) => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}`),
+    ...trend.changes.map((c) => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}${same ? '  (same plan, same target)' : ''}`),
+    ...(same
+      ? [
+          `  both runs read plan ${same.digest} of a target with the same fingerprint: these verdicts changed with something else (the seed, the time, the network)`,
+        ]
+      : []),
   ];
 }

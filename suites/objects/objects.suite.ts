@@ -5,6 +5,7 @@ import { check, type CheckContext } from '../harness/check.js';
 import { asObject, ensure, envelopeOf, expectOk, notJudged, setDifference, show } from '../harness/assert.js';
 import { ABSENT, describeViews, stableOddView, UNAVAILABLE, type Views } from '../harness/views.js';
 import { readPlan } from '../harness/read-plan.js';
+import { READ_PLAN_OBSERVATION } from '../../client/results.js';
 import { expectSchema } from '../harness/schema.js';
 import { attributeMap, cached, children, enumerate, getAttr, getObject, interfaceKeys, list, walk } from '../harness/tree.js';
 
@@ -115,7 +116,7 @@ check('EP-4', "GET {path}/attr/{name} answers with the bare value equal to the o
   const shown = [`${t.root}/inventory/system`, `${t.root}/state/host0`, `${t.root}/time/owner`, `${t.root}/time/sync_method`];
   const enumeration = await optional(() => cached('enumerate:root', () => enumerate(t.client, t.root)));
   const plan = readPlan(enumeration ?? {});
-  t.observe('read plan (EP-4)', {
+  t.observe(READ_PLAN_OBSERVATION, {
     objects: plan.objects.length,
     objectsInTree: plan.objectsInTree,
     strata: `${plan.strataCovered} of ${plan.strata}`,
