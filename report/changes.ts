@@ -31,6 +31,14 @@ export function planDigest(r: Results): string | undefined {
   return typeof value?.digest === 'string' ? value.digest : undefined;
 }
 
+/** "28 of 32 objects (96 attributes, 24 of 24 kinds), digest 6a31fa5e2061e053": what EP-4's plan read. */
+export function planText(r: Results): string | undefined {
+  const v = r.observations.find((o) => o.key === READ_PLAN_OBSERVATION)?.value as
+    { objects?: number; objectsInTree?: number; attributes?: number; strata?: string; digest?: string } | undefined;
+  if (typeof v?.digest !== 'string') return undefined;
+  return `${v.objects} of ${v.objectsInTree} objects (${v.attributes} attributes, ${v.strata} kinds), digest ${v.digest}`;
+}
+
 /** The plan's digest when both runs read the same plan of a target with the same fingerprint. */
 export function samePlanAndTarget(previous: Results, current: Results): { digest: string } | undefined {
   const digest = planDigest(current);

@@ -3,7 +3,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { findBaseline, prepareRunDirectory } from '../../report/baseline.js';
-import { newlyFailing, newlyPassing, otherChanges, samePlanAndTarget, verdictChanges } from '../../report/changes.js';
+import { newlyFailing, newlyPassing, otherChanges, planText, samePlanAndTarget, verdictChanges } from '../../report/changes.js';
+import { summaryMarkdown } from '../../report/summary/md.js';
 import { formatTrend } from '../../report/console-summary.js';
 import { READ_PLAN_OBSERVATION, type Results } from '../../client/results.js';
 import { resultsWith, temporaryFolders } from './fixture.js';
@@ -57,7 +58,12 @@ describe('a verdict that changed while the plan and the target did not', () => {
       fingerprint: { firmware, objects: 55 },
       observations: [
         ...r.observations,
-        { requirement: 'EP-4', key: READ_PLAN_OBSERVATION, value: { objects: 28, digest }, test: '[EP-4] x' },
+        {
+          requirement: 'EP-4',
+          key: READ_PLAN_OBSERVATION,
+          value: { objects: 28, objectsInTree: 32, attributes: 96, strata: '24 of 24', digest },
+          test: '[EP-4] x',
+        },
       ],
     };
   };
@@ -69,6 +75,11 @@ describe('a verdict that changed while the plan and the target did not', () => {
     expect(samePlanAndTarget(before, withPlan('FAIL', 'bbbb'))).toBeUndefined();
     expect(samePlanAndTarget(before, withPlan('FAIL', 'aaaa', '2.15.0'))).toBeUndefined();
     expect(samePlanAndTarget(resultsWith(), resultsWith())).toBeUndefined();
+    expect(planText(after)).toBe('28 of 32 objects (96 attributes, 24 of 24 kinds), digest aaaa');
+    expect(
+      summaryMarkdown({ results: after, trend: undefined, tool: { name: 'bmc-conformance', version: '0', catalogue: 'c' } as never }),
+    ).toContain('read plan 28 of 32 objects (96 attributes, 24 of 24 kinds), digest aaaa');
+    expect(planText(resultsWith())).toBeUndefined();
 
     const dir = await folders.make('bmc-same-plan-');
     await writeFile(join(dir, 'before.json'), JSON.stringify(before));
