@@ -78,6 +78,9 @@ export interface RunTrace {
   sessions: { opened: number; closed: number };
 }
 
+/** The observation that records EP-4's read plan (its size and digest): two runs with one digest read the same. */
+export const READ_PLAN_OBSERVATION = 'read plan (EP-4)';
+
 export interface Results {
   target: string;
   /** Set when the run accepted any TLS certificate (--insecure, or the embedded simulator's own): its replay does too. */

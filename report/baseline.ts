@@ -8,7 +8,7 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Results } from '../client/results.js';
 import { UsageError } from '../client/usage-error.js';
-import { verdictChanges, type Trend } from './changes.js';
+import { samePlanAndTarget, verdictChanges, type Trend } from './changes.js';
 import { firmwareChange, whyNotComparable } from './comparable.js';
 import { ALLURE_RESULTS } from './allure/results.js';
 import { readResults, RESULTS_FILE } from './results-json.js';
@@ -97,6 +97,7 @@ async function baselineAt(path: string, current: Results, explicit: boolean): Pr
   const previous = await readResults(file);
   const notComparable = whyNotComparable(previous, current);
   const firmware = firmwareChange(previous, current);
+  const same = notComparable ? undefined : samePlanAndTarget(previous, current);
   const trend: Trend = {
     source: file,
     previousStartedAt: previous.startedAt,
@@ -104,6 +105,7 @@ async function baselineAt(path: string, current: Results, explicit: boolean): Pr
     explicit,
     ...(notComparable && { notComparable }),
     ...(firmware && { firmware }),
+    ...(same && { samePlanAndTarget: same }),
   };
   // Another target's history would mix its trend charts into this one's.
   return { trend, allureHistory: notComparable ? undefined : historyOf(file) };

@@ -139,7 +139,9 @@ export function formatTrend(trend: Trend | undefined, interrupted = false): stri
   if (trend.notComparable) return [`not compared with the baseline (${trend.source}): ${trend.notComparable}`];
   const source = `${trend.source}${trend.firmware ? `; firmware ${trend.firmware}` : ''}`;
   const label = { regression: '  (newly failing)', fix: '  (newly passing)', change: '' } as const;
-  const line = (c: VerdictChange): string => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}`;
+  const same = trend.samePlanAndTarget;
+  const mark = same ? '  (same plan, same target)' : '';
+  const line = (c: VerdictChange): string => `  ${c.id.padEnd(8)} ${c.from} -> ${c.to}${label[c.kind]}${mark}`;
   if (interrupted) {
     const judged = trend.changes.filter((c) => c.to !== 'NOT_TESTED');
     const unjudged = trend.changes.length - judged.length;
@@ -153,5 +155,13 @@ export function formatTrend(trend: Trend | undefined, interrupted = false): stri
     ];
   }
   if (trend.changes.length === 0) return [`no verdict changed since the baseline (${source})`];
-  return [`changed since the baseline (${source}):`, ...trend.changes.map(line)];
+  return [
+    `changed since the baseline (${source}):`,
+    ...trend.changes.map(line),
+    ...(same
+      ? [
+          `  both runs read plan ${same.digest} of a target with the same fingerprint: these verdicts changed with something else (the seed, the time, the network)`,
+        ]
+      : []),
+  ];
 }

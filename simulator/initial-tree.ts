@@ -160,6 +160,10 @@ export function buildInitialTree(opts: TreeOptions): DbusObject[] {
       AutoNeg: ro('b', true),
       DHCPEnabled: ro('b', false),
       Nameservers: ro('as', ['192.0.2.53']),
+      // Empty on a BMC without configured NTP servers or search domains: empty arrays are where
+      // bmcweb's attr/ route answers 404 while the object maps them to [] (see the bmcweb dialect).
+      NTPServers: ro('as', []),
+      DomainName: ro('as', []),
     })
     .addInterface(`${I}.Network.MACAddress`, { MACAddress: ro('s', '02:00:5e:00:53:01') });
   obj('network/eth0/ipv4/5a1e7b2c').addInterface(`${I}.Network.IP`, {

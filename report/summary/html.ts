@@ -7,7 +7,7 @@ import { exchangeText, type Exchange } from '../../client/evidence.js';
 import { createHash } from 'node:crypto';
 import { isSubscription, REPLAY_PREAMBLE, replayLine, replayScript, timelineText } from '../../client/timeline.js';
 import { VERDICTS, type RequirementResult, type Verdict } from '../../client/results.js';
-import { newlyFailing, newlyPassing, otherChanges, type Trend, type VerdictChange } from '../changes.js';
+import { newlyFailing, newlyPassing, otherChanges, planText, type Trend, type VerdictChange } from '../changes.js';
 import { html, Html } from '../html.js';
 import type { LoadRun } from '../load-figures.js';
 import type { ReportContext, ReportOutput } from '../output.js';
@@ -124,6 +124,7 @@ function identity(ctx: Pick<ReportContext, 'results' | 'tool' | 'trend'>): Html 
     ['Expectations', r.expectations && [r.expectations.platform, r.expectations.file].filter(Boolean).join(', ')],
     ['Date', `${r.startedAt} (${(r.durationMs / 1000).toFixed(1)} s)`],
     ['Seed', r.seed],
+    ['Read plan (EP-4)', planText(r)],
     ['Tool', `${ctx.tool.name} ${ctx.tool.version}`],
     ['Catalogue', catalogueVersion(ctx.tool)],
     [

@@ -7,7 +7,7 @@ import { appendFile } from 'node:fs/promises';
 import { markdownTable } from 'markdown-table';
 import { brief } from '../../client/headline.js';
 import { VERDICTS, nothingJudged, type Verdict } from '../../client/results.js';
-import { newlyFailing, newlyPassing, otherChanges, type VerdictChange } from '../changes.js';
+import { newlyFailing, newlyPassing, otherChanges, planText, type VerdictChange } from '../changes.js';
 import type { ReportContext, ReportOutput } from '../output.js';
 import { catalogueVersion } from '../tool-info.js';
 import { displayTarget } from '../target.js';
@@ -33,6 +33,7 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
   const target = displayTarget(r.target);
   const headline = s.FAIL > 0 ? `${s.FAIL} FAIL` : nothingJudged(s) ? 'nothing judged' : 'no FAIL';
   const fp = r.fingerprint;
+  const plan = planText(r);
   const identity = [fp?.server && `server ${fp.server}`, fp?.firmware && `firmware ${fp.firmware}`].filter(Boolean).join(', ');
   const lines = [
     `## Conformance of ${md(target)}: ${headline}`,
@@ -40,6 +41,7 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
     markdownTable([[...VERDICTS], VERDICTS.map((v) => String(s[v] ?? 0))], { align: VERDICTS.map(() => 'r') }),
     '',
     `${identity ? `${md(identity)}; ` : ''}profile ${md(r.profile)}, namespace ${md(r.namespace)}, seed ${r.seed}, started ${md(r.startedAt)}; ` +
+      (plan ? `read plan ${md(plan)}; ` : '') +
       `${ctx.tool.name} ${ctx.tool.version}, catalogue of ${catalogueVersion(ctx.tool)}.`,
   ];
   for (const notice of runNotices(r)) lines.push('', `> **${md(notice)}**`);

@@ -15,8 +15,62 @@ import { shellWord } from './shell.js';
 export const PASSWORD_OPS = ['drop-last', 'append', 'upper', 'lower', 'swap-first', 'drop-first', 'prepend', 'twice'] as const;
 export type PasswordOp = (typeof PASSWORD_OPS)[number];
 
+/**
+ * The real user name at the boundaries where a layer below the server (C strings, PAM, a shell,
+ * a URL decoder, a case-folding directory) may cut or fold it into the real name: each is sent with
+ * the right password in every run, whatever the seed.
+ */
+export const USER_BOUNDARIES = [
+  'nul-end',
+  'nul-inside',
+  'tab-end',
+  'newline-end',
+  'cr-end',
+  'space-start',
+  'space-end',
+  'slash-end',
+  'upper',
+  'first-case',
+  'percent-encoded',
+  'non-ascii',
+  'overlong',
+] as const;
+export type UserBoundary = (typeof USER_BOUNDARIES)[number];
+
+export function userBoundary(user: string, b: UserBoundary): string {
+  switch (b) {
+    case 'nul-end':
+      return `${user}\u0000`;
+    case 'nul-inside':
+      return `${user}\u0000${user}`;
+    case 'tab-end':
+      return `${user}\t`;
+    case 'newline-end':
+      return `${user}\n`;
+    case 'cr-end':
+      return `${user}\r`;
+    case 'space-start':
+      return ` ${user}`;
+    case 'space-end':
+      return `${user} `;
+    case 'slash-end':
+      return `${user}/`;
+    case 'upper':
+      return user.toUpperCase() === user ? user.toLowerCase() : user.toUpperCase();
+    case 'first-case':
+      return toggleFirst(user);
+    case 'percent-encoded':
+      return user === '' ? '%00' : `%${user.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}${user.slice(1)}`;
+    case 'non-ascii':
+      return `${user}\u00e9`;
+    case 'overlong':
+      return user.padEnd(Math.max(300, user.length + 1), user || 'x');
+  }
+}
+
 export type Cred =
   | { kind: 'user' }
+  | { kind: 'user-boundary'; boundary: UserBoundary }
   | { kind: 'password' }
   | { kind: 'near-user'; op: number; extra: string }
   | { kind: 'near-password'; op: PasswordOp; extra: string }
@@ -104,6 +158,8 @@ function credValue(c: Cred, who: Credentials, marks?: string[]): unknown {
       return who.user;
     case 'near-user':
       return nearMiss(who.user, c.op, c.extra);
+    case 'user-boundary':
+      return userBoundary(who.user, c.boundary);
     case 'value':
       return c.value;
     case 'password': {
@@ -241,4 +297,23 @@ export function loginCaseArb(who: Credentials): fc.Arbitrary<LoginCase> {
       contentType,
     })
     .filter((c) => isNeverValid(c, who) && (c.malform.kind === 'none' || !usesPassword(c)));
+}
+
+/** The forms a login body takes in the field: the spec's, bmcweb's and OpenBMC's web UI's. */
+const BOUNDARY_FORMS: readonly LoginForm[] = ['data-array', 'username-password', 'data-object'];
+
+/**
+ * The login cases every run sends first, whatever its seed: each user boundary with the right
+ * password in each field form, then the right user with the right password followed by a NUL (one
+ * failed login naming the user, counted by the lockout guard). None can be a valid login.
+ */
+export function boundaryLoginCases(who: Credentials): LoginCase[] {
+  const of = (form: LoginForm, creds: Cred[]): LoginCase => ({ form, creds, malform: { kind: 'none' }, contentType: 'application/json' });
+  const cases = [
+    ...USER_BOUNDARIES.flatMap((boundary) =>
+      BOUNDARY_FORMS.map((form) => of(form, [{ kind: 'user-boundary', boundary }, { kind: 'password' }])),
+    ),
+    of('data-array', [{ kind: 'user' }, { kind: 'near-password', op: 'append', extra: '\u0000' }]),
+  ];
+  return cases.filter((c) => isNeverValid(c, who));
 }

@@ -25,7 +25,7 @@ export const PHOSPHOR_REST: Readonly<Record<string, Expected>> = {
   'OBJ-3': { verdict: 'WARN', deviation: 'Cached, FieldReplaceable, Present as JSON booleans' },
 };
 
-/** What every bmcweb version gives: the same handlers for PUT, POST, DELETE and /subscribe since 2023. */
+/** What every bmcweb version gives: the same handlers for GET, PUT, POST, DELETE, /subscribe and PAM since 2023. */
 const BMCWEB_ANY_VERSION: Readonly<Record<string, Expected>> = {
   'ENV-2': { verdict: 'FAIL', deviation: 'a 500 carries the message "400 Bad Request"' },
   'RULE-1': { verdict: 'FAIL', deviation: 'GET / answers 404' },
@@ -40,6 +40,8 @@ const BMCWEB_ANY_VERSION: Readonly<Record<string, Expected>> = {
   'EV-5': { verdict: 'FAIL', deviation: 'an interfaces filter without paths closes the socket' },
   'EV-6': { verdict: 'FAIL', deviation: 'paths and interfaces filters are ANDed' },
   'OBJ-3': { verdict: 'WARN', deviation: 'Cached, FieldReplaceable, Present as JSON booleans' },
+  'EP-4': { verdict: 'FAIL', deviation: 'attr/ of an empty array answers 404 "The specified property cannot be found"; the map says []' },
+  'AUTH-4': { verdict: 'FAIL', deviation: 'a user name with a NUL logs in as the name before it (PAM reads a C string)' },
 };
 
 /** bmcweb as upstream master of 2026. */

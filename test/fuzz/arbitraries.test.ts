@@ -4,7 +4,15 @@ import { describe, expect, test } from 'vitest';
 import { MODEL, NS, ROOT, WHO } from './fixture.js';
 import { INERT_CHARS, mutationArb, nearMiss, readPathArb, renderPath, sentinelPathArb, type PathCase } from '../../suites/fuzz/paths.js';
 import { bodyArb, isWellFormed, renderBody } from '../../suites/fuzz/bodies.js';
-import { derivePassword, isNeverValid, loginCaseArb, renderLogin, PASSWORD_OPS } from '../../suites/fuzz/login.js';
+import {
+  boundaryLoginCases,
+  derivePassword,
+  isNeverValid,
+  loginCaseArb,
+  renderLogin,
+  PASSWORD_OPS,
+  USER_BOUNDARIES,
+} from '../../suites/fuzz/login.js';
 import { anonymousRequestArb, anyRequestArb, plausibleArgs, type FuzzRequest } from '../../suites/fuzz/requests.js';
 import { clientWouldRefuse, needsSideClient } from '../../suites/fuzz/send.js';
 import { parseJson } from '../../client/json.js';
@@ -133,6 +141,21 @@ describe('login cases', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  test('the boundary cases send the user cut or folded at each boundary with the right password, in every field form', () => {
+    const cases = boundaryLoginCases(WHO);
+    const bodies = cases.map((c) => renderLogin(c, WHO).body.toString());
+    for (const c of cases) expect(isNeverValid(c, WHO)).toBe(true);
+    expect(bodies).toContain(JSON.stringify({ data: ['root\u0000', WHO.password] }));
+    expect(bodies).toContain(JSON.stringify({ username: 'root\u0000root', password: WHO.password }));
+    expect(bodies).toContain(JSON.stringify({ data: { username: ' root', password: WHO.password } }));
+    expect(bodies).toContain(JSON.stringify({ data: ['ROOT', WHO.password] }));
+    expect(bodies).toContain(JSON.stringify({ data: ['%72oot', WHO.password] }));
+    expect(bodies).toContain(JSON.stringify({ data: ['root', `${WHO.password}\u0000`] }));
+    expect(cases.length).toBe(USER_BOUNDARIES.length * 3 + 1);
+    // Only the last names the user (the lockout guard counts it).
+    expect(cases.map((c) => renderLogin(c, WHO).namesUser).filter(Boolean).length).toBe(1);
   });
 
   test('near-miss passwords differ from the password', () => {

@@ -54,6 +54,19 @@ describe('on a clean simulator', () => {
   });
 });
 
+describe('on the bmcweb@2023 dialect', () => {
+  test('the login property finds the session a NUL in the user name opens, at every seed, from its boundary cases alone', async () => {
+    const target = await fuzzTarget({ dialect: 'bmcweb@2023' });
+    open.push(target);
+    for (const runSeed of [1, 2, 3]) {
+      const r = await runProperty(loginProperty(target.env, target.loginClient), { numRuns: 0, runSeed, timeLimitMs: 20_000 });
+      expect(r.failed).toBe(true);
+      expect(r.violation?.requirement).toBe('AUTH-4');
+      expect(String((r.violation?.repro[0] as { body?: unknown } | undefined)?.body)).toContain('["root\\u0000"');
+    }
+  });
+});
+
 describe('with faults', () => {
   test('crash-on-unicode-path fails ERR-5 and the printed curl reproduces the 500', async () => {
     const { env, url } = await setup(['crash-on-unicode-path']);

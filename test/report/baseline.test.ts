@@ -2,11 +2,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Results } from '../../client/results.js';
+import { READ_PLAN_OBSERVATION, type Results } from '../../client/results.js';
 import { UsageError } from '../../client/usage-error.js';
 import { findBaseline } from '../../report/baseline.js';
 import { prepareRun } from '../../report/outputs.js';
-import { newlyFailing, newlyPassing, otherChanges, verdictChanges } from '../../report/changes.js';
+import { newlyFailing, newlyPassing, otherChanges, planText, samePlanAndTarget, verdictChanges } from '../../report/changes.js';
+import { summaryMarkdown } from '../../report/summary/md.js';
+import { formatTrend } from '../../report/console-summary.js';
 import { resultsWith, temporaryFolders } from './fixture.js';
 
 const folders = temporaryFolders();
@@ -47,6 +49,49 @@ describe('changes since a baseline', () => {
     const before = resultsWith();
     const after = { ...before, requirements: before.requirements.filter((r) => r.id !== 'EP-1') };
     expect(verdictChanges(before, after)).toEqual([{ id: 'EP-1', from: 'PASS', to: 'ABSENT', kind: 'change' }]);
+  });
+});
+
+describe('a verdict that changed while the plan and the target did not', () => {
+  const withPlan = (verdict: 'PASS' | 'FAIL', digest: string, firmware = '2.14.0'): Results => {
+    const r = resultsWith({ 'EP-4': { verdict } });
+    return {
+      ...r,
+      fingerprint: { firmware, objects: 55 },
+      observations: [
+        ...r.observations,
+        {
+          requirement: 'EP-4',
+          key: READ_PLAN_OBSERVATION,
+          value: { objects: 28, objectsInTree: 32, attributes: 96, strata: '24 of 24', digest },
+          test: '[EP-4] x',
+        },
+      ],
+    };
+  };
+
+  test('is marked when both runs read one plan of a target with one fingerprint, and only then', async () => {
+    const before = withPlan('PASS', 'aaaa');
+    const after = withPlan('FAIL', 'aaaa');
+    expect(samePlanAndTarget(before, after)).toEqual({ digest: 'aaaa' });
+    expect(samePlanAndTarget(before, withPlan('FAIL', 'bbbb'))).toBeUndefined();
+    expect(samePlanAndTarget(before, withPlan('FAIL', 'aaaa', '2.15.0'))).toBeUndefined();
+    expect(samePlanAndTarget(resultsWith(), resultsWith())).toBeUndefined();
+    expect(planText(after)).toBe('28 of 32 objects (96 attributes, 24 of 24 kinds), digest aaaa');
+    expect(
+      summaryMarkdown({ results: after, trend: undefined, tool: { name: 'bmc-conformance', version: '0', catalogue: 'c' } as never }),
+    ).toContain('read plan 28 of 32 objects (96 attributes, 24 of 24 kinds), digest aaaa');
+    expect(planText(resultsWith())).toBeUndefined();
+
+    const dir = await folders.make('bmc-same-plan-');
+    await writeFile(join(dir, 'before.json'), JSON.stringify(before));
+    const baseline = await findBaseline(dir, after, join(dir, 'before.json'));
+    expect(baseline?.trend.samePlanAndTarget).toEqual({ digest: 'aaaa' });
+    const lines = formatTrend(baseline!.trend);
+    expect(lines[1]).toMatch(/EP-4\s+PASS -> FAIL {2}\(newly failing\) {2}\(same plan, same target\)/);
+    expect(lines.at(-1)).toContain('both runs read plan aaaa of a target with the same fingerprint');
+    const other = await findBaseline(dir, withPlan('FAIL', 'cccc'), join(dir, 'before.json'));
+    expect(formatTrend(other!.trend).join('\n')).not.toContain('same plan');
   });
 });
 

@@ -67,6 +67,24 @@ describe('authentication comes before routing', () => {
     expect(l.setCookie[1]).toBe(`BMCWEB-SESSION=${l.token}; Path=/; SameSite=Strict; Secure; HttpOnly`);
   });
 
+  it('PAM reads the user name and the password as C strings: a NUL and anything after it are cut off', async () => {
+    const login = (username: string, password: string) => call(sim.url, 'POST', '/login', { json: { username, password } });
+    for (const [user, password] of [
+      ['root\u0000', '0penBmc'],
+      ['root\u0000root', '0penBmc'],
+      ['root', '0penBmc\u0000x'],
+    ]) {
+      const r = await login(user!, password!);
+      expect(r.status).toBe(200);
+      expect((await call(sim.url, 'GET', SYSTEM, { headers: { 'x-auth-token': r.body.token } })).status).toBe(200);
+    }
+    expect((await login('ro\u0000ot', '0penBmc')).status).toBe(401);
+    expect((await login('root ', '0penBmc')).status).toBe(401);
+    expect((await login('ROOT', '0penBmc')).status).toBe(401);
+    const basic = Buffer.from('root\u0000x:0penBmc').toString('base64');
+    expect((await call(sim.url, 'GET', SYSTEM, { headers: { authorization: `Basic ${basic}` } })).status).toBe(200);
+  });
+
   it('the token works as X-Auth-Token and as Authorization: Token; Basic authentication works too', async () => {
     expect((await call(sim.url, 'GET', SYSTEM, { headers: { 'x-auth-token': auth.token } })).status).toBe(200);
     expect((await call(sim.url, 'GET', SYSTEM, { headers: { authorization: `Token ${auth.token}` } })).status).toBe(200);
@@ -120,6 +138,20 @@ describe('objects and values', () => {
     // handleGet skips the node's services (none has an interface) and nothing writes the response.
     const node = await as('GET', `${ROOT}/state`);
     expect([node.status, node.text]).toEqual([200, '']);
+  });
+
+  it('attr/ of an empty array answers 404 "The specified property cannot be found"; the object and enumerate map it to []', async () => {
+    const eth0 = `${ROOT}/network/eth0`;
+    for (const name of ['NTPServers', 'DomainName']) {
+      const r = await as('GET', `${eth0}/attr/${name}`);
+      expect([r.status, r.body]).toEqual([
+        404,
+        { data: { description: 'The specified property cannot be found' }, message: '404 Not Found', status: 'error' },
+      ]);
+      expect((await as('GET', eth0)).body.data[name]).toEqual([]);
+      expect((await as('GET', `${ROOT}/network/enumerate`)).body.data[eth0][name]).toEqual([]);
+    }
+    expect((await as('GET', `${eth0}/attr/Nameservers`)).body.data).toEqual(['192.0.2.53']);
   });
 
   it('enumerate names the objects below the path, never the path itself', async () => {
@@ -329,6 +361,14 @@ describe('bmcweb@2023: a build of June 2023 (commit 8d69c668d9be)', () => {
     expect([wrong.status, wrong.text, wrong.headers['content-type']]).toEqual([401, 'Unauthorized', undefined]);
     const three = await call(old.url, 'POST', '/login', { json: { data: ['root', '0penBmc', 'x'] } });
     expect([three.status, three.text]).toEqual([400, 'Bad Request']);
+  });
+
+  it('logs in a user name with a NUL as the user before it, and names the user as sent', async () => {
+    const r = await call(old.url, 'POST', '/login', { json: { data: ['root\u0000', '0penBmc'] } });
+    expect([r.status, r.body]).toEqual([200, { data: "User 'root\u0000' logged in", message: '200 OK', status: 'ok' }]);
+    const session = (r.headers['set-cookie'] as string[]).map((c) => c.replace(/;.*/s, '')).join('; ');
+    expect((await call(old.url, 'GET', SYSTEM, { cookie: session })).status).toBe(200);
+    expect((await call(old.url, 'POST', '/login', { json: { data: ['nobody\u0000', '0penBmc'] } })).status).toBe(401);
   });
 
   it('gives every refusal without a body its reason phrase as plain text, without a Content-Type', async () => {

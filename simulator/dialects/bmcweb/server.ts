@@ -94,7 +94,16 @@ export class BmcwebServer implements DialectServer {
     this.wss.close();
   }
 
-  private check = (user: string, password: string): boolean => credentialsValid(this.ctx, user, password);
+  /**
+   * include/pam_authenticate.hpp pamAuthenticateUser hands PAM the user name as a C string
+   * (`pam_start("webserver", userStr.c_str(), ...)`, line 101 at a87c4180, 149 upstream) and the
+   * password likewise (`std::strlen(appPass)` line 42 at a87c4180, `strdup(iter->value.c_str())`
+   * line 59 upstream): both end at their first NUL. So `root\u0000x` with root's password logs in
+   * (login_routes.hpp line 172 at a87c4180, 83 upstream), the session keeps the name as sent
+   * (generateUserSession, line 182 / 91) and the 2023 answer says "User 'root\u0000x' logged in"
+   * (line 195). Basic authentication goes through the same function. The same in every version.
+   */
+  private check = (user: string, password: string): boolean => credentialsValid(this.ctx, cString(user), cString(password));
 
   /** Its time per request is the same for every kind: with one set, each request waits its turn first. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -421,7 +430,10 @@ export class BmcwebServer implements DialectServer {
     const obj = bus.tree.get(path);
     const ref = obj && bus.findAttribute(obj, property);
     const value = ref && bus.wire.attr(ref.property);
-    // handleGet answers "not found" for a property whose value is an empty array or object too.
+    // handleGet answers "not found" for a property whose value is an empty array or object too:
+    // `if (!propertyName->empty() && response->empty())` (include/openbmc_dbus_rest.hpp line 1787
+    // at a87c4180; features/openbmc_rest/openbmc_dbus_rest.hpp line 1823 upstream), while GET of
+    // the object maps it to [] or {}.
     if (!ref || isEmptyJson(value)) return error(404, PROP_NOT_FOUND_DESC, '404 Not Found');
     if (faults.has('attr-wrapped-in-map')) return ok({ [property]: value });
     return ok(faults.has('attr-wrong-value') ? distort(value) : value);
@@ -517,6 +529,12 @@ function namedCredentials(j: JsonObject): Credentials | undefined {
   const password = j.get('password');
   if (typeof user !== 'string' || typeof password !== 'string') return undefined;
   return { user, password, phosphorRest: false };
+}
+
+/** What C sees of a string: everything before its first NUL. */
+export function cString(s: string): string {
+  const nul = s.indexOf('\u0000');
+  return nul < 0 ? s : s.slice(0, nul);
 }
 
 function isReply(v: TypedJson | Reply): v is Reply {

@@ -5,7 +5,7 @@
 import type { BmcClient, BmcResponse } from '../../../client/http.js';
 import { envelopeOf } from '../../harness/assert.js';
 import { leakIn } from '../../harness/leak.js';
-import { loginCaseArb, type Credentials, type LoginCase } from '../login.js';
+import { boundaryLoginCases, loginCaseArb, type Credentials, type LoginCase } from '../login.js';
 import { loginRequest, type FuzzRequest } from '../requests.js';
 import type { FuzzProperty } from '../runner.js';
 import { sendFuzz } from '../send.js';
@@ -29,6 +29,7 @@ export function loginProperty(env: FuzzEnv, loginClient: BmcClient): FuzzPropert
     requirements: ['AUTH-4'],
     requestsPerRun: 1.2,
     arbitrary: loginCaseArb(env.who),
+    examples: boundaryLoginCases(env.who),
     reproOf: (c) => [loginRequestOf(env.who, c)],
     predicate: async (c, judge) => {
       const req = loginRequestOf(env.who, c);
