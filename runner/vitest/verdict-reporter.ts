@@ -85,7 +85,15 @@ function toOutcome(testCase: TestCase, root: string): TestOutcome | undefined {
       perRequirement = judged(requirements, meta, []);
       break;
     case 'failed': {
-      // A failure the check did not attribute (a time-out, an error outside the check) is the first
+      // The check's own time budget ran out with every request answered (each has a time-out of
+      // its own): the target is slow, which breaks no statement; what it found before stands.
+      const budget = timedOut(result.errors[0]?.message);
+      if (budget !== undefined && !meta?.failures.length) {
+        const reason = `not judged: the check ran out of its time budget (${budget}) while the target answered slowly; raise --timeout (each check may take three request time-outs and two event time-outs)`;
+        perRequirement = Object.fromEntries(requirements.map((id) => [id, { verdict: 'NOT_TESTED', reason }]));
+        break;
+      }
+      // A failure the check did not attribute (an error outside the check) is the first
       // requirement's; a test the network stopped, with no finding, judged nothing (meta.unjudged).
       const failures =
         meta && (meta.failures.length > 0 || meta.unjudged !== undefined)
@@ -134,6 +142,12 @@ function judged(ids: string[], meta: CheckMeta | undefined, failures: Finding[],
 }
 
 /** `suites/events/events.suite.ts` → `events`. */
+/** vitest's time-out of a test, "Test timed out in 51000ms.", as "51 s"; undefined for any other error. */
+function timedOut(message: string | undefined): string | undefined {
+  const m = /^Test timed out in (\d+)ms/.exec(message ?? '');
+  return m ? `${Math.round(Number(m[1]) / 1000)} s` : undefined;
+}
+
 function areaOf(file: string): string {
   return /([a-z-]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? file;
 }
