@@ -36,6 +36,12 @@ export interface Frame {
   text: string;
 }
 
+/** A header's value by its name in any case (`name` lower-case); several values joined with ", ". */
+export function headerValue(headers: Readonly<Record<string, unknown>> | undefined, name: string): string | undefined {
+  for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v.join(', ') : String(v);
+  return undefined;
+}
+
 /** Messages kept per subscription: an event FAIL is read from the first ones. */
 export const FRAMES_PER_SUBSCRIPTION = 100;
 const FRAME_LIMIT = 2 * 1024;

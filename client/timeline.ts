@@ -5,7 +5,7 @@
  */
 import { withoutTrailingSlashes } from './trim-end.js';
 import { shellQuote, toCurl } from './curl.js';
-import type { Exchange } from './evidence.js';
+import { headerValue, type Exchange } from './evidence.js';
 
 const TIMELINE_TEXT_LIMIT = 300;
 
@@ -70,11 +70,6 @@ function replayableBody(body: string): boolean {
   return !/…\[truncated, \d+ characters in total\]$/.test(body) && !/^<\d+ bytes of binary data/.test(body);
 }
 
-function header(x: Exchange, name: string): string | undefined {
-  const key = Object.keys(x.requestHeaders).find((k) => k.toLowerCase() === name);
-  return key === undefined ? undefined : x.requestHeaders[key];
-}
-
 /** The login body with the password as a shell variable (the evidence holds it masked). */
 function loginBody(body: string): string | undefined {
   try {
@@ -91,23 +86,23 @@ function loginBody(body: string): string | undefined {
 /** One shell line that repeats the exchange against `baseUrl`. */
 export function replayLine(x: Exchange, baseUrl: string): string {
   const base = withoutTrailingSlashes(baseUrl);
-  const authed = header(x, 'cookie') !== undefined;
+  const authed = headerValue(x.requestHeaders, 'cookie') !== undefined;
   if (isSubscription(x)) {
     const wss = `${base.replace(/^http/, 'ws')}${x.url}`;
     const filter = x.requestBody ?? '';
     const auth = authed ? ` -H "Cookie: $COOKIE"` : '';
-    const protocol = header(x, 'sec-websocket-protocol') !== undefined ? ' --protocol "$XSRF"' : '';
+    const protocol = headerValue(x.requestHeaders, 'sec-websocket-protocol') !== undefined ? ' --protocol "$XSRF"' : '';
     // websocat sends each line of its input as a message and prints what arrives; sleep keeps it open.
     return `(printf '%s\\n' ${shellQuote(filter)}; sleep 30) | websocat -k${auth}${protocol} ${shellQuote(wss)} &`;
   }
-  const contentType = header(x, 'content-type');
+  const contentType = headerValue(x.requestHeaders, 'content-type');
   const body = x.requestBody;
   const isLogin = /\/login\/?$/.test(x.url) && body !== undefined;
   const login = isLogin ? loginBody(body) : undefined;
   const inline = body !== undefined && login === undefined && replayableBody(body) ? body : undefined;
   const line = toCurl(x.method, base, x.url, {
     auth: authed,
-    xsrf: header(x, 'x-xsrf-token') !== undefined,
+    xsrf: headerValue(x.requestHeaders, 'x-xsrf-token') !== undefined,
     ...(contentType !== undefined && { contentType }),
     ...(inline !== undefined && { body: inline }),
   });

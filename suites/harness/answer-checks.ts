@@ -3,7 +3,7 @@
  * answer (in the manner of Schemathesis' checks): the run-wide answers oracle (answers.ts) applies
  * every check that applies to every answer the run receives, whichever area asked.
  */
-import type { Exchange } from '../../client/evidence.js';
+import { headerValue, type Exchange } from '../../client/evidence.js';
 import { envelopeProblems, show, type Problem } from '../../client/answer.js';
 import type { BmcResponse } from '../../client/http.js';
 import { outcomeOf, routeOf, type SiteOutcome, type SiteRoute } from '../../client/answer-site.js';
@@ -40,20 +40,15 @@ export interface AnswerCheck {
 
 const CREDENTIAL_HEADERS = ['cookie', 'x-auth-token', 'authorization'];
 
-function header(headers: Readonly<Record<string, unknown>> | undefined, name: string): string | undefined {
-  for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v.join(', ') : String(v);
-  return undefined;
-}
-
 /**
  * A request of the interface whose answer is an envelope: it asks for JSON and sends JSON or
  * nothing, or it is an image upload (binary by the spec). Requests the fuzzer sends with other
  * content types are answered as a server pleases.
  */
 export function owesEnvelope(x: Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody'>, route: SiteRoute): boolean {
-  const accept = header(x.requestHeaders, 'accept');
+  const accept = headerValue(x.requestHeaders, 'accept');
   if (accept !== undefined && !/application\/json/i.test(accept)) return false;
-  const type = header(x.requestHeaders, 'content-type');
+  const type = headerValue(x.requestHeaders, 'content-type');
   if (route === 'upload' || route === 'upload-named') return type === undefined || /^application\/octet-stream\b/i.test(type);
   // The field's login form ({"username", "password"}, current bmcweb's) is another interface's
   // request: its answer is that interface's (a token), not the spec's envelope.
@@ -83,7 +78,7 @@ export function answerOf(x: Readonly<Exchange>, json?: unknown): Answer | undefi
     outcome,
     status: x.status,
     json: parsed,
-    anonymous: !CREDENTIAL_HEADERS.some((h) => header(x.requestHeaders, h) !== undefined),
+    anonymous: !CREDENTIAL_HEADERS.some((h) => headerValue(x.requestHeaders, h) !== undefined),
     owesEnvelope: owesEnvelope(x, route),
   };
 }
@@ -169,7 +164,7 @@ export const ANSWER_CHECKS: readonly AnswerCheck[] = [
       const text = bodyOf(a).trim();
       if (text === '') return 'an empty body: no JSON, no envelope';
       if (a.json === undefined) return `a body that is not JSON: ${show(text, 80)}`;
-      const type = header(a.x.responseHeaders, 'content-type');
+      const type = headerValue(a.x.responseHeaders, 'content-type');
       if (type === undefined || !/^application\/json\b/i.test(type)) return `a JSON body labelled ${type ?? '(no Content-Type)'}`;
       return undefined;
     },
