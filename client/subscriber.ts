@@ -33,6 +33,8 @@ export interface OpenOptions {
   handshakeTimeoutMs?: number;
   /** Awaited once the socket is open, before the filter is sent (what arrives meanwhile is recorded). */
   beforeFilter?: (sub: EventSubscriber) => Promise<void>;
+  /** A name for the subscription that listeners see (OpenedSubscription.role). */
+  role?: string;
 }
 
 export interface TryOpenOptions extends OpenOptions {
@@ -41,6 +43,22 @@ export interface TryOpenOptions extends OpenOptions {
 }
 
 export type EventPredicate = (data: unknown) => boolean;
+
+/** A subscription as it opened: what the run-wide events oracle needs to judge everything it received. */
+export interface OpenedSubscription {
+  subscriber: EventSubscriber;
+  /** The first message, as sent. */
+  filterText: string;
+  /** performance.now() once the filter was on the wire: events before it are not judged by it. */
+  filterSentAt: number;
+  /** Sent without credentials. */
+  anonymous: boolean;
+  /** The client's run-wide name for it, when it has one (the run's watcher). */
+  role?: string;
+}
+
+type OpenListener = (s: OpenedSubscription) => void;
+const openListeners = new Set<OpenListener>();
 
 const DEFAULT_SETTLE_MS = 300;
 const CLOSE_WAIT_MS = 2_000;
@@ -68,6 +86,8 @@ export class EventSubscriber {
   /** Arrival times of the server's pings (ws answers each with a pong by itself). */
   readonly pings: number[] = [];
   private closeState?: { code: number; reason: string };
+  /** performance.now() when the socket closed, by either side. */
+  closedAt?: number;
   private readonly waiters = new Set<() => void>();
 
   private constructor(
@@ -88,6 +108,7 @@ export class EventSubscriber {
     });
     socket.on('ping', () => this.pings.push(performance.now()));
     socket.on('close', (code: number, reason: Buffer) => {
+      this.closedAt = performance.now();
       this.closeState = { code, reason: reason.toString('utf8') };
       if (exchange) exchange.closed = { at: new Date().toISOString(), ...this.closeState };
       this.wake();
@@ -124,6 +145,14 @@ export class EventSubscriber {
     const sub = new EventSubscriber(hs.socket, hs.exchange);
     if (opts.beforeFilter) await opts.beforeFilter(sub);
     await new Promise<void>((resolve) => hs.socket.send(text, () => resolve()));
+    const opened: OpenedSubscription = {
+      subscriber: sub,
+      filterText: text,
+      filterSentAt: performance.now(),
+      anonymous: opts.auth === false,
+    };
+    if (opts.role !== undefined) opened.role = opts.role;
+    for (const listener of openListeners) listener(opened);
     // Only a socket provoked before its filter has a moment of its own for it; otherwise the filter
     // follows the opening at once.
     if (hs.exchange && opts.beforeFilter) hs.exchange.filterSentAt = new Date().toISOString();
@@ -131,6 +160,12 @@ export class EventSubscriber {
     if (settleMs > 0) await sub.waitUntil(() => sub.closed, settleMs);
     if (sub.closeState) return { kind: 'closed', ...sub.closeState };
     return { kind: 'open', subscriber: sub };
+  }
+
+  /** Calls `listener` with every subscription opened from now on, once its filter is sent. Returns how to stop. */
+  static onOpened(listener: OpenListener): () => void {
+    openListeners.add(listener);
+    return () => openListeners.delete(listener);
   }
 
   get closed(): boolean {

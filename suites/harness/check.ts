@@ -18,6 +18,7 @@ import type { Exchange } from '../../client/evidence.js';
 import { networkFaultNote, networkFaultReason, messageOf } from '../../client/errors.js';
 import { abandonedBy } from '../../client/run-context.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
+import { keepWatching } from './watcher.js';
 
 export interface CheckContext {
   cfg: RunConfig;
@@ -154,6 +155,8 @@ async function runCheck(
   const gate = options.unless?.(cfg);
   if (gate) notTested(gate);
   if (cfg.sessionProblem && !options.ownSession) notTested(cfg.sessionProblem);
+  // The run's watcher sees every change of every check from the first on (suites/oracle judges it).
+  if (!cfg.sessionProblem) await keepWatching(`/xyz/${cfg.namespace}`);
 
   const evidence = sharedEvidence();
   let mark = evidence.mark();

@@ -9,6 +9,7 @@ import { EvidenceLog } from '../../client/evidence.js';
 import type { SerializedCookies } from '../../client/http.js';
 import type { RunConfig } from '../../runner/config.js';
 import { noteAnswer } from './answers.js';
+import { noteCause } from './event-ledger.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 
 let client: BmcClient | undefined;
@@ -24,6 +25,8 @@ export function sharedEvidence(): EvidenceLog {
     evidence = new EvidenceLog({ secrets: [inject('bmc').password] });
     // Every answer of the run, whichever area asked, is judged as an answer (ENV-1, ENV-4).
     evidence.onRecord(noteAnswer);
+    // Every write, action, upload and DELETE, and what reads showed, is a cause the events oracle attributes events to.
+    evidence.onRecord(noteCause);
   }
   return evidence;
 }

@@ -1,0 +1,188 @@
+/**
+ * The run-wide ledger the events oracle judges from: every subscription any area opens (with what
+ * it received), and every request of the run that can change the tree (its cause), with what the
+ * run last saw of each written property before it was sent. Whichever area opened a subscription
+ * or sent a write, its frames and its causes meet here (suites/oracle, events-oracle.ts).
+ */
+import type { Exchange } from '../../client/evidence.js';
+import { outcomeOf, routeOf } from '../../client/answer-site.js';
+import { EventSubscriber, type OpenedSubscription } from '../../client/subscriber.js';
+import { forgetEachRun } from '../../client/run-scoped.js';
+import { isMap } from '../../client/values.js';
+import type { EventFilter } from '../../client/event-filter.js';
+import { sameKind } from './event-oracle.js';
+
+export type CauseKind = 'put-attr' | 'put-object' | 'action' | 'upload' | 'delete';
+
+/** A request that can change the tree, as the run sent it. */
+export interface Cause {
+  kind: CauseKind;
+  /** The object it addressed (the attribute's object for put-attr; for an upload, /upload/image). */
+  path: string;
+  /** What a PUT wrote, by property name. */
+  values: Record<string, unknown>;
+  /** performance.now() when the request was sent and when its answer came. */
+  sentAt: number;
+  answeredAt: number;
+  /** 2xx, 4xx, or anything else (5xx, no answer: whether it changed something is unknown). */
+  outcome: 'accepted' | 'refused' | 'unknown';
+  /** For a PUT: what the run had last seen of each written property before sending it. */
+  before: Record<string, Seen | undefined>;
+  x: Exchange;
+}
+
+/** A value the run saw: read by a GET (`read`) or written by an accepted PUT. */
+export interface Seen {
+  value: unknown;
+  at: number;
+  read: boolean;
+}
+
+export interface LedgerSubscription extends OpenedSubscription {
+  /** The filter when the text is one the spec describes (an object of paths and interfaces string arrays). */
+  filter?: EventFilter;
+}
+
+const subscriptions: LedgerSubscription[] = [];
+const causes: Cause[] = [];
+/** The last value the run saw of each property, by object path (GET answers and accepted PUTs). */
+const known = new Map<string, Map<string, Seen>>();
+
+forgetEachRun(() => {
+  subscriptions.length = 0;
+  causes.length = 0;
+  known.clear();
+});
+
+EventSubscriber.onOpened((s) => {
+  const filter = filterOf(s.filterText);
+  subscriptions.push(filter ? { ...s, filter } : { ...s });
+});
+
+/** A filter as the spec describes it, or undefined for anything else (the malformed filters of EV-10). */
+export function filterOf(text: string): EventFilter | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+  if (!isMap(v)) return undefined;
+  const out: EventFilter = {};
+  for (const [key, list] of Object.entries(v)) {
+    if (key !== 'paths' && key !== 'interfaces') return undefined;
+    if (!Array.isArray(list) || !list.every((e) => typeof e === 'string')) return undefined;
+    out[key] = list as string[];
+  }
+  return out;
+}
+
+function decoded(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function pathOnly(url: string): string {
+  const q = url.search(/[?#]/);
+  return q < 0 ? url : url.slice(0, q);
+}
+
+function dataOf(body: string | undefined): { ok: boolean; data?: unknown } {
+  if (body === undefined) return { ok: false };
+  try {
+    const v = JSON.parse(body) as unknown;
+    return isMap(v) && Object.hasOwn(v, 'data') ? { ok: true, data: v.data } : { ok: false };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * A read counts from when it was sent, a write from when it was answered: a read that overlapped
+ * a write may show the value before it, so the write's value stays the newer.
+ */
+function see(path: string, name: string, value: unknown, at: number, read = true): void {
+  let m = known.get(path);
+  if (!m) known.set(path, (m = new Map()));
+  const was = m.get(name);
+  if (was === undefined || at >= was.at) m.set(name, { value, at, read });
+}
+
+/** What a successful GET showed of the tree's values. */
+function noteRead(route: string, path: string, data: unknown, at: number): void {
+  if (route === 'object' && isMap(data)) for (const [k, v] of Object.entries(data)) see(path, k, v, at);
+  else if (route === 'attr') {
+    const i = path.lastIndexOf('/attr/');
+    see(path.slice(0, i), path.slice(i + 6), data, at);
+  } else if (route === 'enumerate' && isMap(data))
+    for (const [p, props] of Object.entries(data)) if (isMap(props)) for (const [k, v] of Object.entries(props)) see(p, k, v, at);
+}
+
+const CAUSE_ROUTES: Readonly<Record<string, CauseKind>> = {
+  'put-attr': 'put-attr',
+  'put-object': 'put-object',
+  action: 'action',
+  upload: 'upload',
+  'upload-named': 'upload',
+  delete: 'delete',
+};
+
+/** Notes one exchange of the run (a listener on the run's evidence log, beside the answers oracle). */
+export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
+  const route = routeOf(x.method, x.url);
+  if (!route) return;
+  const answeredAt = performance.now();
+  const path = decoded(pathOnly(x.url));
+  if (path === undefined) return;
+  const outcome = x.status === undefined ? undefined : outcomeOf(x.status);
+  if (route === 'object' || route === 'attr' || route === 'enumerate') {
+    if (outcome !== 'ok') return;
+    const data = isMap(json) ? json.data : undefined;
+    noteRead(route, route === 'enumerate' ? path.slice(0, -'/enumerate'.length) : path, data, answeredAt - x.durationMs);
+    return;
+  }
+  const kind = CAUSE_ROUTES[route];
+  if (!kind) return;
+  const status = x.status ?? 0;
+  const cause: Cause = {
+    kind,
+    path,
+    values: {},
+    sentAt: answeredAt - x.durationMs,
+    answeredAt,
+    outcome: status >= 200 && status < 300 ? 'accepted' : status >= 400 && status < 500 ? 'refused' : 'unknown',
+    before: {},
+    x: { ...x },
+  };
+  if (kind === 'put-attr' || kind === 'put-object') {
+    const body = dataOf(x.requestBody);
+    if (!body.ok) return;
+    if (kind === 'put-attr') {
+      const i = path.lastIndexOf('/attr/');
+      cause.path = path.slice(0, i);
+      cause.values = { [path.slice(i + 6)]: body.data };
+    } else if (isMap(body.data)) cause.values = { ...body.data };
+    else return;
+    // Only what was seen before it was sent: a read overlapping it may show either value.
+    for (const name of Object.keys(cause.values)) {
+      const was = known.get(cause.path)?.get(name);
+      cause.before[name] = was !== undefined && was.at <= cause.sentAt ? was : undefined;
+    }
+    // An accepted value of another JSON type may have been coerced: what it became is unknown.
+    for (const [k, v] of Object.entries(cause.values)) {
+      const was = cause.before[k];
+      if (cause.outcome === 'refused') continue;
+      if (cause.outcome === 'accepted' && was !== undefined && sameKind(was.value, v)) see(cause.path, k, v, answeredAt, false);
+      else known.get(cause.path)?.delete(k);
+    }
+  }
+  causes.push(cause);
+}
+
+/** What the ledger holds now. */
+export function eventLedger(): { subscriptions: readonly LedgerSubscription[]; causes: readonly Cause[] } {
+  return { subscriptions, causes };
+}

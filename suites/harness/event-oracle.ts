@@ -1,0 +1,314 @@
+/**
+ * The run-wide events oracle: every frame of every subscription the run opened (the run's watcher
+ * among them) is judged against the ledger of the run's causes (event-ledger.ts), whichever area
+ * opened the subscription or sent the write.
+ *
+ * - EV-7: every message is an InterfacesAdded or a PropertiesChanged.
+ * - The filter (EV-1, EV-4, EV-5, EV-6): no message after the filter is one it never admits.
+ * - EV-2, an event without a change: a PropertiesChanged of a written property that only a refused
+ *   write, or a write of the value it already had, can explain.
+ * - EV-8, duplicates: a second message for the one write that explains it.
+ * - EV-8 and the filter, omissions: a change the run made and saw applied (an event elsewhere, or
+ *   a later read), that a live subscription's filter must admit, never reached it. Lost when the
+ *   subscription received other events of that object; its filter's fault when it received none.
+ *
+ * Only properties the run wrote are judged for causes, and only on objects no action, upload or
+ * DELETE touched (nor a sibling, parent or child of one): a BMC changes much by itself (sensors,
+ * host state, versions' priorities), none of which the run can attribute. A property that ever
+ * shows a value no write of the run explains is set aside as changing by itself.
+ */
+import type { Exchange } from '../../client/evidence.js';
+import { admission, changeOf, filterRequirement, isBelow, type Change } from '../../client/event-filter.js';
+import type { ReceivedEvent } from '../../client/subscriber.js';
+import { isMap, sameValue } from '../../client/values.js';
+import type { Cause, LedgerSubscription } from './event-ledger.js';
+
+export type EventOracleRequirement = 'EV-1' | 'EV-2' | 'EV-4' | 'EV-5' | 'EV-6' | 'EV-7' | 'EV-8';
+export const EVENT_ORACLE_REQUIREMENTS: readonly EventOracleRequirement[] = ['EV-1', 'EV-2', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8'];
+
+export interface EventFinding {
+  requirement: EventOracleRequirement;
+  problem: string;
+  /** The requests that explain it (the write, when there is one). */
+  exchanges: Exchange[];
+}
+
+export interface EventVerdicts {
+  findings: EventFinding[];
+  /** What each requirement was judged on (frames, or owed changes for omissions). */
+  judged: Record<EventOracleRequirement, number>;
+  /** Written properties set aside because something besides the run's writes changed them. */
+  setAside: string[];
+}
+
+export interface OracleInput {
+  subscriptions: readonly LedgerSubscription[];
+  causes: readonly Cause[];
+  /** How late an event may come (the run's event timeout). */
+  boundMs: number;
+  /** How late an event usually comes at most (the profile's latency bound; default a third of boundMs). */
+  latencyMs?: number;
+  /** Findings kept per requirement; beyond it only the count grows. */
+  keep?: number;
+}
+
+const KEEP = 12;
+const CLIP = 160;
+
+function clip(text: string): string {
+  return text.length > CLIP ? `${text.slice(0, CLIP)}…` : text;
+}
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i <= 0 ? '/' : path.slice(0, i);
+}
+
+/** Values of one JSON kind (a boolean and 0/1 are one: a D-Bus boolean in either encoding). */
+export function sameKind(a: unknown, b: unknown): boolean {
+  const bit = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
+  return typeof a === typeof b || (bit(a) && bit(b));
+}
+
+/** The same object, one above the other, or siblings: where one change may bring another. */
+function related(a: string, b: string): boolean {
+  return a === b || isBelow(a, b) || isBelow(b, a) || parentOf(a) === parentOf(b);
+}
+
+interface Write {
+  cause: Cause;
+  name: string;
+  value: unknown;
+  /** For an accepted write: did the value differ from what it was? */
+  change: 'changed' | 'same' | 'unknown';
+  /**
+   * It may have set a value other than its own: its outcome is unknown (a 5xx, no answer), or it
+   * was accepted with a value of another JSON type than the property's (a server that coerces).
+   */
+  transforms: boolean;
+}
+
+interface Frame {
+  sub: LedgerSubscription;
+  e: ReceivedEvent;
+  value: unknown;
+}
+
+function described(s: LedgerSubscription): string {
+  return s.role ?? `the subscription with the filter ${clip(s.filterText)}`;
+}
+
+function writeText(w: Write): string {
+  return `${w.cause.x.method} ${clip(w.cause.x.url)} ${clip(w.cause.x.requestBody ?? '')} (answered ${w.cause.x.status ?? 'nothing'})`;
+}
+
+function propsOf(data: unknown): { path: string; iface?: string; props: Record<string, unknown> } | undefined {
+  if (!isMap(data) || data.event !== 'PropertiesChanged' || typeof data.path !== 'string' || !isMap(data.properties)) return undefined;
+  return { path: data.path, ...(typeof data.interface === 'string' && { iface: data.interface }), props: data.properties };
+}
+
+/** Frames a subscription received once its filter was sent. */
+function filtered(s: LedgerSubscription): ReceivedEvent[] {
+  return s.subscriber.events.filter((e) => e.at >= s.filterSentAt);
+}
+
+export function judgeEvents(input: OracleInput): EventVerdicts {
+  const keep = input.keep ?? KEEP;
+  const judged: Record<EventOracleRequirement, number> = { 'EV-1': 0, 'EV-2': 0, 'EV-4': 0, 'EV-5': 0, 'EV-6': 0, 'EV-7': 0, 'EV-8': 0 };
+  const findings: EventFinding[] = [];
+  const counts = new Map<EventOracleRequirement, number>();
+  const find = (requirement: EventOracleRequirement, problem: string, exchanges: Exchange[] = []): void => {
+    const n = (counts.get(requirement) ?? 0) + 1;
+    counts.set(requirement, n);
+    if (n <= keep) findings.push({ requirement, problem, exchanges });
+  };
+  const late = input.boundMs * 2;
+
+  // EV-7 and the filters, on every message of every subscription.
+  for (const s of input.subscriptions) {
+    for (const e of s.subscriber.events) {
+      judged['EV-7']++;
+      const kind = isMap(e.data) ? e.data.event : undefined;
+      if (kind !== 'PropertiesChanged' && kind !== 'InterfacesAdded') {
+        find('EV-7', `${described(s)} received a message that is neither event: ${clip(e.raw)}`);
+        continue;
+      }
+      if (!s.filter || e.at < s.filterSentAt) continue;
+      const change = changeOf(e.data);
+      if (!change) continue;
+      const req = filterRequirement(s.filter) as EventOracleRequirement;
+      judged[req]++;
+      if (admission(s.filter, change) === 'never') find(req, `${described(s)} received an event its filter never admits: ${clip(e.raw)}`);
+    }
+  }
+
+  // The objects whose values the run cannot attribute: touched by an action, upload or DELETE, or new.
+  const touched = input.causes.filter((c) => c.kind === 'action' || c.kind === 'delete').map((c) => c.path);
+  for (const s of input.subscriptions)
+    for (const e of s.subscriber.events)
+      if (isMap(e.data) && e.data.event === 'InterfacesAdded' && typeof e.data.path === 'string') touched.push(e.data.path);
+  const uploads = input.causes.some((c) => c.kind === 'upload');
+  const attributable = (path: string) => !touched.some((t) => related(path, t)) && !(uploads && /\/software(\/|$)/.test(path));
+
+  // The written properties, with their writes in the order sent.
+  const writes = new Map<string, Write[]>();
+  for (const c of input.causes) {
+    if (c.kind !== 'put-attr' && c.kind !== 'put-object') continue;
+    if (!attributable(c.path)) continue;
+    for (const [name, value] of Object.entries(c.values)) {
+      const key = `${c.path} ${name}`;
+      let list = writes.get(key);
+      if (!list) writes.set(key, (list = []));
+      list.push({ cause: c, name, value, change: 'unknown', transforms: false });
+    }
+  }
+  // Every frame of each written property, on every subscription.
+  const frames = new Map<string, Frame[]>();
+  for (const s of input.subscriptions)
+    for (const e of filtered(s)) {
+      const p = propsOf(e.data);
+      if (!p) continue;
+      for (const [name, value] of Object.entries(p.props)) {
+        const key = `${p.path} ${name}`;
+        if (!writes.has(key)) continue;
+        let list = frames.get(key);
+        if (!list) frames.set(key, (list = []));
+        list.push({ sub: s, e, value });
+      }
+    }
+  const setAside: string[] = [];
+  // Another write to the same object may change this property too: within the latency of its answer.
+  const latency = input.latencyMs ?? input.boundMs / 3;
+  const collateral = (path: string, name: string, at: number) =>
+    input.causes.some(
+      (c) =>
+        c.outcome !== 'refused' &&
+        c.path === path &&
+        Object.keys(c.values).some((k) => k !== name) &&
+        c.sentAt <= at &&
+        at <= c.answeredAt + latency,
+    );
+
+  for (const [key, ws] of writes) {
+    const fs = frames.get(key) ?? [];
+    const [path, name] = [ws[0]!.cause.path, ws[0]!.name];
+    const sample = ws.find((w) => w.cause.before[name]?.read)?.cause.before[name]?.value;
+    for (const w of ws)
+      w.transforms =
+        w.cause.outcome === 'unknown' || (w.cause.outcome === 'accepted' && sample !== undefined && !sameKind(sample, w.value));
+    const transformed = (at: number) => ws.some((w) => w.transforms && w.cause.sentAt <= at && at <= w.cause.answeredAt + late);
+    // A value no write of the run explains: the property changes by itself.
+    if (fs.some((f) => !ws.some((w) => sameValue(w.value, f.value)) && !collateral(path, name, f.e.at) && !transformed(f.e.at))) {
+      setAside.push(`${path} ${name}`);
+      continue;
+    }
+    for (const w of ws) w.change = changeMade(w, fs, ws);
+    const explained = new Map<Write, Frame[]>();
+    for (const s of input.subscriptions) {
+      const used = new Set<Write>();
+      let lastSent = -Infinity;
+      for (const f of fs) {
+        if (f.sub !== s) continue;
+        // A write answered before the filter was sent signalled before the subscription existed.
+        const inWindow = (w: Write) =>
+          sameValue(w.value, f.value) &&
+          w.cause.answeredAt >= s.filterSentAt &&
+          w.cause.sentAt <= f.e.at &&
+          f.e.at <= w.cause.answeredAt + late;
+        const cands = ws.filter((w) => w.cause.outcome === 'accepted' && w.change !== 'same' && inWindow(w));
+        judged['EV-2']++;
+        judged['EV-8']++;
+        // Events come in the order written: after the last one's write, a write known to have changed the value first.
+        const free = [
+          (w: Write) => w.cause.sentAt >= lastSent && w.change === 'changed',
+          (w: Write) => w.cause.sentAt >= lastSent,
+          (w: Write) => w.change === 'changed',
+          () => true,
+        ]
+          .map((pref) => cands.find((w) => !used.has(w) && pref(w)))
+          .find((w) => w !== undefined);
+        if (free) {
+          lastSent = Math.max(lastSent, free.cause.sentAt);
+          used.add(free);
+          explained.set(free, [...(explained.get(free) ?? []), f]);
+          continue;
+        }
+        if (collateral(path, name, f.e.at) || transformed(f.e.at)) continue;
+        if (cands.length > 0) {
+          const w = cands.at(-1)!;
+          find('EV-8', `${described(s)} received the event of one write twice: ${writeText(w)}; again at ${clip(f.e.raw)}`, [w.cause.x]);
+          continue;
+        }
+        const refused = ws.find((w) => w.cause.outcome === 'refused' && inWindow(w));
+        if (refused) {
+          find(
+            'EV-2',
+            `${described(s)} received an event of a change that never happened: the write was refused: ${writeText(refused)}; event ${clip(f.e.raw)}`,
+            [refused.cause.x],
+          );
+          continue;
+        }
+        const same = ws.find((w) => w.change === 'same' && inWindow(w));
+        if (same)
+          find(
+            'EV-2',
+            `${described(s)} received an event of a change that never happened: the write gave ${name} the value it already had: ${writeText(same)}; event ${clip(f.e.raw)}`,
+            [same.cause.x],
+          );
+      }
+    }
+    omissions(input, ws, fs, explained, find, judged);
+  }
+  return { findings, judged, setAside };
+}
+
+/** Whether an accepted write changed the value, from what the run saw last before it was sent. */
+function changeMade(w: Write, fs: readonly Frame[], ws: readonly Write[]): Write['change'] {
+  if (w.cause.outcome !== 'accepted') return 'unknown';
+  let seen = w.cause.before[w.name];
+  // A later event tells the value better than an older read.
+  for (const f of fs)
+    if (f.e.at < w.cause.sentAt && (seen === undefined || f.e.at > seen.at)) seen = { value: f.value, at: f.e.at, read: true };
+  if (seen === undefined) return 'unknown';
+  // A write in between that may have set another value leaves it unknown.
+  if (ws.some((o) => o.transforms && o.cause.sentAt < w.cause.sentAt && o.cause.answeredAt > seen.at)) return 'unknown';
+  return sameValue(seen.value, w.value) ? 'same' : 'changed';
+}
+
+function omissions(
+  input: OracleInput,
+  ws: readonly Write[],
+  fs: readonly Frame[],
+  explained: ReadonlyMap<Write, Frame[]>,
+  find: (r: EventOracleRequirement, problem: string, xs?: Exchange[]) => void,
+  judged: Record<EventOracleRequirement, number>,
+): void {
+  // The property raises events at all: one of its writes was received somewhere.
+  if (explained.size === 0) return;
+  const iface = fs.map((f) => propsOf(f.e.data)?.iface).find((i) => i !== undefined);
+  for (const [i, w] of ws.entries()) {
+    if (w.cause.outcome !== 'accepted' || w.change !== 'changed') continue;
+    const got = explained.get(w) ?? [];
+    // Applied: an event of it arrived somewhere, or the next write's read saw its value.
+    const next = ws[i + 1]?.cause.before[w.name];
+    const applied = got.length > 0 || (next?.read === true && next.at > w.cause.answeredAt && sameValue(next.value, w.value));
+    if (!applied) continue;
+    const change: Change = { no: 0, kind: 'PropertiesChanged', path: w.cause.path, name: w.name, value: w.value, ...(iface && { iface }) };
+    for (const s of input.subscriptions) {
+      if (!s.filter || s.anonymous) continue;
+      const first = s.subscriber.events.find((e) => e.at >= s.filterSentAt);
+      const live = first !== undefined && first.at < w.cause.sentAt;
+      const open = s.subscriber.closedAt === undefined || s.subscriber.closedAt >= w.cause.answeredAt + input.boundMs;
+      if (!live || !open || admission(s.filter, change) !== 'must') continue;
+      judged['EV-8']++;
+      if (got.some((f) => f.sub === s)) continue;
+      const elsewhere = [...new Set(got.map((f) => described(f.sub)))];
+      const ofObject = filtered(s).some((e) => propsOf(e.data)?.path === w.cause.path);
+      const req: EventOracleRequirement =
+        elsewhere.length > 0 && !ofObject ? (filterRequirement(s.filter) as EventOracleRequirement) : 'EV-8';
+      const where = elsewhere.length > 0 ? `, which ${elsewhere.join(', ')} received` : ', and no subscription received it';
+      const why = req === 'EV-8' ? '' : ' (it received no event of that object at all)';
+      find(req, `${described(s)} never received the event of ${writeText(w)}${where}${why}`, [w.cause.x]);
+    }
+  }
+}
