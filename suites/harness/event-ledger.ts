@@ -135,13 +135,19 @@ export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
   const route = routeOf(x.method, x.url);
   if (!route) return;
   const answeredAt = performance.now();
+  // When it was sent: its wall-clock start (cut to the millisecond, so never late), on this clock.
+  // answeredAt - durationMs would be late by the listeners before this one, and an event of it may be earlier.
+  const startedAt = Date.parse(x.at);
+  const sentAt = Number.isNaN(startedAt)
+    ? answeredAt - x.durationMs
+    : Math.min(answeredAt - x.durationMs, answeredAt - (Date.now() - startedAt));
   const path = decoded(pathOnly(x.url));
   if (path === undefined) return;
   const outcome = x.status === undefined ? undefined : outcomeOf(x.status);
   if (route === 'object' || route === 'attr' || route === 'enumerate') {
     if (outcome !== 'ok') return;
     const data = isMap(json) ? json.data : undefined;
-    noteRead(route, route === 'enumerate' ? path.slice(0, -'/enumerate'.length) : path, data, answeredAt - x.durationMs);
+    noteRead(route, route === 'enumerate' ? path.slice(0, -'/enumerate'.length) : path, data, sentAt);
     return;
   }
   const kind = CAUSE_ROUTES[route];
@@ -151,7 +157,7 @@ export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
     kind,
     path,
     values: {},
-    sentAt: answeredAt - x.durationMs,
+    sentAt,
     answeredAt,
     outcome: status >= 200 && status < 300 ? 'accepted' : status >= 400 && status < 500 ? 'refused' : 'unknown',
     before: {},

@@ -86,6 +86,8 @@ interface Write {
    * was accepted with a value of another JSON type than the property's (a server that coerces).
    */
   transforms: boolean;
+  /** A read after its answer, before the next write of the property, showed another value: not done. */
+  refuted: boolean;
 }
 
 interface Frame {
@@ -105,6 +107,13 @@ function writeText(w: Write): string {
 function propsOf(data: unknown): { path: string; iface?: string; props: Record<string, unknown> } | undefined {
   if (!isMap(data) || data.event !== 'PropertiesChanged' || typeof data.path !== 'string' || !isMap(data.properties)) return undefined;
   return { path: data.path, ...(typeof data.interface === 'string' && { iface: data.interface }), props: data.properties };
+}
+
+/** The same event: path, interface and the same properties with the same values. */
+function sameMessage(a: unknown, b: unknown): boolean {
+  const x = propsOf(a);
+  const y = propsOf(b);
+  return x !== undefined && y !== undefined && x.path === y.path && x.iface === y.iface && sameValue(x.props, y.props);
 }
 
 /** Frames a subscription received once its filter was sent. */
@@ -159,7 +168,7 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       const key = `${c.path} ${name}`;
       let list = writes.get(key);
       if (!list) writes.set(key, (list = []));
-      list.push({ cause: c, name, value, change: 'unknown', transforms: false });
+      list.push({ cause: c, name, value, change: 'unknown', transforms: false, refuted: false });
     }
   }
   // Every frame of each written property, on every subscription.
@@ -203,19 +212,26 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       continue;
     }
     for (const w of ws) w.change = changeMade(w, fs, ws);
+    for (const [i, w] of ws.entries()) {
+      const next = ws[i + 1]?.cause.before[name];
+      w.refuted = next?.read === true && next.at > w.cause.answeredAt && !sameValue(next.value, w.value);
+    }
     const explained = new Map<Write, Frame[]>();
     for (const s of input.subscriptions) {
       const used = new Set<Write>();
       let lastSent = -Infinity;
+      let prevAt = -Infinity;
       for (const f of fs) {
         if (f.sub !== s) continue;
+        const before = prevAt;
+        prevAt = f.e.at;
         // A write answered before the filter was sent signalled before the subscription existed.
         const inWindow = (w: Write) =>
           sameValue(w.value, f.value) &&
           w.cause.answeredAt >= s.filterSentAt &&
           w.cause.sentAt <= f.e.at &&
           f.e.at <= w.cause.answeredAt + late;
-        const cands = ws.filter((w) => w.cause.outcome === 'accepted' && w.change !== 'same' && inWindow(w));
+        const cands = ws.filter((w) => w.cause.outcome === 'accepted' && w.change !== 'same' && !w.refuted && inWindow(w));
         judged['EV-2']++;
         judged['EV-8']++;
         // Events come in the order written: after the last one's write, a write known to have changed the value first.
@@ -234,27 +250,28 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
           continue;
         }
         if (collateral(path, name, f.e.at) || transformed(f.e.at)) continue;
-        if (cands.length > 0) {
+        // A write that changed nothing, sent since the last event of the property here, is the likelier cause.
+        const noChange = ws.find((w) => (w.cause.outcome === 'refused' || w.change === 'same') && inWindow(w) && w.cause.sentAt > before);
+        if (noChange) {
+          const why = noChange.cause.outcome === 'refused' ? 'the write was refused' : `the write gave ${name} the value it already had`;
+          find(
+            'EV-2',
+            `${described(s)} received an event of a change that never happened: ${why}: ${writeText(noChange)}; event ${clip(f.e.raw)}`,
+            [noChange.cause.x],
+          );
+        } else if (cands.length > 0) {
           const w = cands.at(-1)!;
-          find('EV-8', `${described(s)} received the event of one write twice: ${writeText(w)}; again at ${clip(f.e.raw)}`, [w.cause.x]);
-          continue;
+          // The same message again is a duplicate; a property listed again beside others that changed did not change.
+          const repeated = fs.some((o) => o.sub === s && o.e !== f.e && o.e.at <= f.e.at && sameMessage(o.e.data, f.e.data));
+          if (repeated)
+            find('EV-8', `${described(s)} received the event of one write twice: ${writeText(w)}; again at ${clip(f.e.raw)}`, [w.cause.x]);
+          else
+            find(
+              'EV-2',
+              `${described(s)} received a PropertiesChanged listing ${name} that had not changed since ${writeText(w)}: ${clip(f.e.raw)}`,
+              [w.cause.x],
+            );
         }
-        const refused = ws.find((w) => w.cause.outcome === 'refused' && inWindow(w));
-        if (refused) {
-          find(
-            'EV-2',
-            `${described(s)} received an event of a change that never happened: the write was refused: ${writeText(refused)}; event ${clip(f.e.raw)}`,
-            [refused.cause.x],
-          );
-          continue;
-        }
-        const same = ws.find((w) => w.change === 'same' && inWindow(w));
-        if (same)
-          find(
-            'EV-2',
-            `${described(s)} received an event of a change that never happened: the write gave ${name} the value it already had: ${writeText(same)}; event ${clip(f.e.raw)}`,
-            [same.cause.x],
-          );
       }
     }
     omissions(input, ws, fs, explained, find, judged);
@@ -265,7 +282,8 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
 /** Whether an accepted write changed the value, from what the run saw last before it was sent. */
 function changeMade(w: Write, fs: readonly Frame[], ws: readonly Write[]): Write['change'] {
   if (w.cause.outcome !== 'accepted') return 'unknown';
-  let seen = w.cause.before[w.name];
+  // What a write answered 200 set is no evidence (a target may acknowledge and not do it): reads and events are.
+  let seen = w.cause.before[w.name]?.read === true ? w.cause.before[w.name] : undefined;
   // A later event tells the value better than an older read.
   for (const f of fs)
     if (f.e.at < w.cause.sentAt && (seen === undefined || f.e.at > seen.at)) seen = { value: f.value, at: f.e.at, read: true };
@@ -287,7 +305,7 @@ function omissions(
   if (explained.size === 0) return;
   const iface = fs.map((f) => propsOf(f.e.data)?.iface).find((i) => i !== undefined);
   for (const [i, w] of ws.entries()) {
-    if (w.cause.outcome !== 'accepted' || w.change !== 'changed') continue;
+    if (w.cause.outcome !== 'accepted' || w.change !== 'changed' || w.refuted) continue;
     const got = explained.get(w) ?? [];
     // Applied: an event of it arrived somewhere, or the next write's read saw its value.
     const next = ws[i + 1]?.cause.before[w.name];
