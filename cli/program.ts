@@ -120,7 +120,7 @@ fleetOptions(
   )
   .option(
     '--fault <name>',
-    'embedded simulator only: inject a fault, or an answer fault at one site as NAME@ROUTE:OUTCOME (repeatable; see simulate --list-faults)',
+    'embedded simulator only: inject a fault, or a fault at one site as NAME@ROUTE:OUTCOME (answers) or NAME@CAUSE:SHAPE (events) (repeatable; see simulate --list-faults)',
     parse.collect,
     [],
   )
@@ -164,7 +164,7 @@ withVersion(program.command('simulate'))
   .option('--password <password>', 'accepted password', '0penBmc')
   .option(
     '--fault <name>',
-    'inject a fault, or an answer fault at one site as NAME@ROUTE:OUTCOME (repeatable); see --list-faults [--sites]',
+    'inject a fault, or a fault at one site as NAME@ROUTE:OUTCOME (answers) or NAME@CAUSE:SHAPE (events) (repeatable); see --list-faults [--sites]',
     parse.collect,
     [],
   )
@@ -193,7 +193,11 @@ withVersion(program.command('simulate'))
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')
   .option('--key <file>', 'PEM private key for --cert')
   .option('--list-faults', 'print the fault catalogue and exit', false)
-  .option('--sites', 'with --list-faults: print every answer fault at every site it applies to, one FAULT@ROUTE:OUTCOME a line', false)
+  .option(
+    '--sites',
+    'with --list-faults: print every answer fault and every event fault at every site it applies to, one FAULT@ROUTE:OUTCOME or FAULT@CAUSE:SHAPE a line',
+    false,
+  )
   .action(lazy(() => import('./simulate-command.js'), 'simulateCommand'));
 
 targetOptions(

@@ -90,7 +90,7 @@ export class Actions {
     } catch {
       name = undefined;
     }
-    const id = await this.registry.register(image, name);
+    const id = await this.registry.register(image, name, 'action');
     if (this.bus.faults.has('tftp-evicts-version')) this.registry.evictVersions(String(id), Infinity);
     return null;
   }

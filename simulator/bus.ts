@@ -8,6 +8,7 @@ import type { FaultSet } from './faults.js';
 import { buildInitialTree, type TreeOptions } from './initial-tree.js';
 import { DbusObject, ObjectTree, parentOf, readProperty, type AttributeRef, type Property } from './model.js';
 import { toWire, type DbusValue, sameValue } from './types.js';
+import type { EventCause } from '../client/event-site.js';
 
 const OBJECT_MANAGER = 'org.freedesktop.DBus.ObjectManager';
 
@@ -16,6 +17,8 @@ export type AttributeMap = Record<string, unknown>;
 export class Bus {
   readonly tree = new ObjectTree();
   private readonly initial = new Map<string, DbusValue>();
+  /** What the changes signalled now were caused by (event faults at a site apply by it). */
+  private causeNow: EventCause | undefined;
 
   constructor(
     readonly hub: EventHub,
@@ -91,23 +94,52 @@ export class Bus {
     return undefined;
   }
 
+  /** The cause of the changes in progress, if one was named. */
+  get cause(): EventCause | undefined {
+    return this.causeNow;
+  }
+
+  /** Runs `change` (synchronous) with its signals carrying `cause`; a nested cause wins inside its own. */
+  withCause<T>(cause: EventCause, change: () => T): T {
+    const outer = this.causeNow;
+    this.causeNow = cause;
+    try {
+      return change();
+    } finally {
+      this.causeNow = outer;
+    }
+  }
+
   /**
    * Stores a canonical value; publishes PropertiesChanged when it really changed (and `signal`
    * holds: only the object-put-silent fault stores without signalling).
    */
   setProperty(path: string, ref: AttributeRef, name: string, value: DbusValue, signal = true): boolean {
     if (sameValue(ref.property.value, value)) return false;
+    const before = { [name]: this.eventValue(ref.property) };
     ref.property.value = value;
     if (!signal) return true;
-    this.hub.publish({
-      event: 'PropertiesChanged',
-      path,
-      interface: ref.interfaceName,
-      properties: this.faults.has('properties-changed-all')
-        ? this.changedWithSiblings(path, ref.interfaceName, name, ref.property)
-        : { [name]: this.eventValue(ref.property) },
-    });
+    this.hub.publish(
+      {
+        event: 'PropertiesChanged',
+        path,
+        interface: ref.interfaceName,
+        properties: this.faults.has('properties-changed-all')
+          ? this.changedWithSiblings(path, ref.interfaceName, name, ref.property)
+          : { [name]: this.eventValue(ref.property) },
+      },
+      { cause: this.causeNow, before },
+    );
     return true;
+  }
+
+  /**
+   * A PropertiesChanged of a property that did not change (the event-on-refused-write and
+   * event-on-same-value faults): `value` as the client sent it, or the stored one.
+   */
+  signalUnchanged(path: string, ref: AttributeRef, name: string, value?: unknown): void {
+    const shown = value === undefined ? this.eventValue(ref.property) : value;
+    this.hub.publish({ event: 'PropertiesChanged', path, interface: ref.interfaceName, properties: { [name]: shown } });
   }
 
   /** The value an event carries; properties-changed-stringified sends every value as its text. */
@@ -140,7 +172,7 @@ export class Bus {
     const emitter = this.objectManagerOf(obj.path);
     // interfaces-added-manager-path: the signal names the ObjectManager it comes from, not the new object.
     const path = this.faults.has('interfaces-added-manager-path') ? emitter : obj.path;
-    this.hub.publish({ event: 'InterfacesAdded', path, interfaces }, { emitter });
+    this.hub.publish({ event: 'InterfacesAdded', path, interfaces }, { emitter, cause: this.causeNow });
   }
 
   /**

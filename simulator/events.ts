@@ -7,6 +7,9 @@ import { withoutTrailingSlashes } from '../client/trim-end.js';
 import type { RawData, WebSocket } from 'ws';
 import type { FaultSet } from './faults.js';
 import { stringifyJson } from './json.js';
+import { filterShapeOf, type EventCause, type FilterShape } from '../client/event-site.js';
+import type { EventSiteFaultInfo } from './event-site-faults.js';
+import { parentOf } from './model.js';
 
 export interface PropertiesChanged {
   event: 'PropertiesChanged';
@@ -62,6 +65,8 @@ export interface Subscriber {
   sid: string | undefined;
   /** The accepted filter (its shape is the hub's business); null until one is accepted. */
   filter: unknown;
+  /** Which keys the filter the client sent has (event faults at a site apply by it). */
+  shape?: FilterShape;
   alive: boolean;
   delivered: number;
   /** events-reordered fault: the event waiting to be sent after its successor. */
@@ -80,6 +85,10 @@ export interface Subscriber {
 export interface PublishMeta {
   /** The object path the D-Bus signal is emitted from (an InterfacesAdded comes from an ObjectManager). */
   emitter?: string;
+  /** What the client did that made the change, where it is one of the causes event site faults know. */
+  cause?: EventCause;
+  /** A PropertiesChanged's changed properties with the values they had before (as an event shows them). */
+  before?: Record<string, unknown>;
 }
 
 export interface HubOptions {
@@ -163,6 +172,7 @@ export class EventHub {
   /** Starts delivery to a subscriber; `shown` is what the extra-event-kind fault echoes. */
   protected accept(sub: Subscriber, filter: unknown, shown: unknown = filter): void {
     sub.filter = filter;
+    sub.shape = filterShapeOf(shown);
     if (this.latencyMs > 0 && !sub.poll) {
       sub.queue = [];
       sub.poll = setInterval(() => this.flush(sub), this.latencyMs);
@@ -186,10 +196,32 @@ export class EventHub {
       if (!sub.filter && !(this.faults.has('events-before-filter') && sub.ws.readyState === sub.ws.OPEN)) continue;
       const copies = sub.filter ? this.matches(sub, event, meta) : 1;
       if (copies === 0) continue;
+      const atSite = meta.cause && sub.shape ? this.faults.atEventSite(meta.cause, sub.shape) : [];
+      if (atSite.length > 0) {
+        this.deliverAtSite(sub, event, meta, copies, atSite);
+        continue;
+      }
       const own = this.render(sub, event, meta);
       const out = own ?? (text ??= this.serialise(event));
       for (let i = 0; i < copies; i++) this.deliver(sub, out);
     }
+  }
+
+  /** An event as the event faults at the subscriber's site make it (event-site-faults.ts). */
+  private deliverAtSite(sub: Subscriber, event: BusEvent, meta: PublishMeta, copies: number, faults: readonly EventSiteFaultInfo[]): void {
+    const has = (name: string) => faults.some((f) => f.name === name);
+    if (has('event-dropped')) return;
+    let shown = event;
+    const before =
+      event.event === 'PropertiesChanged' && meta.before ? { ...event, properties: { ...event.properties, ...meta.before } } : undefined;
+    if (before && has('event-stale-value')) shown = before;
+    if (event.event === 'InterfacesAdded' && has('event-wrong-path')) shown = { ...event, path: parentOf(event.path) };
+    const text = (e: BusEvent) => this.render(sub, e, meta) ?? this.serialise(e);
+    // event-phantom-change: the value held before goes out first, as if it had just been set.
+    if (before && has('event-phantom-change')) this.deliver(sub, text(before));
+    const out = text(shown);
+    const times = has('event-duplicated') ? 2 * copies : copies;
+    for (let i = 0; i < times; i++) this.deliver(sub, out);
   }
 
   /** Only with the extra-event-kind fault: D-Bus's InterfacesRemoved, which the spec excludes. */

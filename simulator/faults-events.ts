@@ -73,6 +73,19 @@ export const EVENT_FAULTS = [
     operator: 'extra',
   },
   {
+    name: 'event-on-refused-write',
+    requirement: 'EV-2',
+    description:
+      'a refused PUT {path}/attr/{name} (read-only, wrongly typed, outside the enumeration) still pushes a PropertiesChanged with the refused value',
+    operator: 'extra',
+  },
+  {
+    name: 'event-on-same-value',
+    requirement: 'EV-2',
+    description: 'a PUT {path}/attr/{name} of the value it holds pushes a PropertiesChanged, though nothing changed',
+    operator: 'extra',
+  },
+  {
     name: 'properties-changed-coalesced',
     requirement: 'EV-8',
     description: 'changes of one object and interface within 250 ms go out as one PropertiesChanged with the last values',

@@ -16,6 +16,8 @@ import { DOMAIN_FAULTS } from './faults-domains.js';
 import { FIDELITY_FAULTS } from './faults-fidelity.js';
 import { parseSiteFault, type AnswerFaultInfo, type SiteFault } from './answer-faults.js';
 import type { SiteOutcome, SiteRoute } from '../client/answer-site.js';
+import { parseEventSiteFault, type EventSiteFault, type EventSiteFaultInfo } from './event-site-faults.js';
+import type { EventCause, FilterShape } from '../client/event-site.js';
 
 export type { FaultInfo } from './fault-info.js';
 
@@ -690,10 +692,11 @@ const NAMES = new Set([...FAULTS.map((f) => f.name), ...LATENCY_FAULT_NAMES, ...
 
 /**
  * A fault the simulator knows: one of the catalogue, a slow-* latency fault, a harness fault, a
- * load-only fault, or an answer fault at one site (`NAME@ROUTE:OUTCOME`, answer-faults.ts).
+ * load-only fault, an answer fault at one site (`NAME@ROUTE:OUTCOME`, answer-faults.ts) or an event
+ * fault at one site (`NAME@CAUSE:SHAPE`, event-site-faults.ts).
  */
 export function isFaultName(name: string): boolean {
-  return NAMES.has(name) || parseSiteFault(name) !== undefined;
+  return NAMES.has(name) || parseSiteFault(name) !== undefined || parseEventSiteFault(name) !== undefined;
 }
 
 /** The set of faults a simulator runs with; unknown names are refused up front. */
@@ -705,16 +708,19 @@ export class FaultSet {
   readonly load: LoadFaults;
   /** Answer faults at one site each (answer-faults.ts). */
   readonly sites: readonly SiteFault[];
+  /** Event faults at one site each (event-site-faults.ts). */
+  readonly eventSites: readonly EventSiteFault[];
 
   constructor(names: readonly string[] = []) {
     const unknown = names.filter((n) => !isFaultName(n));
     if (unknown.length > 0) {
       throw new Error(
-        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS, ...HARNESS_FAULTS, ...LOAD_FAULTS].map((f) => f.name).join(', ')}, and answer faults at a site, NAME@ROUTE:OUTCOME (simulate --list-faults --sites)`,
+        `unknown fault(s): ${unknown.join(', ')}; known faults: ${[...FAULTS, ...LATENCY_FAULTS, ...HARNESS_FAULTS, ...LOAD_FAULTS].map((f) => f.name).join(', ')}, and faults at a site, NAME@ROUTE:OUTCOME for answers, NAME@CAUSE:SHAPE for events (simulate --list-faults --sites)`,
       );
     }
     this.active = new Set(names);
     this.sites = names.flatMap((n) => parseSiteFault(n) ?? []);
+    this.eventSites = names.flatMap((n) => parseEventSiteFault(n) ?? []);
     this.latency = new LatencyFaults(names);
     this.load = new LoadFaults(names);
   }
@@ -726,6 +732,11 @@ export class FaultSet {
   /** The answer faults active at one site. */
   atSite(route: SiteRoute, outcome: SiteOutcome): AnswerFaultInfo[] {
     return this.sites.filter((f) => f.site.route === route && f.site.outcome === outcome).map((f) => f.fault);
+  }
+
+  /** The event faults active at one site. */
+  atEventSite(cause: EventCause, shape: FilterShape): EventSiteFaultInfo[] {
+    return this.eventSites.filter((f) => f.site.cause === cause && f.site.shape === shape).map((f) => f.fault);
   }
 
   get names(): string[] {

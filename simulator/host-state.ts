@@ -28,7 +28,9 @@ export class HostStateMachine {
       const obj = this.bus.tree.get(this.hostPath);
       const ref = obj?.attributes().get('CurrentHostState');
       if (!ref) return;
-      this.bus.setProperty(this.hostPath, ref, 'CurrentHostState', hostStateValue(this.bus.namespace, this.bus.faults, target));
+      // The host's own move, set in motion by the request: a cause of its own, whatever wrote the request.
+      const value = hostStateValue(this.bus.namespace, this.bus.faults, target);
+      this.bus.withCause('action', () => this.bus.setProperty(this.hostPath, ref, 'CurrentHostState', value));
     };
     // Only the host-current-before-requested fault moves the state before the request is stored.
     if (immediately) move();

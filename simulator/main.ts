@@ -8,6 +8,8 @@ import { HARNESS_FAULTS } from './harness-faults.js';
 import { LOAD_FAULTS } from './load-faults.js';
 import { FAULTS } from './faults.js';
 import { ANSWER_FAULTS, allSiteFaults, siteFaultName } from './answer-faults.js';
+import { FILTER_SHAPES } from '../client/event-site.js';
+import { EVENT_SITE_FAULTS, allEventSiteFaults, eventSiteFaultName } from './event-site-faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
 /** Resolves with the exit code the signal that stopped it asks for (130 or 143). */
@@ -54,10 +56,22 @@ export function listFaultsText(): string {
     ...HARNESS_FAULTS.map((f) => row(f.name, '(run)', '', f.description)),
     // Answer faults apply at one site each: NAME@ROUTE:OUTCOME (--list-faults --sites lists every pair).
     ...ANSWER_FAULTS.map((f) => row(`${f.name}@SITE`, f.requirement, f.operator, `${f.description} (at one route and outcome)`)),
+    // Event faults apply at one site each: NAME@CAUSE:SHAPE; a dropped event names the filter's requirement.
+    ...EVENT_SITE_FAULTS.map((f) =>
+      row(
+        `${f.name}@SITE`,
+        [...new Set(FILTER_SHAPES.map((s) => f.requirement(s)))].join('/'),
+        f.operator,
+        `${f.description} (at one cause of change and filter shape)`,
+      ),
+    ),
   ].join('\n');
 }
 
-/** Every answer fault at every site it applies to, one `FAULT@ROUTE:OUTCOME` a line: the pairs the mutation self-test runs. */
+/**
+ * Every answer fault at every site it applies to (`FAULT@ROUTE:OUTCOME`), then every event fault at
+ * every site it applies to (`FAULT@CAUSE:SHAPE`), one a line: the pairs the mutation self-test runs.
+ */
 export function siteFaultsText(): string {
-  return allSiteFaults().map(siteFaultName).join('\n');
+  return [...allSiteFaults().map(siteFaultName), ...allEventSiteFaults().map(eventSiteFaultName)].join('\n');
 }

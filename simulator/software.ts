@@ -12,6 +12,7 @@ import type { Bus } from './bus.js';
 import { HttpError } from './envelope.js';
 import { DELETE_METHODS, versionId } from './initial-tree.js';
 import { DbusObject } from './model.js';
+import type { EventCause } from '../client/event-site.js';
 
 export const UPLOAD_FAILED = 'Version already exists or failed to be extracted';
 
@@ -64,14 +65,17 @@ export class SoftwareRegistry {
     this.failDelayMs = options.failDelayMs ?? 0;
   }
 
-  /** Registers an image; answers the version id. `storedName` is the remote name or undefined. */
-  register(image: Buffer, storedName: string | undefined): Promise<string | number> {
-    const run = this.queue.then(() => this.registerNow(image, storedName).catch((e) => this.failLate(e)));
+  /**
+   * Registers an image; answers the version id. `storedName` is the remote name or undefined;
+   * `cause` what the new version's signals carry (an upload, or the action that downloaded it).
+   */
+  register(image: Buffer, storedName: string | undefined, cause: EventCause = 'upload'): Promise<string | number> {
+    const run = this.queue.then(() => this.registerNow(image, storedName, cause).catch((e) => this.failLate(e)));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async registerNow(image: Buffer, remoteName: string | undefined): Promise<string | number> {
+  private async registerNow(image: Buffer, remoteName: string | undefined, cause: EventCause): Promise<string | number> {
     const faults = this.bus.faults;
     const name = remoteName ?? `image-${randomBytes(6).toString('hex')}`;
     const manifest = await this.extractManifest(image, name);
@@ -92,10 +96,12 @@ export class SoftwareRegistry {
       if (this.remembered.has(id)) throw new HttpError(400, UPLOAD_FAILED);
       this.remembered.add(id);
     }
-    if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
-    this.uploaded.add(id);
-    if (faults.has('upload-evicts-oldest')) this.evictVersions(id, 1);
-    if (faults.has('upload-alters-other-versions')) this.invalidateOthers(id, manifest.purpose);
+    this.bus.withCause(cause, () => {
+      if (!faults.has('upload-not-registered')) this.bus.addObject(this.versionObject(path, manifest, name));
+      this.uploaded.add(id);
+      if (faults.has('upload-evicts-oldest')) this.evictVersions(id, 1);
+      if (faults.has('upload-alters-other-versions')) this.invalidateOthers(id, manifest.purpose);
+    });
     return this.answer(id, remoteName);
   }
 

@@ -55,8 +55,16 @@ export class Writer {
     return this.bus.faults.has('enum-accepts-other-enum') && enumValues.some((v) => member(v) === member(value));
   }
 
-  /** Stores a checked value: signals it (unless `signal` is false) and, for RequestedHostTransition, moves the host. */
+  /**
+   * Stores a checked value: signals it (unless `signal` is false) and, for RequestedHostTransition,
+   * moves the host. Its signals carry the cause in progress, an attribute PUT when none was named
+   * (the field dialects store their attribute PUTs here directly).
+   */
   store(path: string, ref: AttributeRef, name: string, given: DbusValue, signal = true): void {
+    this.bus.withCause(this.bus.cause ?? 'put-attr', () => this.storeNow(path, ref, name, given, signal));
+  }
+
+  private storeNow(path: string, ref: AttributeRef, name: string, given: DbusValue, signal: boolean): void {
     // string-cut-at-63: a 64-byte buffer with its terminating NUL holds 63 characters of a free string.
     const cut = this.bus.faults.has('string-cut-at-63') && typeof given === 'string' && !ref.property.enumValues;
     const value = cut ? given.slice(0, 63) : given;
@@ -70,13 +78,24 @@ export class Writer {
     if (isRequest && !early) this.host.requested(value as string);
   }
 
-  /** PUT {path}/attr/{name} with {"data": value}. */
+  /** PUT {path}/attr/{name} with {"data": value}; its signals carry the cause `put-attr`. */
   writeAttribute(path: string, name: string, body: unknown): void {
+    this.bus.withCause('put-attr', () => this.writeAttributeNow(path, name, body));
+  }
+
+  private writeAttributeNow(path: string, name: string, body: unknown): void {
     const obj = this.bus.tree.get(path);
     if (!this.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
     const ref = obj && this.bus.findAttribute(obj, name);
     if (!ref) throw new HttpError(404, `Attribute ${name} not found on ${path}`);
-    if (!this.isWritable(name, ref)) throw new HttpError(403, `Attribute ${name} is read-only`);
+    // event-on-refused-write: the refusal is answered, and the refused value is signalled all the same.
+    const refused = (e: unknown, raw: unknown): unknown => {
+      if (e instanceof HttpError && this.bus.faults.has('event-on-refused-write')) this.bus.signalUnchanged(path, ref, name, raw);
+      return e;
+    };
+    if (!this.isWritable(name, ref)) {
+      throw refused(new HttpError(403, `Attribute ${name} is read-only`), dataMemberOrUndefined(body));
+    }
     const raw = dataMember(body);
     let value: DbusValue;
     try {
@@ -84,10 +103,12 @@ export class Writer {
     } catch (e) {
       if (e instanceof HttpError && this.bus.faults.has('wrong-type-500')) throw new Error(`conversion of ${name} failed`);
       // wrong-type-stored skips the type check; a value outside an enumeration is the enum-accepts-* faults'.
-      if (!(e instanceof HttpError) || e instanceof OutOfDomain || !this.bus.faults.has('wrong-type-stored')) throw e;
+      if (!(e instanceof HttpError) || e instanceof OutOfDomain || !this.bus.faults.has('wrong-type-stored')) throw refused(e, raw);
       value = raw as DbusValue;
     }
     if (this.bus.faults.has('put-attr-ignored')) return;
+    // event-on-same-value: a write of the value held changes nothing, yet is signalled.
+    if (this.bus.faults.has('event-on-same-value') && sameValue(ref.property.value, value)) this.bus.signalUnchanged(path, ref, name);
     // transition-write-ignored: the host's requested transition alone is answered and not set.
     if (name === 'RequestedHostTransition' && this.bus.faults.has('transition-write-ignored')) return;
     this.store(path, ref, name, value);
@@ -118,9 +139,14 @@ export class Writer {
   /**
    * PUT {path} with the complete attribute map (rule 3): exactly the object's attribute names;
    * read-only attributes must keep their current values; writable ones are all updated or none.
-   * `partial` serves PATCH, which only the patch-accepted fault routes here.
+   * `partial` serves PATCH, which only the patch-accepted fault routes here. Its signals carry the
+   * cause `put-object`.
    */
   writeObject(path: string, body: unknown, partial = false): void {
+    this.bus.withCause('put-object', () => this.writeObjectNow(path, body, partial));
+  }
+
+  private writeObjectNow(path: string, body: unknown, partial: boolean): void {
     if (!this.bus.tree.hasNode(path)) throw new HttpError(404, `Path ${path} not found`);
     const data = dataMember(body);
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -156,6 +182,11 @@ export class Writer {
       for (const [name, , value] of changes) this.bus.writeNamesakes(path, name, value);
     }
   }
+}
+
+/** The data member of a body, undefined where it has none (the refused value a refusal signals). */
+function dataMemberOrUndefined(body: unknown): unknown {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
 }
 
 function dataMember(body: unknown): unknown {

@@ -68,7 +68,7 @@ export interface MutationOptions {
   scope?: MutationScope;
   faults?: string[];
   /**
-   * The answer faults at their sites (site-runs.ts), each in its site's area and the oracle:
+   * The answer and event faults at their sites (site-runs.ts), each in its site's area and the oracle:
    * `all` every pair, `none` (default) no pair; a list of pair names runs those.
    */
   sites?: 'all' | 'none' | readonly string[];

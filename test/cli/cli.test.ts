@@ -446,6 +446,16 @@ describe('simulate and load', () => {
     expect(r.stdout).toMatch(/status-ok-on-error\s+ENV-3\s+misreport\s/);
   });
 
+  test('simulate --list-faults --sites prints the answer and the event pairs, one FAULT@SITE a line', async () => {
+    const r = await cli(['simulate', '--list-faults', '--sites']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toContain('answer-omits-data@logout:ok');
+    expect(lines).toContain('event-dropped@put-attr:empty');
+    expect(lines).toContain('event-wrong-path@upload:both');
+    expect(lines.filter((l) => l.startsWith('event-'))).toHaveLength(64);
+  });
+
   test('load runs a bounded scenario and writes load.json', async () => {
     const dir = join(out, 'load');
     const r = await cli([

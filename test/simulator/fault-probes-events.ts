@@ -1,4 +1,5 @@
 /** Probes of the faults in simulator/faults-events.ts: each answers true when the simulator shows the fault. */
+import { expect } from 'vitest';
 import { CAP, eventsDuring, LED, session, type Probe } from './fault-probe-kit.js';
 import { I, openSocket, sleep, subscribe } from './helpers.js';
 
@@ -64,5 +65,25 @@ export const EVENT_PROBES: Record<string, Probe> = {
       300,
     );
     return got.length < 2;
+  },
+  'event-on-refused-write': async (sim) => {
+    const s = await session(sim);
+    // A wrongly typed value for the power cap (refused with 400) and a write of a read-only attribute (403).
+    const got = await eventsDuring(s, {}, async () => {
+      expect((await s.put(`${CAP}/attr/PowerCap`, 'not a number')).status).toBe(400);
+      expect((await s.put(`${LED.replace('enclosure_identify', 'bmc_booted')}/attr/Asserted`, 0)).status).toBe(403);
+      // A change the witness sees, so that the probe waits on a signalled change either way.
+      await s.put(`${LED}/attr/Asserted`, 1);
+    });
+    return got.some((e) => e.path === CAP || String(e.path).endsWith('/bmc_booted'));
+  },
+  'event-on-same-value': async (sim) => {
+    const s = await session(sim);
+    const held = (await s.get(`${CAP}/attr/PowerCap`)).body.data;
+    const got = await eventsDuring(s, {}, async () => {
+      await s.put(`${CAP}/attr/PowerCap`, held);
+      await s.put(`${LED}/attr/Asserted`, 1);
+    });
+    return got.some((e) => e.path === CAP);
   },
 };
