@@ -136,3 +136,27 @@ export async function runChecked<T>(t: CheckContext, env: FuzzEnv, p: FuzzProper
   }
   return reports;
 }
+
+/** How many of a property's fixed cases (run first, in order) its searches got through: the most any search ran. */
+export function examplesRan(reports: ReadonlyArray<FuzzReport<unknown>>, examples: number): number {
+  return Math.min(examples, Math.max(0, ...reports.map((r) => r.numRuns)));
+}
+
+/**
+ * Records one part of the coverage plan (client/plan.ts) a property's fixed cases make: `first` is
+ * the part's first case among the property's examples, `cases` how many it has.
+ */
+export function observePlanPart(
+  t: CheckContext,
+  key: string,
+  reports: ReadonlyArray<FuzzReport<unknown>>,
+  part: { first: number; cases: number; digest: string; detail?: string; examples: number },
+): void {
+  const ran = Math.min(part.cases, Math.max(0, examplesRan(reports, part.examples) - part.first));
+  t.observe(key, {
+    cases: part.cases,
+    ran,
+    digest: part.digest,
+    ...(part.detail !== undefined && { detail: part.detail }),
+  });
+}
