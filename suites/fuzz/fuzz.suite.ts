@@ -26,9 +26,8 @@ import { loginProperty } from './properties/login.js';
 import { serverErrorProperty } from './properties/server-error.js';
 import { STABILITY_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { stabilityProperty } from './properties/stability.js';
-import { writeProperty, writeTargets } from './properties/write.js';
+import { writeBoundaryPlan, writeProperty, writeTargets } from './properties/write.js';
 import { fuzzCheckTimeoutMs, fuzzEnv, observePlanPart, restoreWritablesAfter, runChecked } from './fuzz-check.js';
-import { writeBoundaryPlan } from './properties/write.js';
 import { boundariesOf, type FuzzEnv } from './properties/common.js';
 import { pathBoundaryPlan } from './path-boundaries.js';
 import { boundaryLoginCases, USER_BOUNDARIES } from './login.js';
@@ -39,6 +38,7 @@ import { stringifyJson } from '../../client/json.js';
 import { profileAllows } from '../../runner/config.js';
 
 const cfg = runConfig();
+const budget = (requestsPerRun: number) => ({ timeoutMs: fuzzCheckTimeoutMs(cfg, requestsPerRun) });
 
 /** The path boundaries' part of the plan, as far as a property that sends them first got. */
 function observePathBoundaries(t: CheckContext, env: FuzzEnv, reports: ReadonlyArray<FuzzReport<unknown>>): void {
@@ -52,7 +52,6 @@ function observePathBoundaries(t: CheckContext, env: FuzzEnv, reports: ReadonlyA
     examples: examples.length,
   });
 }
-const budget = (requestsPerRun: number) => ({ timeoutMs: fuzzCheckTimeoutMs(cfg, requestsPerRun) });
 
 check(
   ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4'],
