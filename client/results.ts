@@ -1,6 +1,7 @@
 /** The per-requirement verdict file (results.json) and how test outcomes roll up into it. */
 import { REQUIREMENTS, type Level, type Requirement } from '../catalogue/requirements.js';
 import type { Observation } from './results-types.js';
+import type { CoveragePlan } from './plan.js';
 import type { Exchange as EvidenceEntry } from './evidence.js';
 import type { Outage, SessionLoss } from './errors.js';
 
@@ -98,6 +99,8 @@ export interface Results {
   summary: Record<Verdict, number>;
   requirements: Array<RequirementResult & { expected?: string }>;
   observations: Array<Observation & { test: string }>;
+  /** The coverage plan the observations record (client/plan.ts): how much of it ran, and its digest. */
+  plan?: CoveragePlan;
   /** The known deviations applied: the file named, and every file they came from with its SHA-256. */
   expectations?: { file: string; platform?: string; files?: Array<{ file: string; sha256: string }> };
   trace?: RunTrace;

@@ -1,5 +1,6 @@
 /** What changed between two runs: the nightly question "what broke, what got fixed". */
-import { READ_PLAN_OBSERVATION, type Fingerprint, type Results, type Verdict } from '../client/results.js';
+import type { Fingerprint, Results, Verdict } from '../client/results.js';
+import { coveragePlan, planText as planOfText, type CoveragePlan } from '../client/plan.js';
 
 export interface VerdictChange {
   id: string;
@@ -25,25 +26,27 @@ export interface Trend {
   /** The target's firmware moved between the runs ("2.14.0 → 2.15.0"): the changes are the new firmware's. */
   firmware?: string;
   /**
-   * Both runs read the same plan (the digest of EP-4's read plan) of a target with the same
+   * Both runs covered the same plan (client/plan.ts: its digest) of a target with the same
    * fingerprint: a verdict that changed then changed with something other than the target and what
    * was covered (the seed, the time, the network).
    */
   samePlanAndTarget?: { digest: string };
 }
 
-/** The digest of the read plan a run recorded, if it recorded one. */
-export function planDigest(r: Results): string | undefined {
-  const value = r.observations.find((o) => o.key === READ_PLAN_OBSERVATION)?.value as { digest?: unknown } | undefined;
-  return typeof value?.digest === 'string' ? value.digest : undefined;
+/** The plan a run covered (client/plan.ts): results.json's record, or for an older run its observations'. */
+export function runPlan(r: Results): CoveragePlan | undefined {
+  return r.plan ?? coveragePlan(r.observations);
 }
 
-/** "28 of 32 objects (96 attributes, 24 of 24 kinds), digest 6a31fa5e2061e053": what EP-4's plan read. */
+/** The digest of the plan a run covered, if it recorded one. */
+export function planDigest(r: Results): string | undefined {
+  return runPlan(r)?.digest;
+}
+
+/** "reads 28 of 32 objects × 3 routes, …; login boundaries 40; …; digest …": how much of the plan ran. */
 export function planText(r: Results): string | undefined {
-  const v = r.observations.find((o) => o.key === READ_PLAN_OBSERVATION)?.value as
-    { objects?: number; objectsInTree?: number; attributes?: number; strata?: string; digest?: string } | undefined;
-  if (typeof v?.digest !== 'string') return undefined;
-  return `${v.objects} of ${v.objectsInTree} objects (${v.attributes} attributes, ${v.strata} kinds), digest ${v.digest}`;
+  const plan = runPlan(r);
+  return plan && planOfText(plan);
 }
 
 /** The plan's digest when both runs read the same plan of a target with the same fingerprint. */

@@ -3,7 +3,7 @@ import { headline } from '../client/headline.js';
 import { namesWritableHint, withoutWritableHint } from '../client/writable-hint.js';
 import { runNotices } from './run-notices.js';
 import { isNotRunNote, NOTHING_JUDGED_EXIT, nothingJudged, type RequirementResult, type Results, type Verdict } from '../client/results.js';
-import type { Trend, VerdictChange } from './changes.js';
+import { planText, type Trend, type VerdictChange } from './changes.js';
 import { partlyByReason, PARTLY } from './partly.js';
 
 const SHOWN: Verdict[] = ['FAIL', 'XPASS', 'WARN', 'XFAIL', 'NOT_TESTED'];
@@ -66,6 +66,9 @@ export function formatSummary(results: Results, unhandled: string[], context: Su
   // An interrupted run's exit is the signal's; its "ran" line already says what it judged.
   if (nothingJudged(s) && !results.interrupted)
     lines.push(`nothing was judged: every requirement is NOT_TESTED (exit ${NOTHING_JUDGED_EXIT})`);
+  // What the target decided the run covers, and how much of it ran: two runs with one digest compare.
+  const plan = planText(results);
+  if (plan) lines.push(`plan: ${plan}`);
   lines.push(
     `requirements: ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED${expected} (${results.requirements.length} in all; ${(results.durationMs / 1000).toFixed(1)} s)`,
   );

@@ -32,6 +32,7 @@ import type { PreparedDirectory } from '../report/baseline.js';
 import { applyExpectations, digestOf, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
+import { coveragePlan } from '../client/plan.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
@@ -204,6 +205,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       opts.requirements ? { ...o, requirements: o.requirements.filter((id) => opts.requirements!.includes(id)) } : o;
     const outcomes = guard.outcomes(reporter.outcomes).map(selected);
     const requirements = applyExpectations(buildRequirementResults(outcomes, absentReason), expectations, partial);
+    const plan = coveragePlan(reporter.observations);
     const results: Results = {
       target: cfg.target,
       ...(cfg.insecure && { insecure: true as const }),
@@ -218,6 +220,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       summary: summarize(requirements),
       requirements,
       observations: reporter.observations,
+      ...(plan && { plan }),
       ...(expectations && {
         expectations: {
           file: expectations.file,

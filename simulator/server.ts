@@ -109,12 +109,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   });
   const dialectServer = dialect.server(ctx);
 
+  // The dialect's limit on a request's head, as its server reads it (Node's 16 KiB otherwise).
+  const headLimit = dialect.headLimit ? { maxHeaderSize: dialect.headLimit.bytes } : {};
   let server: Server;
   if (plain) {
-    server = createHttpServer();
+    server = createHttpServer({ ...headLimit });
   } else {
     const pair = options.cert && options.key ? { cert: options.cert, key: options.key } : await selfSignedCertificate();
-    server = createHttpsServer({ cert: pair.cert, key: pair.key });
+    server = createHttpsServer({ cert: pair.cert, key: pair.key, ...headLimit });
   }
   const routeLatency = options.routeLatencyMs;
   server.on('request', (req, res) => {
@@ -130,6 +132,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     const s = socket as Socket;
     if (err.code === 'ECONNRESET' || !s.writable || (s as unknown as { _httpMessage?: unknown })._httpMessage) {
+      s.destroy();
+      return;
+    }
+    // bmcweb of 2023 closes the connection on a head over its limit, answering nothing.
+    if (err.code === 'HPE_HEADER_OVERFLOW' && dialect.headLimit?.overflow === 'close') {
       s.destroy();
       return;
     }

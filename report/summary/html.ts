@@ -124,7 +124,7 @@ function identity(ctx: Pick<ReportContext, 'results' | 'tool' | 'trend'>): Html 
     ['Expectations', r.expectations && [r.expectations.platform, r.expectations.file].filter(Boolean).join(', ')],
     ['Date', `${r.startedAt} (${(r.durationMs / 1000).toFixed(1)} s)`],
     ['Seed', r.seed],
-    ['Read plan (EP-4)', planText(r)],
+    ['Coverage plan', planText(r)],
     ['Tool', `${ctx.tool.name} ${ctx.tool.version}`],
     ['Catalogue', catalogueVersion(ctx.tool)],
     [

@@ -41,7 +41,7 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
     markdownTable([[...VERDICTS], VERDICTS.map((v) => String(s[v] ?? 0))], { align: VERDICTS.map(() => 'r') }),
     '',
     `${identity ? `${md(identity)}; ` : ''}profile ${md(r.profile)}, namespace ${md(r.namespace)}, seed ${r.seed}, started ${md(r.startedAt)}; ` +
-      (plan ? `read plan ${md(plan)}; ` : '') +
+      (plan ? `plan: ${md(plan)}; ` : '') +
       `${ctx.tool.name} ${ctx.tool.version}, catalogue of ${catalogueVersion(ctx.tool)}.`,
   ];
   for (const notice of runNotices(r)) lines.push('', `> **${md(notice)}**`);

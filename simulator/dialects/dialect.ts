@@ -63,6 +63,12 @@ export interface Dialect {
   server(ctx: Context): DialectServer;
   /** How long a typical request (a GET of an object) takes at this request time, queueing aside. */
   typicalRequestMs(requestMs: number): number;
+  /**
+   * The most bytes of a request's head (request line and headers) the server reads, and what it does
+   * with a longer one: answer 431, or close the connection without an answer. Unset: Node's 16 KiB
+   * and 431.
+   */
+  headLimit?: { bytes: number; overflow: 'answer' | 'close' };
 }
 
 /**

@@ -35,9 +35,19 @@ const PHOSPHOR_REST: Dialect = {
   typicalRequestMs: (requestMs) => serviceMs(requestMs, { objects: 1 }),
 };
 
-/** image_upload.hpp gives up after a 15 s timer; C++, its time per request is not modelled. */
+/**
+ * image_upload.hpp gives up after a 15 s timer; C++, its time per request is not modelled.
+ * http/http_connection.hpp reads a request's head into `flat_static_buffer<8192>` with
+ * `header_limit(httpHeaderLimit)`, `httpHeaderLimit = 8192` (lines 53, 71, 655 at a87c4180; 71, 292,
+ * 965 at 7debb8928f3d): a longer head (a path segment of thousands of characters) is a read error.
+ * In 2023 every read error closes the connection without an answer (async_read_header's handler:
+ * `if (errorWhileReading) { close(); return; }`, lines 443-473 at a87c4180); since "Fix large
+ * content error codes" (1d1d7784f7, 2024) `error::header_limit` answers 431 and closes
+ * (afterReadHeaders, lines 621-630 at 7debb8928f3d).
+ */
 function bmcweb(version: BmcwebVersion): Dialect {
   return {
+    headLimit: { bytes: 8192, overflow: version === '2023' ? 'close' : 'answer' },
     family: 'bmcweb',
     defaults: { eventLatencyMs: 0, uploadFailDelayMs: 15_000, pingIntervalMs: 20_000, requestMs: 0 },
     wire: BMCWEB_WIRE,

@@ -33,6 +33,7 @@ import { brief, described, matching, recent, type Subscription } from './engine/
 import { collectTogether, eventTimes, quietSince } from './engine/waits.js';
 import { AttrWriter, subscribe, tryGoLive, type NotLive, type WriteRecord } from './events.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
+import { digestOf, PLAN_OBSERVATIONS } from '../../client/plan.js';
 
 /** The subscriptions a matrix opens only where it can (see the table above); `only` and `all` it always has. */
 const OPTIONAL = ['onlyB', 'both', 'byIface', 'bothIfaces', 'either', 'neither', 'nearPaths', 'nearSlash', 'nearIface', 'early'] as const;
@@ -192,6 +193,9 @@ async function measure(t: CheckContext): Promise<Matrix> {
     : undefined;
   if (early) await Promise.race([isOpen, early]);
   const subs = [m.only, m.all, ...OPTIONAL.map((k) => m[k])].filter((x): x is Subscription => x !== undefined);
+  // The filter shapes the target let the matrix open: their part of the run's coverage plan.
+  const shapes = ['only', 'all', ...OPTIONAL.filter((k) => (k === 'early' ? early !== undefined : m[k] !== undefined))];
+  t.observe(PLAN_OBSERVATIONS.filters, { cases: shapes.length, ran: shapes.length, names: shapes, digest: digestOf(shapes) });
   for (const sub of subs) m.from.set(sub, sub.socket.mark());
   const writers = m.b ? [a, m.b] : [a];
   for (const w of writers) m.written.set(w, []);

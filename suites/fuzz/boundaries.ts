@@ -4,11 +4,12 @@
  * reserved character of RFC 3986 (and `%`) inside a real object's path, and the largest body the
  * generator makes. A verdict on them so never depends on the seed. All are reads, except the
  * largest body, which goes to the sentinel (a path that names nothing) where the profile allows
- * changing methods.
+ * changing methods. The path boundaries of every read route (path-boundaries.ts) follow them.
  */
 import { profileAllows } from '../../runner/config.js';
 import { deepNesting } from './bodies.js';
 import { LONG_LENGTHS } from './paths.js';
+import { pathBoundaryPlan } from './path-boundaries.js';
 import type { FuzzRequest, RequestOptions } from './requests.js';
 
 /** RFC 3986 gen-delims and sub-delims, and the escape character itself. */
@@ -38,6 +39,7 @@ export function boundaryRequests(opts: RequestOptions): FuzzRequest[] {
       read(`${object.slice(0, object.lastIndexOf('/') + 1)}${ch}${object.slice(object.lastIndexOf('/') + 1)}`),
     ),
     read(object, { body: deepNesting(5000), contentType: 'application/json' }),
+    ...pathBoundaryPlan(model).requests,
   ];
   if (profileAllows(opts.profile, 'safe'))
     out.push({

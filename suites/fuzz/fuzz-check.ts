@@ -131,8 +131,33 @@ export async function runChecked<T>(t: CheckContext, env: FuzzEnv, p: FuzzProper
   if (last.interrupted && !last.replayed && !last.failed) {
     t.observe(
       `fuzz ${p.key} budget`,
-      `the time limit (${Math.round(timeLimitMs / 1000)} s) stopped fuzzing after ${last.numRuns} of ${t.cfg.fuzzRuns} runs`,
+      // The fixed cases run first and count among fast-check's runs: only the generated ones are asked for.
+      `the time limit (${Math.round(timeLimitMs / 1000)} s) stopped fuzzing after ${Math.max(0, last.numRuns - (p.examples?.length ?? 0))} of ${t.cfg.fuzzRuns} generated runs`,
     );
   }
   return reports;
+}
+
+/** How many of a property's fixed cases (run first, in order) its searches got through: the most any search ran. */
+export function examplesRan(reports: ReadonlyArray<FuzzReport<unknown>>, examples: number): number {
+  return Math.min(examples, Math.max(0, ...reports.map((r) => r.numRuns)));
+}
+
+/**
+ * Records one part of the coverage plan (client/plan.ts) a property's fixed cases make: `first` is
+ * the part's first case among the property's examples, `cases` how many it has.
+ */
+export function observePlanPart(
+  t: CheckContext,
+  key: string,
+  reports: ReadonlyArray<FuzzReport<unknown>>,
+  part: { first: number; cases: number; digest: string; detail?: string; examples: number },
+): void {
+  const ran = Math.min(part.cases, Math.max(0, examplesRan(reports, part.examples) - part.first));
+  t.observe(key, {
+    cases: part.cases,
+    ran,
+    digest: part.digest,
+    ...(part.detail !== undefined && { detail: part.detail }),
+  });
 }

@@ -26,12 +26,32 @@ import { loginProperty } from './properties/login.js';
 import { serverErrorProperty } from './properties/server-error.js';
 import { STABILITY_REQUIREMENTS } from '../../catalogue/requirements.js';
 import { stabilityProperty } from './properties/stability.js';
-import { writeProperty, writeTargets } from './properties/write.js';
-import { fuzzCheckTimeoutMs, fuzzEnv, restoreWritablesAfter, runChecked } from './fuzz-check.js';
+import { writeBoundaryPlan, writeProperty, writeTargets } from './properties/write.js';
+import { fuzzCheckTimeoutMs, fuzzEnv, observePlanPart, restoreWritablesAfter, runChecked } from './fuzz-check.js';
+import { boundariesOf, type FuzzEnv } from './properties/common.js';
+import { pathBoundaryPlan } from './path-boundaries.js';
+import { boundaryLoginCases, USER_BOUNDARIES } from './login.js';
+import type { FuzzReport } from './runner.js';
+import type { CheckContext } from '../harness/check.js';
+import { digestOf, PLAN_OBSERVATIONS } from '../../client/plan.js';
+import { stringifyJson } from '../../client/json.js';
 import { profileAllows } from '../../runner/config.js';
 
 const cfg = runConfig();
 const budget = (requestsPerRun: number) => ({ timeoutMs: fuzzCheckTimeoutMs(cfg, requestsPerRun) });
+
+/** The path boundaries' part of the plan, as far as a property that sends them first got. */
+function observePathBoundaries(t: CheckContext, env: FuzzEnv, reports: ReadonlyArray<FuzzReport<unknown>>): void {
+  const plan = pathBoundaryPlan(env.model);
+  const examples = boundariesOf(env);
+  observePlanPart(t, PLAN_OBSERVATIONS.paths, reports, {
+    first: examples.findIndex((r) => r.family === plan.requests[0]?.family && r.path === plan.requests[0]?.path),
+    cases: plan.requests.length,
+    digest: plan.digest,
+    detail: `${plan.routes} routes × ${plan.boundaries} on ${plan.object}`,
+    examples: examples.length,
+  });
+}
 
 check(
   ['ENV-1', 'ENV-2', 'ENV-3', 'ENV-4'],
@@ -39,7 +59,7 @@ check(
   async (t) => {
     if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
     const env = await fuzzEnv(t);
-    await runChecked(t, env, envelopeProperty(env));
+    observePathBoundaries(t, env, await runChecked(t, env, envelopeProperty(env)));
   },
   budget(1),
 );
@@ -62,7 +82,15 @@ check(
     const env = await fuzzEnv(t);
     const loginClient = t.client.fork();
     t.cleanup(() => loginClient.close());
-    await runChecked(t, env, loginProperty(env, loginClient));
+    const reports = await runChecked(t, env, loginProperty(env, loginClient));
+    const cases = boundaryLoginCases(env.who);
+    observePlanPart(t, PLAN_OBSERVATIONS.login, reports, {
+      first: 0,
+      cases: cases.length,
+      digest: digestOf(cases.map((c) => stringifyJson(c))),
+      detail: `${USER_BOUNDARIES.length} user names × 3 body forms, 1 password`,
+      examples: cases.length,
+    });
     t.observe('failed logins naming the user not sent so far (lockout guard)', env.loginFailures.skipped);
   },
   budget(1.2),
@@ -74,7 +102,7 @@ check(
   async (t) => {
     if (profileAllows(t.cfg.profile, 'safe')) await restoreWritablesAfter(t);
     const env = await fuzzEnv(t);
-    await runChecked(t, env, serverErrorProperty(env));
+    observePathBoundaries(t, env, await runChecked(t, env, serverErrorProperty(env)));
     const after = await t.client.get(env.knownGood);
     ensure(after.status === 200, `GET ${env.knownGood} answers ${after.status} after fuzzing`, 'ERR-5');
   },
@@ -93,7 +121,15 @@ check(
       'write targets',
       targets.map((w) => `${w.attr.path}/attr/${w.attr.name} (${w.kind})`),
     );
-    await runChecked(t, env, writeProperty(env, targets));
+    const reports = await runChecked(t, env, writeProperty(env, targets));
+    const plan = writeBoundaryPlan(targets);
+    observePlanPart(t, PLAN_OBSERVATIONS.writes, reports, {
+      first: 0,
+      cases: plan.cases,
+      digest: plan.digest,
+      detail: `${plan.writables} writable${plan.writables === 1 ? '' : 's'}`,
+      examples: plan.cases,
+    });
     // The spec leaves open what a body that is not {"data": …} JSON gets; refusing it is better.
     if (env.acceptedMalformed.length > 0) t.observe('writes accepted with a malformed body', env.acceptedMalformed, 'ERR-6');
   },

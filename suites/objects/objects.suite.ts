@@ -119,6 +119,8 @@ check('EP-4', "GET {path}/attr/{name} answers with the bare value equal to the o
   t.observe(READ_PLAN_OBSERVATION, {
     objects: plan.objects.length,
     objectsInTree: plan.objectsInTree,
+    // Each attribute by the object's map, attr/ and the parent's enumerate.
+    routes: 3,
     strata: `${plan.strataCovered} of ${plan.strata}`,
     attributes: plan.attributes,
     digest: plan.digest,

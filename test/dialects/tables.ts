@@ -55,4 +55,5 @@ export const BMCWEB: Readonly<Record<string, Expected>> = {
 export const BMCWEB_2023: Readonly<Record<string, Expected>> = {
   ...BMCWEB_ANY_VERSION,
   'ENV-4': { verdict: 'FAIL', deviation: 'refusals and 404s carry their reason phrase as a plain-text body without a Content-Type' },
+  'ERR-5': { verdict: 'FAIL', deviation: 'a request head over 8192 bytes (an overlong path segment) drops the connection unanswered' },
 };

@@ -8,7 +8,8 @@ import { findBaseline } from '../../report/baseline.js';
 import { prepareRun } from '../../report/outputs.js';
 import { newlyFailing, newlyPassing, otherChanges, planText, samePlanAndTarget, verdictChanges } from '../../report/changes.js';
 import { summaryMarkdown } from '../../report/summary/md.js';
-import { formatTrend } from '../../report/console-summary.js';
+import { formatSummary, formatTrend } from '../../report/console-summary.js';
+import { coveragePlan, PLAN_OBSERVATIONS } from '../../client/plan.js';
 import { resultsWith, temporaryFolders } from './fixture.js';
 
 const folders = temporaryFolders();
@@ -53,8 +54,10 @@ describe('changes since a baseline', () => {
 });
 
 describe('a verdict that changed while the plan and the target did not', () => {
-  const withPlan = (verdict: 'PASS' | 'FAIL', digest: string, firmware = '2.14.0'): Results => {
+  /** A run that recorded EP-4's read plan and, unless `readsOnly`, the fuzz area's path boundaries (24 of 70 ran). */
+  const withPlan = (verdict: 'PASS' | 'FAIL', digest: string, firmware = '2.14.0', readsOnly = false): Results => {
     const r = resultsWith({ 'EP-4': { verdict } });
+    const paths = { cases: 70, ran: 24, digest: 'pppp', detail: '5 routes × 14 boundaries of /x' };
     return {
       ...r,
       fingerprint: { firmware, objects: 55 },
@@ -63,33 +66,48 @@ describe('a verdict that changed while the plan and the target did not', () => {
         {
           requirement: 'EP-4',
           key: READ_PLAN_OBSERVATION,
-          value: { objects: 28, objectsInTree: 32, attributes: 96, strata: '24 of 24', digest },
+          value: { objects: 28, objectsInTree: 32, routes: 3, attributes: 96, strata: '24 of 24', digest },
           test: '[EP-4] x',
         },
+        ...(readsOnly
+          ? []
+          : [
+              { requirement: 'ENV-1', key: PLAN_OBSERVATIONS.paths, value: { ...paths, ran: 70 }, test: '[ENV-1] x' },
+              { requirement: 'ERR-5', key: PLAN_OBSERVATIONS.paths, value: paths, test: '[ERR-5] x' },
+            ]),
       ],
     };
   };
 
-  test('is marked when both runs read one plan of a target with one fingerprint, and only then', async () => {
+  test('is marked when both runs covered one plan of a target with one fingerprint, and only then', async () => {
     const before = withPlan('PASS', 'aaaa');
     const after = withPlan('FAIL', 'aaaa');
-    expect(samePlanAndTarget(before, after)).toEqual({ digest: 'aaaa' });
+    const digest = coveragePlan(after.observations)!.digest;
+    expect(digest).toMatch(/^[0-9a-f]{16}$/);
+    expect(samePlanAndTarget(before, after)).toEqual({ digest });
     expect(samePlanAndTarget(before, withPlan('FAIL', 'bbbb'))).toBeUndefined();
     expect(samePlanAndTarget(before, withPlan('FAIL', 'aaaa', '2.15.0'))).toBeUndefined();
+    // The same reads without the fuzz area's boundaries is another plan.
+    expect(samePlanAndTarget(before, withPlan('FAIL', 'aaaa', '2.14.0', true))).toBeUndefined();
     expect(samePlanAndTarget(resultsWith(), resultsWith())).toBeUndefined();
-    expect(planText(after)).toBe('28 of 32 objects (96 attributes, 24 of 24 kinds), digest aaaa');
+    // How much ran: a part two checks send counts what the one that got least far sent.
+    const text = `reads 28 of 32 objects × 3 routes, 96 attributes, 24 of 24 kinds; path boundaries 24 of 70 (5 routes × 14 boundaries of /x); digest ${digest}`;
+    expect(planText(after)).toBe(text);
     expect(
       summaryMarkdown({ results: after, trend: undefined, tool: { name: 'bmc-conformance', version: '0', catalogue: 'c' } as never }),
-    ).toContain('read plan 28 of 32 objects (96 attributes, 24 of 24 kinds), digest aaaa');
+    ).toContain(`plan: ${text}`);
+    expect(formatSummary(after, [])).toContain(`plan: ${text}`);
+    // results.json's own record wins over the observations (an older run has only these).
+    expect(planText({ ...after, plan: { digest: 'rrrr', parts: {} } })).toBe('digest rrrr');
     expect(planText(resultsWith())).toBeUndefined();
 
     const dir = await folders.make('bmc-same-plan-');
     await writeFile(join(dir, 'before.json'), JSON.stringify(before));
     const baseline = await findBaseline(dir, after, join(dir, 'before.json'));
-    expect(baseline?.trend.samePlanAndTarget).toEqual({ digest: 'aaaa' });
+    expect(baseline?.trend.samePlanAndTarget).toEqual({ digest });
     const lines = formatTrend(baseline!.trend);
     expect(lines[1]).toMatch(/EP-4\s+PASS -> FAIL {2}\(newly failing\) {2}\(same plan, same target\)/);
-    expect(lines.at(-1)).toContain('both runs read plan aaaa of a target with the same fingerprint');
+    expect(lines.at(-1)).toContain(`both runs read plan ${digest} of a target with the same fingerprint`);
     const other = await findBaseline(dir, withPlan('FAIL', 'cccc'), join(dir, 'before.json'));
     expect(formatTrend(other!.trend).join('\n')).not.toContain('same plan');
   });

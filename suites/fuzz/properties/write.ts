@@ -13,6 +13,7 @@ import type { FuzzRequest } from '../requests.js';
 import type { FuzzProperty } from '../runner.js';
 import { describeDrop, isMap, isSuccess, line, readOk, send, statusText, unjudged, type FuzzEnv, type WriteTarget } from './common.js';
 import { effectiveData, typedAs } from './value-type.js';
+import { digestOf } from '../../../client/plan.js';
 
 export interface WriteCase {
   target: number;
@@ -102,28 +103,85 @@ export function writeCaseArb(targets: readonly WriteTarget[]): fc.Arbitrary<Writ
   return fc.oneof(...perTarget);
 }
 
+/** A named value at a boundary of a writable's type. */
+export interface TypeBoundary {
+  name: string;
+  value: unknown;
+}
+
+const NOT_A_NUMBER = 'bmc-conformance-not-a-number';
+
 /**
- * The boundaries every run writes first, whatever the seed: each writable with a value of another
- * type and with a value beyond its type's range, so that what the target answers to a wrongly typed
- * write (and the answer's own envelope) is judged at every seed.
+ * The boundaries of a writable's type: empty, zero, the extremes, beyond the type's range and a
+ * value of another type. Each is a value the seeded cases may already write (rightValueArb,
+ * edgeValueArb, wrongValueArb): the boundaries only make them certain.
+ */
+export function typeBoundaries(t: WriteTarget): TypeBoundary[] {
+  const b = (name: string, value: unknown): TypeBoundary => ({ name, value });
+  switch (t.kind) {
+    case 'string':
+      return [b('empty', ''), b('long', 'a'.repeat(255)), b('non-ascii', 'é✓😀'), b('other type', 600)];
+    case 'enum': {
+      const members = (t.attr.values ?? []).filter((v): v is string => typeof v === 'string');
+      const first = members[0] ?? String(t.original);
+      return [
+        ...members.map((m, i) => b(`member ${i + 1}`, m)),
+        b('empty', ''),
+        b('case', first.toLowerCase() === first ? first.toUpperCase() : first.toLowerCase()),
+        b('beyond', 'BmcConformanceNoSuchMember'),
+        b('other type', 600),
+      ];
+    }
+    case 'integer':
+      return [
+        b('zero', 0),
+        b('max 16-bit', 65_535),
+        b('max int32', 2 ** 31 - 1),
+        b('beyond uint32', 2 ** 32),
+        b('beyond 64-bit', 2n ** 64n),
+        b('negative', -1),
+        b('fraction', 0.5),
+        b('other type', NOT_A_NUMBER),
+      ];
+    case 'bool01':
+    case 'boolean':
+      return [b('zero', 0), b('one', 1), b('false', false), b('true', true), b('beyond', 2), b('negative', -1), b('other type', 'true')];
+    case 'float':
+      return [
+        b('zero', 0),
+        b('max', Number.MAX_VALUE),
+        b('min', -Number.MAX_VALUE),
+        b('smallest', Number.MIN_VALUE),
+        b('other type', NOT_A_NUMBER),
+      ];
+    case 'array':
+      return [b('empty', []), b('other type', 600)];
+    case 'object':
+      return [b('empty', {}), b('other type', 600)];
+    default:
+      return [b('other type', 600)];
+  }
+}
+
+/**
+ * The boundaries every run writes first, whatever the seed: each writable with each boundary of its
+ * type, so that what the target answers to them (and the answer's own envelope) is judged at every
+ * seed. The property's restore puts each writable back afterwards.
  */
 export function writeBoundaries(targets: readonly WriteTarget[]): WriteCase[] {
-  const numeric = (t: WriteTarget) => t.kind === 'integer' || t.kind === 'bool01' || t.kind === 'boolean' || t.kind === 'float';
-  const beyond = (t: WriteTarget): unknown[] =>
-    t.kind === 'integer'
-      ? [2 ** 32]
-      : t.kind === 'bool01' || t.kind === 'boolean'
-        ? [2]
-        : t.kind === 'enum'
-          ? ['BmcConformanceNoSuchMember']
-          : [];
   return targets.flatMap((t, target) =>
-    [numeric(t) ? 'bmc-conformance-not-a-number' : 600, ...beyond(t)].map((value): WriteCase => ({
+    typeBoundaries(t).map(({ value }): WriteCase => ({
       target,
       body: { shape: 'data', value, malform: { kind: 'none' } },
       contentType: 'application/json',
     })),
   );
+}
+
+/** The write boundaries' part of the coverage plan: writables, cases and a digest of what they are. */
+export function writeBoundaryPlan(targets: readonly WriteTarget[]): { writables: number; cases: number; digest: string } {
+  const lines = targets.flatMap((t) => typeBoundaries(t).map((b) => `${t.attr.path}/attr/${t.attr.name} ${t.kind} ${b.name}`));
+  return { writables: targets.length, cases: lines.length, digest: digestOf(lines) };
 }
 
 export function writeRequest(t: WriteTarget, c: WriteCase): FuzzRequest {
