@@ -1,5 +1,6 @@
 /** What the catalogue says of each fault (simulator/faults*.ts). */
 import type { Operator } from '../catalogue/operators.js';
+import type { Area } from '../catalogue/requirements.js';
 
 export interface FaultInfo {
   name: string;
@@ -22,4 +23,10 @@ export interface FaultInfo {
    * these faults and the clean simulator only.
    */
   stateful?: true;
+  /**
+   * The area whose traffic reaches it when no area judging its requirement does (a refused write
+   * only the writes area sends, seen by the run-wide oracle): the self-test's lean run is that area
+   * whole, with the oracle behind it.
+   */
+  reachedBy?: Area;
 }

@@ -78,12 +78,16 @@ export const EVENT_FAULTS = [
     description:
       'a refused PUT {path}/attr/{name} (read-only, wrongly typed, outside the enumeration) still pushes a PropertiesChanged with the refused value',
     operator: 'extra',
+    // The writes area sends refused writes; the run's watcher sees their events.
+    reachedBy: 'writes',
   },
   {
     name: 'event-on-same-value',
     requirement: 'EV-2',
     description: 'a PUT {path}/attr/{name} of the value it holds pushes a PropertiesChanged, though nothing changed',
     operator: 'extra',
+    // The write property's boundaries write values a property already holds; the run's watcher sees their events.
+    reachedBy: 'fuzz',
   },
   {
     name: 'properties-changed-coalesced',

@@ -186,6 +186,7 @@ export async function runMutation(opts: MutationOptions = {}): Promise<MutationR
     ...chosen.map((f) => {
       // A pair runs its site's area whole, whatever the scope: the oracle judges what that area receives.
       if ('area' in f) return { faults: [f.name], seed, ...RUN_SETTINGS, only: [(f as SitePair).area] };
+      if (f.reachedBy && scope === 'judging') return { faults: [f.name], seed, ...RUN_SETTINGS, only: [f.reachedBy] };
       const only = faultAreas(f, scope);
       // Judging scope: only the tests that name the requirement or a knock-on (a fifth less CPU per run).
       const requirements = scope === 'judging' ? [f.requirement, ...Object.keys(f.knockOn ?? {})] : undefined;

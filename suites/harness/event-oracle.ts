@@ -152,11 +152,12 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   }
 
   // The objects whose values the run cannot attribute: touched by an action, upload or DELETE, or new.
-  const touched = input.causes.filter((c) => c.kind === 'action' || c.kind === 'delete').map((c) => c.path);
+  // A refused action or DELETE changes nothing: an event it brings is judged like any other.
+  const touched = input.causes.filter((c) => (c.kind === 'action' || c.kind === 'delete') && c.outcome !== 'refused').map((c) => c.path);
   for (const s of input.subscriptions)
     for (const e of s.subscriber.events)
       if (isMap(e.data) && e.data.event === 'InterfacesAdded' && typeof e.data.path === 'string') touched.push(e.data.path);
-  const uploads = input.causes.some((c) => c.kind === 'upload');
+  const uploads = input.causes.some((c) => c.kind === 'upload' && c.outcome !== 'refused');
   const attributable = (path: string) => !touched.some((t) => related(path, t)) && !(uploads && /\/software(\/|$)/.test(path));
 
   // The written properties, with their writes in the order sent.
