@@ -32,6 +32,7 @@ import type { PreparedDirectory } from '../report/baseline.js';
 import { applyExpectations, digestOf, expectationsFrom, unexpectedFailures, type Expectations } from './expectations.js';
 import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
+import { treeReadsLine } from '../client/tree-reads.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
@@ -227,6 +228,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       }),
       ...(trace && { trace }),
       ...guard.record(),
+      treeReads: guard.treeReads(),
     };
     const resultsFile = join(outDir, 'results.json');
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
@@ -241,6 +243,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     };
     const summary = [...guard.lines(), ...formatSummary(results, reporter.unhandled, context), ...formatTrend(report.trend, interrupted)];
     for (const line of summary) print(line);
+    print(treeReadsLine(results.treeReads!));
     print(`results: ${resultsFile}${interrupted ? ' (partial: the run was interrupted)' : ''}`);
     if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (embedded?.log && embedded.log.lines > 0) print(`simulator log: ${embedded.log.path} (${embedded.log.lines} lines)`);
