@@ -127,6 +127,7 @@ export class TreeReadTally {
 export function treeReadsLine(t: TreeReads): string {
   const areas = t.areas
     .filter((a) => a.count > 0)
+    .sort((a, b) => b.seconds - a.seconds || b.count - a.count)
     .map((a) => `${a.area} ${a.count} (${a.seconds} s)`)
     .join(', ');
   const root = t.plan ? ` (one enumerate of the root: ${(t.plan.rootEnumerateMs / 1000).toFixed(1)} s)` : '';

@@ -33,6 +33,7 @@ import { applyExpectations, digestOf, expectationsFrom, unexpectedFailures, type
 import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
 import { treeReadsLine } from '../client/tree-reads.js';
+import { planReads, type ReadPlan } from './read-costs.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
@@ -156,8 +157,13 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
     let leftBehind: TraceReport | undefined;
+    let readPlan: ReadPlan | undefined;
     try {
+      const snapshotStart = performance.now();
       const before = await takeSnapshot(client, cfg.namespace);
+      // The snapshot is a whole-tree enumerate: its cost plans the run's reads.
+      readPlan = before && planReads(cfg, performance.now() - snapshotStart);
+      for (const note of readPlan?.notes ?? []) print(`plan: ${note}`);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
       const terminal = !opts.print && process.stdout.isTTY === true;
       const { runSuites } = await suites;
@@ -228,7 +234,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       }),
       ...(trace && { trace }),
       ...guard.record(),
-      treeReads: guard.treeReads(),
+      treeReads: { ...guard.treeReads(), ...(readPlan && { plan: readPlan }) },
     };
     const resultsFile = join(outDir, 'results.json');
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
