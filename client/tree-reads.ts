@@ -68,10 +68,6 @@ export class TreeReadTally {
     this.reads.push(read);
   }
 
-  get size(): number {
-    return this.reads.length;
-  }
-
   summary(): TreeReads {
     const areas = new Map<string, TreeReadGroup>();
     const tests = new Map<string, TreeReads['tests'][number]>();
