@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../client/package-root.js';
 import { spawnListening, type SpawnedSimulator } from './spawned-simulator.js';
+import type { TreeReads } from '../client/tree-reads.js';
 
 const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
@@ -37,6 +38,8 @@ interface Timed {
   summary: string;
   /** Seconds per area, from the run's "area NAME: N tests in S s" lines. */
   areas: Map<string, number>;
+  /** results.json's whole-tree reads (absent from a run that wrote none). */
+  treeReads?: TreeReads;
 }
 
 /** `simulate` in a child process; resolves with its URL once it listens. */
@@ -58,11 +61,20 @@ async function timedRun(url: string | undefined, extra: string[]): Promise<Timed
       child.once('close', (code) => resolve(code ?? 1));
     });
     const seconds = (performance.now() - started) / 1000;
-    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as { summary: Record<string, number> };
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as {
+      summary: Record<string, number>;
+      treeReads?: TreeReads;
+    };
     const s = results.summary;
     const areas = new Map<string, number>();
     for (const m of stdout.matchAll(/^area (\S+): \d+ tests in ([\d.]+) s/gm)) areas.set(m[1]!, (areas.get(m[1]!) ?? 0) + Number(m[2]));
-    return { seconds, exitCode, areas, summary: `${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED` };
+    return {
+      seconds,
+      exitCode,
+      areas,
+      summary: `${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.NOT_TESTED} NOT_TESTED`,
+      treeReads: results.treeReads,
+    };
   } finally {
     await rm(out, { recursive: true, force: true });
   }
@@ -105,12 +117,35 @@ export function areaTable(run: Timed): string[] {
   return lines;
 }
 
+/** The whole-tree reads of a run, and its enumerates of subtrees: `72 in 142.6 s; subtree 54 in 162.8 s`. */
+function readsText(t: TreeReads | undefined): string {
+  if (!t) return 'not recorded';
+  return `${t.count} in ${t.seconds} s; subtree ${t.subtree.count} in ${t.subtree.seconds} s`;
+}
+
+/** One line per run, side by side: wall time, exit, verdicts, whole-tree reads. */
+export function sideBySide(rows: ReadonlyArray<[string, Timed]>): string[] {
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return [
+    `  ${'run'.padEnd(width)}  wall s  exit  verdicts; whole-tree reads; subtree enumerates`,
+    ...rows.map(
+      ([name, r]) =>
+        `  ${name.padEnd(width)} ${r.seconds.toFixed(1).padStart(7)} ${String(r.exitCode).padStart(5)}  ${r.summary}; ${readsText(r.treeReads)}`,
+    ),
+  ];
+}
+
+/** What a real BMC's whole-tree enumerate costs (seconds), modelled with `--route-latency`. */
+const SLOW_ENUMERATE = 'enumerate=3000';
+
 export async function hardwareRuns(): Promise<void> {
   // The main job (`npm start` without its HTML): the embedded simulator, in-process, its own pacing.
   const embedded = await timedRun(undefined, []);
   console.log(
     `run against the embedded simulator (npm start's job): ${embedded.seconds.toFixed(1)} s wall (exit ${embedded.exitCode}; ${embedded.summary}); areas: ${[...embedded.areas].map(([a, s]) => `${a} ${s.toFixed(1)}`).join(', ')}`,
   );
+  // The same with a whole-tree enumerate as slow as a real BMC's, the rest at the simulator's pace.
+  const slowTree = await timedRun(undefined, ['--route-latency', SLOW_ENUMERATE]);
   const profile = join(packageRoot(), 'profiles/phosphor-rest-server.json');
   const figures: Array<[string, Timed]> = [];
   for (const [name, simArgs, runArgs] of [
@@ -133,4 +168,11 @@ export async function hardwareRuns(): Promise<void> {
     `destructive run with its profile against the phosphor-rest dialect: ${phosphor.seconds.toFixed(1)} s wall (exit ${phosphor.exitCode}; ${phosphor.summary}); its areas beside the measured server's:`,
   );
   for (const line of areaTable(phosphor)) console.log(line);
+  console.log('side by side, what the whole-tree reads cost:');
+  const rows: Array<[string, Timed]> = [
+    ['embedded simulator', embedded],
+    [`embedded simulator, --route-latency ${SLOW_ENUMERATE}`, slowTree],
+    ['phosphor-rest dialect at field pace', phosphor],
+  ];
+  for (const line of sideBySide(rows)) console.log(line);
 }

@@ -28,6 +28,7 @@ import { RateLimiter } from './rate.js';
 import { Reachability } from './reachability.js';
 import { clientDefaults, emitClientEvent, interruptSignal } from './run-context.js';
 import { threadSessions, type SessionLedger } from './session-ledger.js';
+import { wholeTreeRoute } from './tree-reads.js';
 import {
   ExchangeFailed,
   ExchangeTimeout,
@@ -509,9 +510,11 @@ export class BmcClient {
     } catch (err) {
       const error = exchangeError(err, this.baseUrl, { method, path, timeoutMs });
       evidence?.record({ ...sent, durationMs: performance.now() - start, error: error.message });
+      countTreeRead(method, path, performance.now() - start);
       throw error;
     }
     const durationMs = performance.now() - start;
+    countTreeRead(method, path, durationMs);
     const res = toResponse(raw, durationMs);
     if (flags.storeCookies) {
       for (const c of this.cookies.store(res.headers['set-cookie'], path)) this.redactCookie(c.value);
@@ -544,6 +547,12 @@ export class BmcClient {
     for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value;
     return headers;
   }
+}
+
+/** A whole-tree read is told to the run, which counts them and their cost. */
+function countTreeRead(method: string, path: string, ms: number): void {
+  const route = wholeTreeRoute(method, path);
+  if (route) emitClientEvent({ type: 'tree-read', read: { route, ms } });
 }
 
 /** What became of an exchange that brought no complete answer, as one sentence naming the fault. */

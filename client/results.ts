@@ -4,6 +4,7 @@ import type { Observation } from './results-types.js';
 import type { CoveragePlan } from './plan.js';
 import type { Exchange as EvidenceEntry } from './evidence.js';
 import type { Outage, SessionLoss } from './errors.js';
+import type { TreeReads } from './tree-reads.js';
 
 /**
  * PASS, FAIL, WARN and NOT_TESTED come from the checks; XFAIL (a FAIL the platform's expectations
@@ -113,6 +114,8 @@ export interface Results {
   downtime?: Outage[];
   /** Working sessions the target refused without a logout (a restart, an expiry, an eviction). */
   sessionsLost?: SessionLoss[];
+  /** The whole-tree reads (enumerate, list of a namespace root) the run made and what they cost. */
+  treeReads?: TreeReads;
 }
 
 /**

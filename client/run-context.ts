@@ -8,6 +8,7 @@ import { forgetEachRun } from './run-scoped.js';
 import { setMaxListeners } from 'node:events';
 import type { SerializedCookies } from './cookies.js';
 import { InterruptedError, type Outage, type SessionLoss } from './errors.js';
+import type { TreeRead } from './tree-reads.js';
 
 export interface ClientDefaults {
   /** Answers longer than this are cut off and reported. */
@@ -21,7 +22,9 @@ export type ClientEvent =
   /** A working session refused without a logout of ours (a restart, an expiry, an eviction). */
   | { type: 'session-lost'; loss: SessionLoss }
   /** A session a client logged in with (`open`) or logged out of; `key` tells sessions apart. */
-  | { type: 'session'; open: boolean; key: string; cookies: SerializedCookies };
+  | { type: 'session'; open: boolean; key: string; cookies: SerializedCookies }
+  /** A whole-tree read (enumerate or list of a namespace root) and its time. */
+  | { type: 'tree-read'; read: TreeRead };
 
 let defaults: ClientDefaults = {};
 const listeners = new Set<(event: ClientEvent) => void>();

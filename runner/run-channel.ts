@@ -19,6 +19,7 @@ import type { RunConfig } from './config.js';
 import type { SessionLedger } from '../client/session-ledger.js';
 import { startNextRun } from '../client/run-scoped.js';
 import { notRunNote } from '../client/results.js';
+import { TreeReadTally } from '../client/tree-reads.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -61,6 +62,8 @@ class WorkerSide {
   private readonly channel: BroadcastChannel;
   /** The test running now. */
   private current?: string;
+  /** The area whose file runs now (its hooks included). */
+  private area?: string;
 
   constructor(
     cfg: RunConfig,
@@ -73,7 +76,11 @@ class WorkerSide {
       const message = (event as { data: RunMessage }).data;
       if (message.type === 'interrupt') this.interrupt(message.reason);
     };
-    onClientEvent((event) => this.channel.postMessage(event));
+    onClientEvent((event) =>
+      this.channel.postMessage(
+        event.type === 'tree-read' ? { ...event, read: { ...event.read, area: this.area, test: this.current } } : event,
+      ),
+    );
     // An interruption that came before the worker listened is sent again in answer.
     this.channel.postMessage({ type: 'joined' } satisfies RunMessage);
   }
@@ -81,6 +88,11 @@ class WorkerSide {
   /** The run is over: its channel closes. */
   leave(): void {
     this.channel.close();
+  }
+
+  /** A suite file starts: what its hooks and tests read is its area's. */
+  entersFile(file: string): void {
+    this.area = /([a-z-]+)\.suite\.[jt]s$/.exec(file)?.[1] ?? file;
   }
 
   /** Before a test: once the run is interrupted none starts; returns why. */
@@ -128,14 +140,21 @@ export class RunLedger {
   readonly sessionLosses: SessionLoss[] = [];
   /** Tests whose requests were abandoned after the interruption. */
   readonly cutShort = new Set<string>();
+  /** The whole-tree reads of the suites (their thread) and of the runner's own clients (this thread). */
+  readonly treeReads = new TreeReadTally();
   readonly channelName = `bmc-conformance:run:${randomUUID()}`;
   private readonly sessions = new Map<string, ClientEvent & { type: 'session' }>();
   private readonly channel = new BroadcastChannel(this.channelName);
   private interrupted?: string;
+  private readonly stopListening: () => void;
 
   constructor() {
     this.channel.unref();
     this.channel.onmessage = (event) => this.receive((event as { data: RunMessage }).data);
+    // The runner's own clients (preflight, leave-no-trace) tell this thread's listeners.
+    this.stopListening = onClientEvent((event) => {
+      if (event.type === 'tree-read') this.treeReads.add(event.read);
+    });
   }
 
   interrupt(reason: string): void {
@@ -168,6 +187,7 @@ export class RunLedger {
   }
 
   close(): void {
+    this.stopListening();
     this.channel.close();
   }
 
@@ -176,6 +196,7 @@ export class RunLedger {
     else if (message.type === 'outage') this.outages.push(message.outage);
     else if (message.type === 'session-lost') this.sessionLosses.push(message.loss);
     else if (message.type === 'cut-short') this.cutShort.add(message.test);
+    else if (message.type === 'tree-read') this.treeReads.add(message.read);
     else if (message.type === 'session') {
       if (message.open) this.sessions.set(message.key, message);
       else this.sessions.delete(message.key);

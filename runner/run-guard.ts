@@ -11,6 +11,7 @@ import { SuiteControl } from './interrupt.js';
 import { Interruption } from './signals.js';
 import { RunLedger } from './run-channel.js';
 import { notRunNote, type Results, type TestOutcome } from '../client/results.js';
+import type { TreeReads } from '../client/tree-reads.js';
 
 export class RunGuard {
   readonly control: SuiteControl;
@@ -55,6 +56,11 @@ export class RunGuard {
       ...(this.ledger.outages.length > 0 && { downtime: this.ledger.outages }),
       ...(this.ledger.sessionLosses.length > 0 && { sessionsLost: this.ledger.sessionLosses }),
     };
+  }
+
+  /** The whole-tree reads of the run, by area: what they cost on this target. */
+  treeReads(): TreeReads {
+    return this.ledger.treeReads.summary();
   }
 
   /** One line per outage, and one per test that may have left what it wrote. */

@@ -33,6 +33,8 @@ import { applyExpectations, digestOf, expectationsFrom, unexpectedFailures, type
 import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
 import { coveragePlan } from '../client/plan.js';
+import { treeReadsLine } from '../client/tree-reads.js';
+import { planReads, type ReadPlan } from './read-costs.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
@@ -156,8 +158,13 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     const areas = opts.only && opts.only.length > 0 ? opts.only : [...AREAS];
     let reporter;
     let leftBehind: TraceReport | undefined;
+    let readPlan: ReadPlan | undefined;
     try {
+      const snapshotStart = performance.now();
       const before = await takeSnapshot(client, cfg.namespace);
+      // The snapshot is a whole-tree enumerate: its cost plans the run's reads.
+      readPlan = before && planReads(cfg, performance.now() - snapshotStart);
+      for (const note of readPlan?.notes ?? []) print(`read budget: ${note}`);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
       const terminal = !opts.print && process.stdout.isTTY === true;
       const { runSuites } = await suites;
@@ -230,6 +237,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       }),
       ...(trace && { trace }),
       ...guard.record(),
+      treeReads: { ...guard.treeReads(), ...(readPlan && { plan: readPlan }) },
     };
     const resultsFile = join(outDir, 'results.json');
     const report = await writeRunReports({ dir: outDir, results, secrets: [opts.password, ...cookieSecrets(session)], lean: opts.lean });
@@ -244,6 +252,7 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     };
     const summary = [...guard.lines(), ...formatSummary(results, reporter.unhandled, context), ...formatTrend(report.trend, interrupted)];
     for (const line of summary) print(line);
+    print(treeReadsLine(results.treeReads!));
     print(`results: ${resultsFile}${interrupted ? ' (partial: the run was interrupted)' : ''}`);
     if (!opts.lean) print(`summary: ${join(outDir, 'summary.html')}`);
     if (embedded?.log && embedded.log.lines > 0) print(`simulator log: ${embedded.log.path} (${embedded.log.lines} lines)`);

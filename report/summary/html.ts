@@ -14,6 +14,7 @@ import type { ReportContext, ReportOutput } from '../output.js';
 import { catalogueVersion } from '../tool-info.js';
 import { displayTarget } from '../target.js';
 import { runNotices } from '../run-notices.js';
+import { treeReadsLine } from '../../client/tree-reads.js';
 import { pageMarginStyle, STYLE } from './style.js';
 import { notJudgedByReason, notJudgedCount, PARTLY } from '../partly.js';
 
@@ -71,6 +72,7 @@ ${identity(ctx)}
   <h2>Verdicts</h2>
   <div class="counts">${VERDICTS.map((v) => html`<div class="count v-${v}"><span class="n">${r.summary[v] ?? 0}</span><span class="label">${v}</span></div>`)}</div>
   <dl class="legend">${VERDICTS.map((v) => html`<dt>${v}</dt><dd>${VERDICT_MEANING[v]}</dd>`)}</dl>
+  ${r.treeReads ? html`<p class="tree-reads">${treeReadsLine(r.treeReads)}.</p>` : ''}
 </section>
 ${trendSection(ctx.trend)}
 <section id="requirements">

@@ -12,6 +12,7 @@ import type { ReportContext, ReportOutput } from '../output.js';
 import { catalogueVersion } from '../tool-info.js';
 import { displayTarget } from '../target.js';
 import { runNotices } from '../run-notices.js';
+import { treeReadsLine } from '../../client/tree-reads.js';
 import { partlyText, PARTLY } from '../partly.js';
 
 export const SUMMARY_MD = 'summary.md';
@@ -44,6 +45,8 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
       (plan ? `plan: ${md(plan)}; ` : '') +
       `${ctx.tool.name} ${ctx.tool.version}, catalogue of ${catalogueVersion(ctx.tool)}.`,
   ];
+  // What the target's costliest reads cost this run (results.json: treeReads).
+  if (r.treeReads) lines.push('', md(`${treeReadsLine(r.treeReads)}.`));
   for (const notice of runNotices(r)) lines.push('', `> **${md(notice)}**`);
   for (const verdict of ['FAIL', 'XPASS'] as Verdict[]) {
     const reqs = r.requirements.filter((x) => x.verdict === verdict);

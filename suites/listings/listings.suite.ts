@@ -151,7 +151,10 @@ check('EP-7', 'GET {path}/enumerate maps each descendant to its attributes, as G
     ensure(notBelow.length === 0, `GET ${path}/enumerate names paths that are not descendants of ${path}: ${show(notBelow.slice(0, 5))}`);
     // The descendants as repeated listing finds them (EP-5); list is EP-6's and may be wrong.
     const reached = [...(await walk(t.client, path)).nodes];
-    const [unknown] = await stableDifference(async () => [Object.keys(await enumerate(t.client, path)), reached]);
+    // Paths enumerate names that the walk did not reach, read again once before they count (a
+    // transient object); the reading in hand is the first, so a tree without any costs no second.
+    let unknown = setDifference(Object.keys(en), reached);
+    if (unknown.length > 0) unknown = setDifference(Object.keys(await enumerate(t.client, path)), reached);
     const bogus: string[] = [];
     for (const p of unknown.slice(0, 10)) if (!(await exists(t, p))) bogus.push(p);
     ensure(bogus.length === 0, `GET ${path}/enumerate names paths that do not exist: ${show(bogus.slice(0, 5))}`);

@@ -3,7 +3,7 @@
  * from the measured range (the dialect must come within 20 % of it), not only from its midpoint.
  */
 import { expect, test } from 'vitest';
-import { areaTable, offRange } from '../../bench/hardware-run.js';
+import { areaTable, offRange, sideBySide } from '../../bench/hardware-run.js';
 
 test('a time inside the measured range is in it; outside, the share of the nearer end', () => {
   expect(offRange(30, [28, 41])).toBe(0);
@@ -42,4 +42,15 @@ test('the table gives each area its seconds, its ratio to the midpoint and its d
   // The rest adds up its six areas: 21.6 s against 25.
   expect(row('the rest')).toEqual(['the rest', '21.6', '25', '0.86', '-14 %']);
   expect(row('whole run')).toEqual(['whole run', '149.4', '162-168', '0.91', '-8 %']);
+});
+
+test('the runs side by side: wall time, exit, verdicts, whole-tree reads and subtree enumerates', () => {
+  const treeReads = { count: 57, seconds: 117.6, enumerate: 39, list: 18, subtree: { count: 35, seconds: 105.2 }, areas: [], tests: [] };
+  const lines = sideBySide([
+    ['embedded simulator', { seconds: 13.2, exitCode: 0, summary: '65 PASS', areas: new Map() }],
+    ['slow enumerate', { seconds: 237.9, exitCode: 0, summary: '65 PASS', areas: new Map(), treeReads }],
+  ]);
+  expect(lines[0]).toMatch(/^ {2}run\s+wall s {2}exit {2}verdicts; whole-tree reads; subtree enumerates$/);
+  expect(lines[1]).toMatch(/^ {2}embedded simulator\s+13\.2\s+0 {2}65 PASS; not recorded$/);
+  expect(lines[2]).toMatch(/^ {2}slow enumerate\s+237\.9\s+0 {2}65 PASS; 57 in 117\.6 s; subtree 35 in 105\.2 s$/);
 });
