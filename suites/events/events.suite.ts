@@ -7,7 +7,7 @@ import { profileAllows } from '../../runner/config.js';
 import { check as harnessCheck, evidenceMark, runConfig, type CheckContext, type CheckOptions } from '../harness/check.js';
 import { asObject, CheckFailure, describeResponse, ensure, expectOk, fail, notJudged, show } from '../harness/assert.js';
 import { addedUnion, admitsEverySignal } from './engine/judge.js';
-import { admission, interfaceProblem, isBelow, type EventFilter } from './engine/filters.js';
+import { admission, filterRequirement, interfaceProblem, isBelow, type EventFilter } from './engine/filters.js';
 import { changeOf } from '../../client/event-filter.js';
 import { expectSchema } from '../harness/schema.js';
 import {
@@ -319,6 +319,67 @@ check('EV-2', 'a PropertiesChanged lists only the properties that changed', asyn
   }
 });
 
+/** The matrix's subscriptions, each by its name, for a check that walks every filter shape. */
+function shapes(m: Awaited<ReturnType<typeof liveMatrix>>): Subscription[] {
+  return [m.all, m.only, m.onlyB, m.both, m.byIface, m.bothIfaces, m.either, m.neither].filter(serves);
+}
+
+check(
+  ['EV-1', 'EV-4', 'EV-5', 'EV-6', 'EV-8'],
+  "a PUT of a whole object reaches every live subscription whose filter admits its change, whatever the filter's shape",
+  async (t) => {
+    const m = await liveMatrix(t);
+    const w = m.a;
+    const value = w.nextValue();
+    const iface = m.interfaces?.a ?? primingInterface(m.only);
+    const change = {
+      no: 0,
+      kind: 'PropertiesChanged' as const,
+      path: w.path,
+      name: w.name,
+      value,
+      ...(typeof iface === 'string' && { iface }),
+    };
+    const owed = shapes(m).filter(
+      (s) => s.liveAt !== undefined && !s.socket.closed && admission(s.filter as EventFilter, change) === 'must',
+    );
+    if (owed.length === 0) t.notTested('not judged: no subscription of the measurement is live and must admit the change');
+    const from = new Map(owed.map((s) => [s, s.socket.mark()]));
+    // The complete map, as rule 2 says (a partial one is refused: RULE-3).
+    const now = await t.client.get(w.path);
+    const map = isMap(now.json) ? now.json.data : undefined;
+    if (now.status !== 200 || !isMap(map) || interfaceKeys(map).length > 0)
+      return t.notTested(`not judged: GET ${w.path} gave no attribute map to put whole (see EP-3)`);
+    const res = await t.client.request('PUT', w.path, { json: { data: { ...map, [w.name]: value } } });
+    if (res.status !== 200)
+      return t.notTested(`not judged: PUT ${w.path} of the whole object answered ${describeResponse(res)} (see EP-9)`);
+    w.current = value;
+    const carries = (s: Subscription) =>
+      matching(
+        s.socket,
+        (d) => isPropertiesChanged(d) && d.path === w.path && sameValue((d.properties as Record<string, unknown>)[w.name], value),
+        from.get(s),
+      ).length > 0;
+    const deadline = performance.now() + t.cfg.eventTimeoutMs;
+    await waitUntil(
+      () => owed.every(carries),
+      () => deadline,
+      owed.map((s) => s.socket),
+    );
+    const got = owed.filter(carries).map((s) => s.what);
+    for (const s of owed.filter((o) => !carries(o))) {
+      const req = got.length > 0 ? filterRequirement(s.filter as EventFilter) : 'EV-8';
+      const where = got.length > 0 ? `, which ${got.join(', ')} received` : ', nor did any other subscription';
+      t.judge(
+        req,
+        false,
+        `${described(s)} did not receive the PropertiesChanged of PUT ${w.path} {"${w.name}": ${show(value)}} within ${t.cfg.eventTimeoutMs} ms${where}: ${recent(s.socket, from.get(s))}`,
+      );
+    }
+  },
+  WAITS,
+);
+
 // --- InterfacesAdded ------------------------------------------------------------------------
 
 check(
@@ -356,7 +417,7 @@ check(
     t.observe('filter used to watch for InterfacesAdded', sub.filter, 'EV-11');
     const from = sub.socket.mark();
     const { res, added } = await uploadAndTrack(t, { tag: 'events' });
-    if (res.status !== 200) t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
+    if (res.status !== 200) return t.notTested(`the upload was refused: ${describeResponse(res)} (see EP-12)`);
     if (added.length === 0) t.notTested(`the upload answered 200 but no version appeared under ${softwareRoot} (see RULE-7)`);
     const created = added[0]!;
     // On a BMC several services add interfaces to the new path, each in a signal of its own: every
@@ -538,7 +599,7 @@ check(
     const from = sub.socket.mark();
     invalidateTreeCache();
     const res = await t.client.put(`${host}/attr/RequestedHostTransition`, next);
-    if (res.status !== 200) t.notTested(`PUT RequestedHostTransition = ${next} answered ${describeResponse(res)} (see STATE-1)`);
+    if (res.status !== 200) return t.notTested(`PUT RequestedHostTransition = ${next} answered ${describeResponse(res)} (see STATE-1)`);
     // A request that was answered but not set causes no change to order (STATE-1's deviation).
     const set = await readValue(t, host, 'RequestedHostTransition');
     if (!sameValue(set, next))

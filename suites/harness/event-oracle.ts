@@ -187,6 +187,9 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       }
     }
   const setAside: string[] = [];
+  /** The kinds of change (put-attr, put-object) each subscription received an event of. */
+  const delivered = new Map<LedgerSubscription, Set<string>>();
+  const pending: Array<() => void> = [];
   // Another write to the same object may change this property too: within the latency of its answer.
   const latency = input.latencyMs ?? input.boundMs / 3;
   const collateral = (path: string, name: string, at: number) =>
@@ -194,7 +197,8 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       (c) =>
         c.outcome !== 'refused' &&
         c.path === path &&
-        Object.keys(c.values).some((k) => k !== name) &&
+        // A write of this very property explains its events directly, not as a side effect.
+        !Object.hasOwn(c.values, name) &&
         c.sentAt <= at &&
         at <= c.answeredAt + latency,
     );
@@ -262,6 +266,18 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
           );
         } else if (cands.length > 0) {
           const w = cands.at(-1)!;
+          // Sent since the last event here and writing another value: this one reports the old value anew.
+          const later = ws.find(
+            (o) => o.cause.outcome === 'accepted' && o.cause.sentAt > before && o.cause.sentAt <= f.e.at && !sameValue(o.value, f.value),
+          );
+          if (later) {
+            find(
+              'EV-2',
+              `${described(s)} received an event of a change that never happened: ${name} ${clip(JSON.stringify(f.value) ?? '')} again, the value it held before ${writeText(later)}: ${clip(f.e.raw)}`,
+              [later.cause.x],
+            );
+            continue;
+          }
           // The same message again is a duplicate; a property listed again beside others that changed did not change.
           const repeated = fs.some((o) => o.sub === s && o.e !== f.e && o.e.at <= f.e.at && sameMessage(o.e.data, f.e.data));
           if (repeated)
@@ -275,9 +291,18 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
         }
       }
     }
-    omissions(input, ws, fs, explained, find, judged);
+    for (const [w, got] of explained) for (const f of got) kindsOn(delivered, f.sub).add(w.cause.kind);
+    // Judged once every property's events are attributed: whether a subscription delivers a kind of change at all.
+    pending.push(() => omissions(input, ws, fs, explained, delivered, find, judged));
   }
+  for (const judge of pending) judge();
   return { findings, judged, setAside };
+}
+
+function kindsOn(delivered: Map<LedgerSubscription, Set<string>>, s: LedgerSubscription): Set<string> {
+  let kinds = delivered.get(s);
+  if (!kinds) delivered.set(s, (kinds = new Set()));
+  return kinds;
 }
 
 /** Whether an accepted write changed the value, from what the run saw last before it was sent. */
@@ -299,6 +324,7 @@ function omissions(
   ws: readonly Write[],
   fs: readonly Frame[],
   explained: ReadonlyMap<Write, Frame[]>,
+  delivered: ReadonlyMap<LedgerSubscription, ReadonlySet<string>>,
   find: (r: EventOracleRequirement, problem: string, xs?: Exchange[]) => void,
   judged: Record<EventOracleRequirement, number>,
 ): void {
@@ -322,11 +348,15 @@ function omissions(
       judged['EV-8']++;
       if (got.some((f) => f.sub === s)) continue;
       const elsewhere = [...new Set(got.map((f) => described(f.sub)))];
+      // Lost, where it delivers this object's and this kind's changes otherwise; its filter's, where it never
+      // delivers one or the other while others get it (an entry of the filter, or a kind of change, not honoured).
+      const ofKind = delivered.get(s)?.has(w.cause.kind) === true;
       const ofObject = filtered(s).some((e) => propsOf(e.data)?.path === w.cause.path);
       const req: EventOracleRequirement =
-        elsewhere.length > 0 && !ofObject ? (filterRequirement(s.filter) as EventOracleRequirement) : 'EV-8';
+        elsewhere.length > 0 && !(ofKind && ofObject) ? (filterRequirement(s.filter) as EventOracleRequirement) : 'EV-8';
       const where = elsewhere.length > 0 ? `, which ${elsewhere.join(', ')} received` : ', and no subscription received it';
-      const why = req === 'EV-8' ? '' : ' (it received no event of that object at all)';
+      const never = !ofObject ? 'no event of that object' : `no change made by ${w.cause.kind}`;
+      const why = req === 'EV-8' ? '' : ` (it received ${never} at all)`;
       find(req, `${described(s)} never received the event of ${writeText(w)}${where}${why}`, [w.cause.x]);
     }
   }

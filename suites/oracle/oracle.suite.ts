@@ -111,11 +111,6 @@ beforeAll(async () => {
   const last = Math.max(0, ...causes.map((c) => c.answeredAt));
   const since = last - cfg.eventTimeoutMs;
   const watcherProblem = await stopWatching(() => owedArrived(causes, since), last + cfg.eventTimeoutMs);
-  if (process.env.BMC_ORACLE_DEBUG) {
-    const { writeFileSync } = await import('node:fs');
-    const l = eventLedger();
-    writeFileSync(process.env.BMC_ORACLE_DEBUG, JSON.stringify({ causes: l.causes.map((c) => ({ ...c, x: c.x.url })), subs: l.subscriptions.map((s) => ({ role: s.role, f: s.filterText, sent: s.filterSentAt, closed: s.subscriber.closedAt, ev: s.subscriber.events.map((e) => [e.at, e.raw]) })) }, null, 1));
-  }
   const verdicts = judgeEvents({ ...eventLedger(), boundMs: cfg.eventTimeoutMs, latencyMs: cfg.eventLatency.maxMs });
   events = watcherProblem === undefined ? { verdicts } : { verdicts, watcherProblem };
 }, 120_000);
