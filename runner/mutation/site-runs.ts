@@ -64,10 +64,10 @@ const EVENT_SITE_AREA: Readonly<Record<string, Area>> = {
   'put-attr:paths': 'events',
   'put-attr:interfaces': 'events',
   'put-attr:both': 'events',
-  'put-object:empty': 'stateful',
-  'put-object:paths': 'stateful',
-  'put-object:interfaces': 'stateful',
-  'put-object:both': 'stateful',
+  'put-object:empty': 'events',
+  'put-object:paths': 'events',
+  'put-object:interfaces': 'events',
+  'put-object:both': 'events',
   'upload:empty': 'events',
   'upload:paths': 'stateful',
   'upload:interfaces': 'stateful',
@@ -84,11 +84,7 @@ const EVENT_SITE_AREA: Readonly<Record<string, Area>> = {
  * those of the stream a check measures.
  */
 const EVENT_PAIR_AREA: Readonly<Record<string, Area>> = {
-  'event-duplicated@put-attr:empty': 'stateful',
-  'event-duplicated@put-attr:interfaces': 'stateful',
-  'event-duplicated@put-attr:both': 'stateful',
   'event-duplicated@upload:empty': 'stateful',
-  'event-phantom-change@put-attr:empty': 'stateful',
 };
 
 export function eventSiteArea(f: EventSiteFault): Area {

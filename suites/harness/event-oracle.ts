@@ -190,6 +190,9 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   /** The kinds of change (put-attr, put-object) each subscription received an event of. */
   const delivered = new Map<LedgerSubscription, Set<string>>();
   const pending: Array<() => void> = [];
+  /** Subscriptions that received nothing at all, with the changes owed them that others received. */
+  const silent = new Map<LedgerSubscription, Set<string>>();
+  const misses: Miss[] = [];
   // Another write to the same object may change this property too: within the latency of its answer.
   const latency = input.latencyMs ?? input.boundMs / 3;
   const collateral = (path: string, name: string, at: number) =>
@@ -293,9 +296,21 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
     }
     for (const [w, got] of explained) for (const f of got) kindsOn(delivered, f.sub).add(w.cause.kind);
     // Judged once every property's events are attributed: whether a subscription delivers a kind of change at all.
-    pending.push(() => omissions(input, ws, fs, explained, delivered, find, judged));
+    pending.push(() => omissions(input, ws, fs, explained, delivered, silent, misses, judged));
   }
   for (const judge of pending) judge();
+  judgeMisses(misses, delivered, find);
+  // A subscription that never received anything while two or more changes its filter must admit
+  // reached subscriptions opened no later: its filter, not a lost event (one lost in three would not lose all).
+  for (const [s, owed] of silent) {
+    if (owed.size < 2 || !s.filter) continue;
+    const req = filterRequirement(s.filter) as EventOracleRequirement;
+    judged[req]++;
+    find(
+      req,
+      `${described(s)} never received any event, though its filter must admit ${owed.size} changes others received: ${[...owed].slice(0, 2).join('; ')}`,
+    );
+  }
   return { findings, judged, setAside };
 }
 
@@ -325,7 +340,8 @@ function omissions(
   fs: readonly Frame[],
   explained: ReadonlyMap<Write, Frame[]>,
   delivered: ReadonlyMap<LedgerSubscription, ReadonlySet<string>>,
-  find: (r: EventOracleRequirement, problem: string, xs?: Exchange[]) => void,
+  silent: Map<LedgerSubscription, Set<string>>,
+  misses: Miss[],
   judged: Record<EventOracleRequirement, number>,
 ): void {
   // The property raises events at all: one of its writes was received somewhere.
@@ -344,20 +360,49 @@ function omissions(
       const first = s.subscriber.events.find((e) => e.at >= s.filterSentAt);
       const live = first !== undefined && first.at < w.cause.sentAt;
       const open = s.subscriber.closedAt === undefined || s.subscriber.closedAt >= w.cause.answeredAt + input.boundMs;
-      if (!live || !open || admission(s.filter, change) !== 'must') continue;
+      if (!open || admission(s.filter, change) !== 'must') continue;
+      if (first === undefined && w.cause.sentAt > s.filterSentAt) {
+        // Silent all along: owed what subscriptions opened no later than it received.
+        const peers = got.filter((f) => f.sub !== s && f.sub.filterSentAt <= s.filterSentAt);
+        if (peers.length > 0) kindsOn(silent, s).add(`${writeText(w)}, which ${described(peers[0]!.sub)} received`);
+      }
+      if (!live) continue;
       judged['EV-8']++;
       if (got.some((f) => f.sub === s)) continue;
       const elsewhere = [...new Set(got.map((f) => described(f.sub)))];
-      // Lost, where it delivers this object's and this kind's changes otherwise; its filter's, where it never
-      // delivers one or the other while others get it (an entry of the filter, or a kind of change, not honoured).
-      const ofKind = delivered.get(s)?.has(w.cause.kind) === true;
-      const ofObject = filtered(s).some((e) => propsOf(e.data)?.path === w.cause.path);
-      const req: EventOracleRequirement =
-        elsewhere.length > 0 && !(ofKind && ofObject) ? (filterRequirement(s.filter) as EventOracleRequirement) : 'EV-8';
-      const where = elsewhere.length > 0 ? `, which ${elsewhere.join(', ')} received` : ', and no subscription received it';
-      const never = !ofObject ? 'no event of that object' : `no change made by ${w.cause.kind}`;
-      const why = req === 'EV-8' ? '' : ` (it received ${never} at all)`;
-      find(req, `${described(s)} never received the event of ${writeText(w)}${where}${why}`, [w.cause.x]);
+      misses.push({ s, w, elsewhere, ofObject: filtered(s).some((e) => propsOf(e.data)?.path === w.cause.path) });
     }
+  }
+}
+
+interface Miss {
+  s: LedgerSubscription;
+  w: Write;
+  /** The subscriptions that received it. */
+  elsewhere: string[];
+  /** Whether the subscription received any event of the object. */
+  ofObject: boolean;
+}
+
+/**
+ * Each change a live subscription never received. Lost (EV-8) where it delivers this object's and
+ * this kind's changes otherwise; its filter's where others received it and it never delivers the
+ * object, or missed two or more changes of a kind (put-attr, put-object) and delivered none: an
+ * entry of the filter, or a kind of change, not honoured (one event lost in three would not lose both).
+ */
+function judgeMisses(
+  misses: readonly Miss[],
+  delivered: ReadonlyMap<LedgerSubscription, ReadonlySet<string>>,
+  find: (r: EventOracleRequirement, problem: string, xs?: Exchange[]) => void,
+): void {
+  const missedOfKind = (s: LedgerSubscription, kind: string) => misses.filter((m) => m.s === s && m.w.cause.kind === kind).length;
+  for (const { s, w, elsewhere, ofObject } of misses) {
+    const kindDropped = delivered.get(s)?.has(w.cause.kind) !== true && missedOfKind(s, w.cause.kind) >= 2;
+    const req: EventOracleRequirement =
+      elsewhere.length > 0 && (!ofObject || kindDropped) ? (filterRequirement(s.filter!) as EventOracleRequirement) : 'EV-8';
+    const where = elsewhere.length > 0 ? `, which ${elsewhere.join(', ')} received` : ', and no subscription received it';
+    const never = !ofObject ? 'no event of that object' : `no change made by ${w.cause.kind}`;
+    const why = req === 'EV-8' ? '' : ` (it received ${never} at all)`;
+    find(req, `${described(s)} never received the event of ${writeText(w)}${where}${why}`, [w.cause.x]);
   }
 }

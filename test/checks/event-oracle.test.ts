@@ -109,6 +109,23 @@ describe('duplicates and omissions (EV-8)', () => {
     expect(failed([all, sub(`{"paths":["${B}","${A}"]}`, [other, primed, changed(12, false)])], writes)).toEqual([]);
   });
 
+  test('a subscription that delivers attribute writes of an object but never its whole-object writes fails its filter', () => {
+    const whole = (at: number, v: boolean) => ({ ...put(at, v, !v), kind: 'put-object' as const });
+    const writes = [primer, put(10, false, true), whole(20, true), whole(30, false)];
+    const all = sub('{}', [primed, changed(12, false), changed(22, true), changed(32, false)]);
+    const paths = (events: ReceivedEvent[]) => sub(`{"paths":["${A}"]}`, [primed, changed(12, false), ...events]);
+    expect(failed([all, paths([])], writes)).toEqual(['EV-4']);
+    // One of the two lost: a lost event, not a filter.
+    expect(failed([all, paths([changed(32, false)])], writes)).toEqual(['EV-8']);
+    expect(failed([all, paths([changed(22, true), changed(32, false)])], writes)).toEqual([]);
+  });
+
+  test('the value a property held, reported again after a later write, is a change that never happened (EV-2)', () => {
+    const writes = [primer, put(10, false, true), put(20, true, false)];
+    expect(failed([sub('{}', [primed, changed(12, false), changed(21, false), changed(22, true)])], writes)).toEqual(['EV-2']);
+    expect(failed([sub('{}', [primed, changed(12, false), changed(22, true)])], writes)).toEqual([]);
+  });
+
   test('a write nobody received that a later read showed applied fails EV-8', () => {
     const silent = put(10, false, true);
     const next = { ...put(30, true, false), before: { Asserted: { value: false, at: 25, read: true } } };
