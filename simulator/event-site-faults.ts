@@ -102,9 +102,40 @@ export function eventSiteRequirement(f: EventSiteFault): string {
   return f.fault.requirement(f.site.shape);
 }
 
-/** Every operator at every site it applies to: the pairs the mutation self-test runs. */
+/** Every operator at every site it applies to (each can be injected with `--fault NAME@CAUSE:SHAPE`). */
 export function allEventSiteFaults(): EventSiteFault[] {
   return EVENT_SITE_FAULTS.flatMap((fault) =>
     fault.causes.flatMap((cause) => FILTER_SHAPES.map((shape) => ({ fault, site: { cause, shape } }))),
   );
+}
+
+/**
+ * The pairs no traffic of the conformance run reaches, and why: they stay injectable, but the
+ * mutation self-test (and `simulate --list-faults --sites`) lists only the pairs the run reaches.
+ */
+export const UNREACHED_EVENT_PAIRS: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    /@upload:(paths|both)$/,
+    "a paths filter cannot list a version before it exists, and its InterfacesAdded comes from the ObjectManager above it, which a paths filter admits or not as the field servers read it (client/event-filter.ts: 'may')",
+  ],
+  [/@action:(paths|both)$/, 'no check watches what an action changes (the host state, a registered version) through a paths filter'],
+  [
+    /^event-(stale-value|phantom-change)@action:/,
+    "what an action changes is the target's own doing (the host's state): no check of the run knows the value before it to tell a stale or repeated one",
+  ],
+  [
+    /^event-dropped@(upload:empty|action:empty|action:interfaces)$/,
+    'a new object or host state no subscription of that shape receives reads as EV-3 or EV-8 (the InterfacesAdded or the change never arrived), not as the filter: the oracle attributes no InterfacesAdded to a cause',
+  ],
+];
+
+/** Why a pair is not reached by the run, or undefined when it is. */
+export function unreachedBecause(f: EventSiteFault): string | undefined {
+  const name = eventSiteFaultName(f);
+  return UNREACHED_EVENT_PAIRS.find(([re]) => re.test(name))?.[1];
+}
+
+/** The pairs the mutation self-test runs: every operator at every site the run's traffic reaches. */
+export function reachedEventSiteFaults(): EventSiteFault[] {
+  return allEventSiteFaults().filter((f) => unreachedBecause(f) === undefined);
 }

@@ -9,7 +9,7 @@ import { LOAD_FAULTS } from './load-faults.js';
 import { FAULTS } from './faults.js';
 import { ANSWER_FAULTS, allSiteFaults, siteFaultName } from './answer-faults.js';
 import { FILTER_SHAPES } from '../client/event-site.js';
-import { EVENT_SITE_FAULTS, allEventSiteFaults, eventSiteFaultName } from './event-site-faults.js';
+import { EVENT_SITE_FAULTS, eventSiteFaultName, reachedEventSiteFaults } from './event-site-faults.js';
 import { startSimulator, type SimulatorOptions } from './server.js';
 
 /** Resolves with the exit code the signal that stopped it asks for (130 or 143). */
@@ -73,5 +73,5 @@ export function listFaultsText(): string {
  * every site it applies to (`FAULT@CAUSE:SHAPE`), one a line: the pairs the mutation self-test runs.
  */
 export function siteFaultsText(): string {
-  return [...allSiteFaults().map(siteFaultName), ...allEventSiteFaults().map(eventSiteFaultName)].join('\n');
+  return [...allSiteFaults().map(siteFaultName), ...reachedEventSiteFaults().map(eventSiteFaultName)].join('\n');
 }

@@ -13,7 +13,7 @@ import { allSiteFaults, siteFaultName, type SiteFault } from '../../simulator/an
 import { siteName, SITE_OUTCOMES, SITE_ROUTES } from '../../client/answer-site.js';
 import { eventSiteName } from '../../client/event-site.js';
 import {
-  allEventSiteFaults,
+  reachedEventSiteFaults,
   eventSiteFaultName,
   eventSiteRequirement,
   type EventSiteFault,
@@ -121,7 +121,7 @@ function answerSitePairs(): SitePair[] {
 }
 
 export function eventSitePairs(): SitePair[] {
-  return allEventSiteFaults().map((f) => {
+  return reachedEventSiteFaults().map((f) => {
     const knockOn = eventKnockOns(f);
     return {
       name: eventSiteFaultName(f),

@@ -191,7 +191,7 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   const delivered = new Map<LedgerSubscription, Set<string>>();
   const pending: Array<() => void> = [];
   /** Subscriptions that received nothing at all, with the changes owed them that others received. */
-  const silent = new Map<LedgerSubscription, Set<string>>();
+  const silent = new Map<LedgerSubscription, Map<string, Exchange>>();
   const misses: Miss[] = [];
   // Another write to the same object may change this property too: within the latency of its answer.
   const latency = input.latencyMs ?? input.boundMs / 3;
@@ -308,7 +308,8 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
     judged[req]++;
     find(
       req,
-      `${described(s)} never received any event, though its filter must admit ${owed.size} changes others received: ${[...owed].slice(0, 2).join('; ')}`,
+      `${described(s)} never received any event, though its filter must admit ${owed.size} changes others received: ${[...owed.keys()].slice(0, 2).join('; ')}`,
+      [...owed.values()].slice(0, 4),
     );
   }
   return { findings, judged, setAside };
@@ -340,7 +341,7 @@ function omissions(
   fs: readonly Frame[],
   explained: ReadonlyMap<Write, Frame[]>,
   delivered: ReadonlyMap<LedgerSubscription, ReadonlySet<string>>,
-  silent: Map<LedgerSubscription, Set<string>>,
+  silent: Map<LedgerSubscription, Map<string, Exchange>>,
   misses: Miss[],
   judged: Record<EventOracleRequirement, number>,
 ): void {
@@ -364,7 +365,10 @@ function omissions(
       if (first === undefined && w.cause.sentAt > s.filterSentAt) {
         // Silent all along: owed what subscriptions opened no later than it received.
         const peers = got.filter((f) => f.sub !== s && f.sub.filterSentAt <= s.filterSentAt);
-        if (peers.length > 0) kindsOn(silent, s).add(`${writeText(w)}, which ${described(peers[0]!.sub)} received`);
+        if (peers.length > 0) {
+          if (!silent.has(s)) silent.set(s, new Map());
+          silent.get(s)!.set(`${writeText(w)}, which ${described(peers[0]!.sub)} received`, w.cause.x);
+        }
       }
       if (!live) continue;
       judged['EV-8']++;

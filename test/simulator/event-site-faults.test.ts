@@ -4,7 +4,14 @@
  * and shape alone.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { allEventSiteFaults, eventSiteFaultName, eventSiteRequirement, parseEventSiteFault } from '../../simulator/event-site-faults.js';
+import {
+  allEventSiteFaults,
+  eventSiteFaultName,
+  eventSiteRequirement,
+  parseEventSiteFault,
+  reachedEventSiteFaults,
+  unreachedBecause,
+} from '../../simulator/event-site-faults.js';
 import { FaultSet } from '../../simulator/faults.js';
 import { siteFaultsText } from '../../simulator/main.js';
 import { FILTER_SHAPES, filterShapeOf, type FilterShape } from '../../client/event-site.js';
@@ -22,10 +29,13 @@ describe('the pairs', () => {
     for (const p of pairs) expect(() => new FaultSet([eventSiteFaultName(p)])).not.toThrow();
   });
 
-  test('simulate --list-faults --sites prints each event pair on a line of its own, after the answer pairs', () => {
+  test('simulate --list-faults --sites prints each event pair the run reaches on a line of its own, after the answer pairs; the others each have a reason', () => {
     const lines = siteFaultsText().split('\n');
-    for (const p of allEventSiteFaults()) expect(lines).toContain(eventSiteFaultName(p));
-    expect(lines.filter((l) => l.startsWith('event-'))).toHaveLength(64);
+    for (const p of reachedEventSiteFaults()) expect(lines).toContain(eventSiteFaultName(p));
+    const unreached = allEventSiteFaults().filter((p) => unreachedBecause(p) !== undefined);
+    for (const p of unreached) expect(lines).not.toContain(eventSiteFaultName(p));
+    expect(lines.filter((l) => l.startsWith('event-'))).toHaveLength(64 - unreached.length);
+    expect(reachedEventSiteFaults().length).toBeGreaterThanOrEqual(40);
     expect(lines.every((l) => /^[a-z0-9-]+@[a-z-]+:[a-z-]+$/.test(l))).toBe(true);
   });
 
