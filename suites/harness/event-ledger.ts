@@ -12,7 +12,7 @@ import { isMap } from '../../client/values.js';
 import type { EventFilter } from '../../client/event-filter.js';
 import { sameKind } from './event-oracle.js';
 
-export type CauseKind = 'put-attr' | 'put-object' | 'action' | 'upload' | 'delete';
+export type CauseKind = 'put-attr' | 'put-object' | 'action' | 'upload' | 'delete' | 'other';
 
 /** A request that can change the tree, as the run sent it. */
 export interface Cause {
@@ -128,11 +128,19 @@ const CAUSE_ROUTES: Readonly<Record<string, CauseKind>> = {
   upload: 'upload',
   'upload-named': 'upload',
   delete: 'delete',
+  other: 'other',
 };
+
+/** A request of no route of the interface that a target did not refuse (a PATCH taken): it may have changed anything. */
+function otherChange(x: Readonly<Exchange>): 'other' | undefined {
+  const m = x.method.toUpperCase();
+  if (m === 'GET' || m === 'HEAD' || m === 'OPTIONS' || x.url.startsWith('/subscribe')) return undefined;
+  return x.status !== undefined && x.status >= 400 && x.status < 500 ? undefined : 'other';
+}
 
 /** Notes one exchange of the run (a listener on the run's evidence log, beside the answers oracle). */
 export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
-  const route = routeOf(x.method, x.url);
+  const route = routeOf(x.method, x.url) ?? otherChange(x);
   if (!route) return;
   const answeredAt = performance.now();
   // When it was sent: its wall-clock start (cut to the millisecond, so never late), on this clock.

@@ -67,7 +67,9 @@ function parentOf(path: string): string {
 /** Values of one JSON kind (a boolean and 0/1 are one: a D-Bus boolean in either encoding). */
 export function sameKind(a: unknown, b: unknown): boolean {
   const bit = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
-  return typeof a === typeof b || (bit(a) && bit(b));
+  // A property shown as 0/1 may be a boolean: another number written to it may be coerced.
+  if (bit(a) || bit(b)) return bit(a) && bit(b);
+  return typeof a === typeof b;
 }
 
 /** The same object, one above the other, or siblings: where one change may bring another. */
@@ -152,8 +154,13 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   }
 
   // The objects whose values the run cannot attribute: touched by an action, upload or DELETE, or new.
+  // An action may change anything (a factory reset resets the whole tree): what was seen across one is no evidence.
+  const actions = input.causes.filter((c) => (c.kind === 'action' || c.kind === 'other') && c.outcome !== 'refused');
+  const actionBetween = (from: number, to: number) => actions.some((a) => a.answeredAt > from && a.sentAt < to);
   // A refused action or DELETE changes nothing: an event it brings is judged like any other.
-  const touched = input.causes.filter((c) => (c.kind === 'action' || c.kind === 'delete') && c.outcome !== 'refused').map((c) => c.path);
+  const touched = input.causes
+    .filter((c) => (c.kind === 'action' || c.kind === 'delete' || c.kind === 'other') && c.outcome !== 'refused')
+    .map((c) => c.path);
   for (const s of input.subscriptions)
     for (const e of s.subscriber.events)
       if (isMap(e.data) && e.data.event === 'InterfacesAdded' && typeof e.data.path === 'string') touched.push(e.data.path);
@@ -219,10 +226,14 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       setAside.push(`${path} ${name}`);
       continue;
     }
-    for (const w of ws) w.change = changeMade(w, fs, ws);
+    for (const w of ws) w.change = actionBetween(w.cause.before[name]?.at ?? 0, w.cause.sentAt) ? 'unknown' : changeMade(w, fs, ws);
     for (const [i, w] of ws.entries()) {
       const next = ws[i + 1]?.cause.before[name];
-      w.refuted = next?.read === true && next.at > w.cause.answeredAt && !sameValue(next.value, w.value);
+      w.refuted =
+        next?.read === true &&
+        next.at > w.cause.answeredAt &&
+        !sameValue(next.value, w.value) &&
+        !actionBetween(w.cause.answeredAt, next.at);
     }
     const explained = new Map<Write, Frame[]>();
     for (const s of input.subscriptions) {
