@@ -55,6 +55,8 @@ export interface OpenedSubscription {
   anonymous: boolean;
   /** The client's run-wide name for it, when it has one (the run's watcher). */
   role?: string;
+  /** Its handshake as recorded, with the messages it receives appended: evidence of what it got. */
+  exchange?: Exchange;
 }
 
 type OpenListener = (s: OpenedSubscription) => void;
@@ -152,6 +154,7 @@ export class EventSubscriber {
       anonymous: opts.auth === false,
     };
     if (opts.role !== undefined) opened.role = opts.role;
+    if (hs.exchange) opened.exchange = hs.exchange;
     for (const listener of openListeners) listener(opened);
     // Only a socket provoked before its filter has a moment of its own for it; otherwise the filter
     // follows the opening at once.

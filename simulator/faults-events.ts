@@ -71,6 +71,10 @@ export const EVENT_FAULTS = [
     requirement: 'EV-2',
     description: 'a PropertiesChanged lists every property of the interface, not only the changed one',
     operator: 'extra',
+    knockOn: {
+      'EV-8':
+        "every message lists every property: after a change the target makes itself (the host's state following a requested transition), a message can carry exactly what the one before it did, the event of one write pushed again",
+    },
   },
   {
     name: 'event-on-refused-write',
@@ -88,6 +92,10 @@ export const EVENT_FAULTS = [
     operator: 'extra',
     // The write property's boundaries write values a property already holds; the run's watcher sees their events.
     reachedBy: 'fuzz',
+    knockOn: {
+      'EV-8':
+        "read by value, the event of a write of the value a property holds is the message the write that set it raised, again: where the run cannot tell the second write changed nothing (written in flight with another, or with no read before it), it is one write's event twice",
+    },
   },
   {
     name: 'properties-changed-coalesced',

@@ -360,6 +360,10 @@ const CORE_FAULTS = [
     operator: 'collateral',
     requirement: 'EV-10',
     description: 'closing a subscriber stops delivery to every other subscriber that lists one of its paths',
+    knockOn: {
+      'EV-8':
+        'the subscriptions it mutes stay open and live, and lose the events of later changes their filters admit: the run-wide events oracle finds each missing',
+    },
   },
   // Errors
   { name: 'error-without-description', operator: 'omit', requirement: 'ERR-1', description: 'error data has no description string' },

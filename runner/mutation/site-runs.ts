@@ -151,7 +151,15 @@ function eventKnockOns(f: EventSiteFault): Record<string, string> {
           f.site.shape === 'paths' && { 'EP-14': "a paths filter receives none of the writes' changes: no event at all arrives on it" }),
       };
     case 'event-stale-value':
-      return { 'EV-8': MISREAD };
+      return {
+        'EV-8': MISREAD,
+        // The isolation check waits for its write's value on the subscriber it then closes.
+        ...(f.site.cause === 'put-attr' &&
+          f.site.shape === 'paths' && {
+            'EV-10':
+              "the events area's isolation check waits, on the paths subscriber it closes, for the value it wrote, which a stale event never carries",
+          }),
+      };
     case 'event-phantom-change':
       return {
         'EV-8': 'each change comes with one more event of its property: read by value, a change the writes did not make, or one twice',

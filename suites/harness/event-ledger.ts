@@ -149,8 +149,16 @@ export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
   const sentAt = Number.isNaN(startedAt)
     ? answeredAt - x.durationMs
     : Math.min(answeredAt - x.durationMs, answeredAt - (Date.now() - startedAt));
-  const path = decoded(pathOnly(x.url));
+  // A path no decoding reads (a stray %) names no object the ledger knows; a target may still read it
+  // its own way and write: a change the run cannot place, like an action's.
+  const path = decoded(pathOnly(x.url)) ?? (otherChange(x) && route !== 'login' && route !== 'logout' ? '' : undefined);
   if (path === undefined) return;
+  if (path === '') {
+    const status = x.status ?? 0;
+    const taken = status >= 200 && status < 300 ? 'accepted' : 'unknown';
+    causes.push({ kind: 'other', path: '/', values: {}, sentAt, answeredAt, outcome: taken, before: {}, x: { ...x } });
+    return;
+  }
   const outcome = x.status === undefined ? undefined : outcomeOf(x.status);
   if (route === 'object' || route === 'attr' || route === 'enumerate') {
     if (outcome !== 'ok') return;

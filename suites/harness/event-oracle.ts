@@ -141,7 +141,7 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       judged['EV-7']++;
       const kind = isMap(e.data) ? e.data.event : undefined;
       if (kind !== 'PropertiesChanged' && kind !== 'InterfacesAdded') {
-        find('EV-7', `${described(s)} received a message that is neither event: ${clip(e.raw)}`);
+        find('EV-7', `${described(s)} received a message that is neither event: ${clip(e.raw)}`, s.exchange ? [s.exchange] : []);
         continue;
       }
       if (!s.filter || e.at < s.filterSentAt) continue;
@@ -149,7 +149,8 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       if (!change) continue;
       const req = filterRequirement(s.filter) as EventOracleRequirement;
       judged[req]++;
-      if (admission(s.filter, change) === 'never') find(req, `${described(s)} received an event its filter never admits: ${clip(e.raw)}`);
+      if (admission(s.filter, change) === 'never')
+        find(req, `${described(s)} received an event its filter never admits: ${clip(e.raw)}`, s.exchange ? [s.exchange] : []);
     }
   }
 
@@ -157,9 +158,11 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   // An action may change anything (a factory reset resets the whole tree): what was seen across one is no evidence.
   const actions = input.causes.filter((c) => (c.kind === 'action' || c.kind === 'other') && c.outcome !== 'refused');
   const actionBetween = (from: number, to: number) => actions.some((a) => a.answeredAt > from && a.sentAt < to);
+  const actionNear = (at: number) => actions.some((a) => a.sentAt <= at && at <= a.answeredAt + late);
   // A refused action or DELETE changes nothing: an event it brings is judged like any other.
   const touched = input.causes
-    .filter((c) => (c.kind === 'action' || c.kind === 'delete' || c.kind === 'other') && c.outcome !== 'refused')
+    // A request whose path names no object ('/') sets nothing aside: it is a boundary in time (actionBetween).
+    .filter((c) => (c.kind === 'action' || c.kind === 'delete' || c.kind === 'other') && c.outcome !== 'refused' && c.path !== '/')
     .map((c) => c.path);
   for (const s of input.subscriptions)
     for (const e of s.subscriber.events)
@@ -227,7 +230,12 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       continue;
     }
     for (const w of ws) w.change = actionBetween(w.cause.before[name]?.at ?? 0, w.cause.sentAt) ? 'unknown' : changeMade(w, fs, ws);
+    // Writes of the property in flight together take effect in an order no one knows: neither
+    // whether each changed the value nor what a later read says of one is evidence.
+    const concurrent = (w: Write) => ws.some((o) => o !== w && o.cause.sentAt < w.cause.answeredAt && w.cause.sentAt < o.cause.answeredAt);
+    for (const w of ws) if (concurrent(w)) w.change = 'unknown';
     for (const [i, w] of ws.entries()) {
+      if (concurrent(w)) continue;
       const next = ws[i + 1]?.cause.before[name];
       w.refuted =
         next?.read === true &&
@@ -268,7 +276,7 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
           explained.set(free, [...(explained.get(free) ?? []), f]);
           continue;
         }
-        if (collateral(path, name, f.e.at) || transformed(f.e.at)) continue;
+        if (collateral(path, name, f.e.at) || transformed(f.e.at) || actionNear(f.e.at)) continue;
         // A write that changed nothing, sent since the last event of the property here, is the likelier cause.
         const noChange = ws.find((w) => (w.cause.outcome === 'refused' || w.change === 'same') && inWindow(w) && w.cause.sentAt > before);
         if (noChange) {
