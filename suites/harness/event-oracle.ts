@@ -158,7 +158,8 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   // An action may change anything (a factory reset resets the whole tree): what was seen across one is no evidence.
   const actions = input.causes.filter((c) => (c.kind === 'action' || c.kind === 'other') && c.outcome !== 'refused');
   const actionBetween = (from: number, to: number) => actions.some((a) => a.answeredAt > from && a.sentAt < to);
-  const actionNear = (at: number) => actions.some((a) => a.sentAt <= at && at <= a.answeredAt + late);
+  // Its own events come within the target's latency of its answer.
+  const actionNear = (at: number) => actions.some((a) => a.sentAt <= at && at <= a.answeredAt + (input.latencyMs ?? input.boundMs / 3));
   // A refused action or DELETE changes nothing: an event it brings is judged like any other.
   const touched = input.causes
     // A request whose path names no object ('/') sets nothing aside: it is a boundary in time (actionBetween).
@@ -224,8 +225,12 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
       w.transforms =
         w.cause.outcome === 'unknown' || (w.cause.outcome === 'accepted' && sample !== undefined && !sameKind(sample, w.value));
     const transformed = (at: number) => ws.some((w) => w.transforms && w.cause.sentAt <= at && at <= w.cause.answeredAt + late);
-    // A value no write of the run explains: the property changes by itself.
-    if (fs.some((f) => !ws.some((w) => sameValue(w.value, f.value)) && !collateral(path, name, f.e.at) && !transformed(f.e.at))) {
+    // A value no write of the run explains, while no write of it was on its way: the property changes by itself.
+    // (One in a write's window is that write's doing, however the target read it: it is not judged.)
+    const writing = (at: number) => ws.some((w) => w.cause.sentAt <= at && at <= w.cause.answeredAt + late);
+    const unexplained = (f: Frame) =>
+      !ws.some((w) => sameValue(w.value, f.value)) && !collateral(path, name, f.e.at) && !transformed(f.e.at);
+    if (fs.some((f) => unexplained(f) && !writing(f.e.at))) {
       setAside.push(`${path} ${name}`);
       continue;
     }

@@ -155,7 +155,7 @@ describe('the field is no violation', () => {
 
   test('a property that shows values no write explains is set aside, not judged', () => {
     const v = judgeEvents({
-      subscriptions: [sub('{}', [primed, changed(12, false), changed(50, 'blinking')])],
+      subscriptions: [sub('{}', [primed, changed(12, false), changed(5000, 'blinking')])],
       causes: [primer, put(10, false, true), put(20, false, false)],
       boundMs: 1000,
     });
