@@ -330,7 +330,16 @@ const CORE_FAULTS = [
     description: 'a "Subscribed" message acknowledges the filter and deletes push InterfacesRemoved',
   },
   { name: 'events-dropped', operator: 'omit', requirement: 'EV-8', description: 'every third event to a subscriber is dropped' },
-  { name: 'events-duplicated', operator: 'duplicate', requirement: 'EV-8', description: 'every event is pushed twice' },
+  {
+    name: 'events-duplicated',
+    operator: 'duplicate',
+    requirement: 'EV-8',
+    description: 'every event is pushed twice',
+    knockOn: {
+      'EV-2':
+        'a copy that arrives after the next write of the property was sent reads as the old value reported anew (an event of a change that never happened): by value and time the two cannot be told apart',
+    },
+  },
   {
     name: 'events-reordered',
     operator: 'reorder',
