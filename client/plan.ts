@@ -7,7 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Observation } from './results-types.js';
-import { READ_PLAN_OBSERVATION } from './results.js';
+
+/** The observation that records EP-4's read plan (its size and digest): two runs with one digest read the same. */
+export const READ_PLAN_OBSERVATION = 'read plan (EP-4)';
 
 /** The observations that record the parts of the plan, by part. */
 export const PLAN_OBSERVATIONS = {

@@ -80,8 +80,7 @@ export interface RunTrace {
   sessions: { opened: number; closed: number };
 }
 
-/** The observation that records EP-4's read plan (its size and digest): two runs with one digest read the same. */
-export const READ_PLAN_OBSERVATION = 'read plan (EP-4)';
+export { READ_PLAN_OBSERVATION } from './plan.js';
 
 export interface Results {
   target: string;

@@ -10,7 +10,6 @@ import { EventSubscriber, type OpenedSubscription } from '../../client/subscribe
 import { forgetEachRun } from '../../client/run-scoped.js';
 import { isMap } from '../../client/values.js';
 import type { EventFilter } from '../../client/event-filter.js';
-import { sameKind } from './event-oracle.js';
 
 export type CauseKind = 'put-attr' | 'put-object' | 'action' | 'upload' | 'delete' | 'other';
 
@@ -100,6 +99,14 @@ function dataOf(body: string | undefined): { ok: boolean; data?: unknown } {
   }
 }
 
+/** Values of one JSON kind (a boolean and 0/1 are one: a D-Bus boolean in either encoding). */
+export function sameKind(a: unknown, b: unknown): boolean {
+  const bit = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
+  // A property shown as 0/1 may be a boolean: another number written to it may be coerced.
+  if (bit(a) || bit(b)) return bit(a) && bit(b);
+  return typeof a === typeof b;
+}
+
 /**
  * A read counts from when it was sent, a write from when it was answered: a read that overlapped
  * a write may show the value before it, so the write's value stays the newer.
@@ -140,7 +147,9 @@ function otherChange(x: Readonly<Exchange>): 'other' | undefined {
 
 /** Notes one exchange of the run (a listener on the run's evidence log, beside the answers oracle). */
 export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
-  const route = routeOf(x.method, x.url) ?? otherChange(x);
+  // No answer at all (a restart, a dropped connection): what the target holds after it is no longer what was seen.
+  const lost = x.status === undefined && x.error !== undefined;
+  const route = lost ? 'other' : (routeOf(x.method, x.url) ?? otherChange(x));
   if (!route) return;
   const answeredAt = performance.now();
   // When it was sent: its wall-clock start (cut to the millisecond, so never late), on this clock.
@@ -151,7 +160,7 @@ export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
     : Math.min(answeredAt - x.durationMs, answeredAt - (Date.now() - startedAt));
   // A path no decoding reads (a stray %) names no object the ledger knows; a target may still read it
   // its own way and write: a change the run cannot place, like an action's.
-  const path = decoded(pathOnly(x.url)) ?? (otherChange(x) && route !== 'login' && route !== 'logout' ? '' : undefined);
+  const path = lost ? '' : (decoded(pathOnly(x.url)) ?? (otherChange(x) && route !== 'login' && route !== 'logout' ? '' : undefined));
   if (path === undefined) return;
   if (path === '') {
     const status = x.status ?? 0;

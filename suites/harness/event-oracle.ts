@@ -21,7 +21,7 @@ import type { Exchange } from '../../client/evidence.js';
 import { admission, changeOf, filterRequirement, isBelow, type Change } from '../../client/event-filter.js';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import { isMap, sameValue } from '../../client/values.js';
-import type { Cause, LedgerSubscription } from './event-ledger.js';
+import { sameKind, type Cause, type LedgerSubscription } from './event-ledger.js';
 
 export type EventOracleRequirement = 'EV-1' | 'EV-2' | 'EV-4' | 'EV-5' | 'EV-6' | 'EV-7' | 'EV-8';
 export const EVENT_ORACLE_REQUIREMENTS: readonly EventOracleRequirement[] = ['EV-1', 'EV-2', 'EV-4', 'EV-5', 'EV-6', 'EV-7', 'EV-8'];
@@ -62,14 +62,6 @@ function clip(text: string): string {
 function parentOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i <= 0 ? '/' : path.slice(0, i);
-}
-
-/** Values of one JSON kind (a boolean and 0/1 are one: a D-Bus boolean in either encoding). */
-export function sameKind(a: unknown, b: unknown): boolean {
-  const bit = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
-  // A property shown as 0/1 may be a boolean: another number written to it may be coerced.
-  if (bit(a) || bit(b)) return bit(a) && bit(b);
-  return typeof a === typeof b;
 }
 
 /** The same object, one above the other, or siblings: where one change may bring another. */
@@ -354,6 +346,9 @@ function changeMade(w: Write, fs: readonly Frame[], ws: readonly Write[]): Write
   for (const f of fs)
     if (f.e.at < w.cause.sentAt && (seen === undefined || f.e.at > seen.at)) seen = { value: f.value, at: f.e.at, read: true };
   if (seen === undefined) return 'unknown';
+  // A write taken since what was seen (its event maybe still on its way) leaves the value unknown.
+  if (ws.some((o) => o !== w && o.cause.outcome !== 'refused' && o.cause.sentAt < w.cause.sentAt && o.cause.answeredAt > seen.at))
+    return 'unknown';
   // A write in between that may have set another value leaves it unknown.
   if (ws.some((o) => o.transforms && o.cause.sentAt < w.cause.sentAt && o.cause.answeredAt > seen.at)) return 'unknown';
   return sameValue(seen.value, w.value) ? 'same' : 'changed';

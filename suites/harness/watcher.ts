@@ -1,5 +1,5 @@
 /**
- * The run's watcher: one subscription with the empty filter, on a session of its own, open from
+ * The run's watcher: one subscription with the empty filter, on the run's own session, open from
  * the first check of the run to the events oracle at its end. Every change any area makes, and
  * every event the target pushes for a change that never happened (a refused write, a write of the
  * current value), reaches it, whichever area is running: the events oracle judges what it
@@ -9,7 +9,7 @@ import type { BmcClient } from '../../client/http.js';
 import { EventSubscriber } from '../../client/subscriber.js';
 import { messageOf } from '../../client/errors.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
-import { freshSession } from './session.js';
+import { sharedClient } from './session.js';
 
 export const WATCHER_ROLE = "the run's watcher";
 
@@ -51,7 +51,8 @@ let openedAt = 0;
 async function open(root: string): Promise<void> {
   openings++;
   try {
-    client ??= await freshSession();
+    // The run's session: a BMC keeps few, and the watcher needs none of its own.
+    client = sharedClient();
     const filter = emptyRefused ? { paths: [root] } : {};
     sub = await EventSubscriber.open(client, filter, { role: `${WATCHER_ROLE} ${JSON.stringify(filter)}` });
     openedAt = performance.now();
@@ -62,8 +63,8 @@ async function open(root: string): Promise<void> {
 }
 
 /**
- * Ends the watcher once `settled()` holds or `deadlineMs` (performance.now()) passes, and logs its
- * session out. Returns why it never opened, if it did not.
+ * Ends the watcher once `settled()` holds or `deadlineMs` (performance.now()) passes (the session is
+ * the run's, ended with it). Returns why it never opened, if it did not.
  */
 export async function stopWatching(settled: () => boolean, deadlineMs: number): Promise<string | undefined> {
   stopped = true;
@@ -71,7 +72,6 @@ export async function stopWatching(settled: () => boolean, deadlineMs: number): 
   while (sub && !sub.closed && !settled() && performance.now() < deadlineMs)
     await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadlineMs - performance.now()))));
   await sub?.close();
-  await client?.logout().catch(() => undefined);
   client = undefined;
   return openings === 0 ? 'the run opened no check' : problem;
 }

@@ -452,8 +452,9 @@ describe('simulate and load', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines).toContain('answer-omits-data@logout:ok');
     expect(lines).toContain('event-dropped@put-attr:empty');
-    expect(lines).toContain('event-wrong-path@upload:both');
-    expect(lines.filter((l) => l.startsWith('event-'))).toHaveLength(64);
+    expect(lines).toContain('event-wrong-path@upload:interfaces');
+    expect(lines).not.toContain('event-wrong-path@upload:both');
+    expect(lines.filter((l) => l.startsWith('event-'))).toHaveLength(41);
   });
 
   test('load runs a bounded scenario and writes load.json', async () => {

@@ -15,6 +15,8 @@ const KEPT: Readonly<Record<string, string>> = {
   'schemas/index.ts cache': 'compiled validators per namespace, from files that do not change',
   'schemas/index.ts rawSchemas': 'the schema files as read',
   'client/evidence.ts FORMS': 'the escaped forms of a secret, a pure function of it',
+  'client/subscriber.ts openListeners':
+    'who is told of each subscription (the events ledger, registered once at import), not what a run received',
 };
 
 /** Top-level names that can hold a run's state: a `let`, or an empty Map, Set or array. */
