@@ -126,6 +126,8 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
     if (n <= keep) findings.push({ requirement, problem, exchanges });
   };
   const late = input.boundMs * 2;
+  /** How late an event usually comes at most. */
+  const latency = input.latencyMs ?? input.boundMs / 3;
 
   // EV-7 and the filters, on every message of every subscription.
   for (const s of input.subscriptions) {
@@ -151,7 +153,7 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   const actions = input.causes.filter((c) => (c.kind === 'action' || c.kind === 'other') && c.outcome !== 'refused');
   const actionBetween = (from: number, to: number) => actions.some((a) => a.answeredAt > from && a.sentAt < to);
   // Its own events come within the target's latency of its answer.
-  const actionNear = (at: number) => actions.some((a) => a.sentAt <= at && at <= a.answeredAt + (input.latencyMs ?? input.boundMs / 3));
+  const actionNear = (at: number) => actions.some((a) => a.sentAt <= at && at <= a.answeredAt + latency);
   // A refused action or DELETE changes nothing: an event it brings is judged like any other.
   const touched = input.causes
     // A request whose path names no object ('/') sets nothing aside: it is a boundary in time (actionBetween).
@@ -192,12 +194,10 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   const setAside: string[] = [];
   /** The kinds of change (put-attr, put-object) each subscription received an event of. */
   const delivered = new Map<LedgerSubscription, Set<string>>();
-  const pending: Array<() => void> = [];
   /** Subscriptions that received nothing at all, with the changes owed them that others received. */
   const silent = new Map<LedgerSubscription, Map<string, Exchange>>();
   const misses: Miss[] = [];
   // Another write to the same object may change this property too: within the latency of its answer.
-  const latency = input.latencyMs ?? input.boundMs / 3;
   const collateral = (path: string, name: string, at: number) =>
     input.causes.some(
       (c) =>
@@ -303,17 +303,15 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
             .slice(0, fs.indexOf(f))
             .filter((o) => o.sub === s)
             .at(-1);
-          const latency = input.latencyMs ?? input.boundMs / 3;
           if (previous && sameMessage(previous.e.data, f.e.data) && f.e.at - previous.e.at <= latency)
             find('EV-8', `${described(s)} received the event of one write twice: ${writeText(w)}; again at ${clip(f.e.raw)}`, [w.cause.x]);
         }
       }
     }
     for (const [w, got] of explained) for (const f of got) kindsOn(delivered, f.sub).add(w.cause.kind);
-    // Judged once every property's events are attributed: whether a subscription delivers a kind of change at all.
-    pending.push(() => omissions(input, ws, fs, explained, delivered, silent, misses, judged));
+    omissions(input, ws, fs, explained, silent, misses, judged);
   }
-  for (const judge of pending) judge();
+  // Judged once every property's events are attributed: whether a subscription delivers a kind of change at all.
   judgeMisses(misses, delivered, find);
   // A subscription that never received anything while two or more changes its filter must admit
   // reached subscriptions opened no later: its filter, not a lost event (one lost in three would not lose all).
@@ -345,11 +343,10 @@ function changeMade(w: Write, fs: readonly Frame[], ws: readonly Write[]): Write
   for (const f of fs)
     if (f.e.at < w.cause.sentAt && (seen === undefined || f.e.at > seen.at)) seen = { value: f.value, at: f.e.at, read: true };
   if (seen === undefined) return 'unknown';
-  // A write taken since what was seen (its event maybe still on its way) leaves the value unknown.
+  // A write taken since what was seen (its event maybe still on its way, or a value it set that no
+  // one knows) leaves the value unknown.
   if (ws.some((o) => o !== w && o.cause.outcome !== 'refused' && o.cause.sentAt < w.cause.sentAt && o.cause.answeredAt > seen.at))
     return 'unknown';
-  // A write in between that may have set another value leaves it unknown.
-  if (ws.some((o) => o.transforms && o.cause.sentAt < w.cause.sentAt && o.cause.answeredAt > seen.at)) return 'unknown';
   return sameValue(seen.value, w.value) ? 'same' : 'changed';
 }
 
@@ -358,7 +355,6 @@ function omissions(
   ws: readonly Write[],
   fs: readonly Frame[],
   explained: ReadonlyMap<Write, Frame[]>,
-  delivered: ReadonlyMap<LedgerSubscription, ReadonlySet<string>>,
   silent: Map<LedgerSubscription, Map<string, Exchange>>,
   misses: Miss[],
   judged: Record<EventOracleRequirement, number>,
