@@ -92,7 +92,8 @@ function pathOnly(url: string): string {
 function dataOf(body: string | undefined): { ok: boolean; data?: unknown } {
   if (body === undefined) return { ok: false };
   try {
-    const v = JSON.parse(body) as unknown;
+    // A leading byte order mark is read past by the field's parsers (nlohmann::json, Python on bytes).
+    const v = JSON.parse(body.replace(/^\ufeff/, '')) as unknown;
     return isMap(v) && Object.hasOwn(v, 'data') ? { ok: true, data: v.data } : { ok: false };
   } catch {
     return { ok: false };
@@ -190,13 +191,15 @@ export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
   };
   if (kind === 'put-attr' || kind === 'put-object') {
     const body = dataOf(x.requestBody);
-    if (!body.ok) return;
-    if (kind === 'put-attr') {
-      const i = path.lastIndexOf('/attr/');
-      cause.path = path.slice(0, i);
-      cause.values = { [path.slice(i + 6)]: body.data };
-    } else if (isMap(body.data)) cause.values = { ...body.data };
-    else return;
+    const i = path.lastIndexOf('/attr/');
+    if (kind === 'put-attr') cause.path = path.slice(0, i);
+    if (body.ok && kind === 'put-attr') cause.values = { [path.slice(i + 6)]: body.data };
+    else if (body.ok && isMap(body.data)) cause.values = { ...body.data };
+    else {
+      // A body the ledger cannot read that the target took anyway set something no one knows.
+      if (cause.outcome !== 'refused') causes.push({ ...cause, kind: 'other' });
+      return;
+    }
     // Only what was seen before it was sent: a read overlapping it may show either value.
     for (const name of Object.keys(cause.values)) {
       const was = known.get(cause.path)?.get(name);
