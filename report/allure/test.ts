@@ -1,7 +1,7 @@
 /**
  * What each conformance test tells Allure while it runs (in the suites' worker): its requirements,
  * area and profile as labels, a severity from the requirement level, a link to each catalogue
- * entry, and every request it made as a step with the redacted request and response attached.
+ * entry, and every request it made as a step with the redacted request and response attached (one text).
  */
 import * as allure from 'allure-js-commons';
 import { requirement, type Level, type Requirement } from '../../catalogue/requirements.js';
@@ -69,8 +69,8 @@ export async function exchangeSteps(exchanges: readonly Exchange[], findings: re
     const failure = stepFailure(x) ?? namedBy(x, findings);
     try {
       await allure.step(stepName(x), async () => {
-        await allure.attachment('request', text.request, 'text/plain');
-        await allure.attachment('response', text.response, 'text/plain');
+        // One attachment for both halves: a reader opens one, and Allure renders half as many files.
+        await allure.attachment('exchange', `${text.request}\n\n${text.response}`, 'text/plain');
         // Allure draws a step red when its body fails an assertion: a server error or no answer is one.
         if (failure) throw failure;
       });

@@ -117,7 +117,7 @@ describe('a failing requirement in every output', () => {
     expect(cases.filter((c) => c.failure)).toHaveLength(1);
   });
 
-  test('Allure: failed (not broken), critical, labelled, linked to its catalogue entry, each request a step with request and response as text', async () => {
+  test('Allure: failed (not broken), critical, labelled, linked to its catalogue entry, each request a step with its request and response as one text', async () => {
     const names = await readdir(join(dir, 'allure-results'));
     const all = await Promise.all(
       names.filter((n) => n.endsWith('-result.json')).map(async (n) => JSON.parse(await readFile(join(dir, 'allure-results', n), 'utf8'))),
@@ -147,9 +147,10 @@ describe('a failing requirement in every output', () => {
       type: string;
     }>;
     const text = async (name: string) => readFile(join(dir, 'allure-results', attachments.find((a) => a.name === name)!.source), 'utf8');
-    expect(attachments.map((a) => a.type)).toEqual(['text/plain', 'text/plain']);
-    expect(await text('request')).toMatch(/^POST \/xyz\/mgmt_project\/\S+\n[\s\S]*cookie: sid=<redacted>/);
-    expect(await text('response')).toMatch(/^HTTP 405 Method Not Allowed/);
+    expect(attachments.map((a) => a.type)).toEqual(['text/plain']);
+    expect(await text('exchange')).toMatch(
+      /^POST \/xyz\/mgmt_project\/\S+\n[\s\S]*cookie: sid=<redacted>[\s\S]*\n\nHTTP 405 Method Not Allowed/,
+    );
     const env = await readFile(join(dir, 'allure-results', 'environment.properties'), 'utf8');
     expect(env).toMatch(/^Profile=destructive$/m);
     const trend = JSON.parse(await readFile(join(dir, 'allure-report', 'history', 'history-trend.json'), 'utf8')) as Array<{
@@ -266,8 +267,10 @@ describe.skipIf(!chromiumPath && !process.env.CI)('the pages in headless Chromiu
       const { page, errors } = await open(`allure-report/index.html#testresult/${await failedTestUid('RULE-4')}`, 1700);
       const step = page.locator('.step__title:visible', { hasText: '→ 405 Method Not Allowed' }).last();
       await step.click();
-      for (const name of ['request', 'response']) await page.locator('.attachment-row:visible', { hasText: name }).last().click();
-      await expect.poll(() => page.locator('.test-result').innerText()).toMatch(/HTTP 405 Method Not Allowed[\s\S]*"status": "error"/);
+      await page.locator('.attachment-row:visible', { hasText: 'exchange' }).last().click();
+      await expect
+        .poll(() => page.locator('.test-result').innerText())
+        .toMatch(/POST [\s\S]*HTTP 405 Method Not Allowed[\s\S]*"status": "error"/);
       await page.locator('.test-result').screenshot({ path: join(SCREENSHOTS, 'allure-failing-test-steps.png') });
       const link = page.locator('.test-result a', { hasText: 'RULE-4 in the catalogue' });
       expect(await link.getAttribute('href')).toBe('catalogue.html#RULE-4');
