@@ -97,7 +97,7 @@ fleetOptions(
   .option('--event-writes <n>', 'writes per measured event sequence (default 4; 10 on the simulator)', parse.positiveInt)
   .option(
     '--fuzz-runs <n>',
-    'generated cases per fuzzing property (default 100; 300 on the embedded simulator in the spec dialect)',
+    'generated cases per fuzzing property (default 100; 150 on the embedded simulator in the spec dialect)',
     parse.positiveInt,
   )
   .option(

@@ -69,7 +69,9 @@ const SIMULATOR: TargetSettings = {
   allowFactoryReset: true,
   tftp: undefined,
   deletable: [],
-  fuzzRuns: 300,
+  // Beyond each property's fixed boundary cases: 300 took 1.4 s more of a 14 s run than 150, and the
+  // mutation self-test proves every fault caught at 60.
+  fuzzRuns: 150,
   statefulRuns: 4,
   statefulTimeMs: undefined,
   maxRequestsPerSecond: undefined,

@@ -65,7 +65,7 @@ describe('the kind of target', () => {
   it('gives each kind its defaults', () => {
     const sim = resolveSettings({ kind: 'simulator' });
     expect(sim).toMatchObject({ profile: 'destructive', insecure: true, allowFactoryReset: true, timeoutMs: 15_000 });
-    expect(sim).toMatchObject({ eventTimeoutMs: 3_000, quietWindowMs: 200, eventWrites: 10, fuzzRuns: 300, rebootWaitMs: 30_000 });
+    expect(sim).toMatchObject({ eventTimeoutMs: 3_000, quietWindowMs: 200, eventWrites: 10, fuzzRuns: 150, rebootWaitMs: 30_000 });
     expect(sim.statefulTimeMs).toBeUndefined();
 
     const dialect = resolveSettings({ kind: 'dialect' });
