@@ -195,7 +195,7 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
   /** The kinds of change (put-attr, put-object) each subscription received an event of. */
   const delivered = new Map<LedgerSubscription, Set<string>>();
   /** Subscriptions that received nothing at all, with the changes owed them that others received. */
-  const silent = new Map<LedgerSubscription, Map<string, Exchange>>();
+  const silent = new Map<LedgerSubscription, Map<Exchange, string>>();
   const misses: Miss[] = [];
   // Another write to the same object may change this property too: within the latency of its answer.
   const collateral = (path: string, name: string, at: number) =>
@@ -321,8 +321,8 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
     judged[req]++;
     find(
       req,
-      `${described(s)} never received any event, though its filter must admit ${owed.size} changes others received: ${[...owed.keys()].slice(0, 2).join('; ')}`,
-      [...owed.values()].slice(0, 4),
+      `${described(s)} never received any event, though its filter must admit ${owed.size} changes others received: ${[...owed.values()].slice(0, 2).join('; ')}`,
+      [...owed.keys()].slice(0, 4),
     );
   }
   return { findings, judged, setAside };
@@ -344,9 +344,15 @@ function changeMade(w: Write, fs: readonly Frame[], ws: readonly Write[]): Write
     if (f.e.at < w.cause.sentAt && (seen === undefined || f.e.at > seen.at)) seen = { value: f.value, at: f.e.at, read: true };
   if (seen === undefined) return 'unknown';
   // A write taken since what was seen (its event maybe still on its way, or a value it set that no
-  // one knows) leaves the value unknown.
-  if (ws.some((o) => o !== w && o.cause.outcome !== 'refused' && o.cause.sentAt < w.cause.sentAt && o.cause.answeredAt > seen.at))
-    return 'unknown';
+  // one knows) leaves the value unknown, unless it wrote the value seen: its event may be what was seen.
+  const known = seen;
+  const unsettles = (o: Write) =>
+    o !== w &&
+    o.cause.outcome !== 'refused' &&
+    o.cause.sentAt < w.cause.sentAt &&
+    o.cause.answeredAt > known.at &&
+    (o.transforms || !sameValue(o.value, known.value));
+  if (ws.some(unsettles)) return 'unknown';
   return sameValue(seen.value, w.value) ? 'same' : 'changed';
 }
 
@@ -355,7 +361,7 @@ function omissions(
   ws: readonly Write[],
   fs: readonly Frame[],
   explained: ReadonlyMap<Write, Frame[]>,
-  silent: Map<LedgerSubscription, Map<string, Exchange>>,
+  silent: Map<LedgerSubscription, Map<Exchange, string>>,
   misses: Miss[],
   judged: Record<EventOracleRequirement, number>,
 ): void {
@@ -381,7 +387,8 @@ function omissions(
         const peers = got.filter((f) => f.sub !== s && f.sub.filterSentAt <= s.filterSentAt);
         if (peers.length > 0) {
           if (!silent.has(s)) silent.set(s, new Map());
-          silent.get(s)!.set(`${writeText(w)}, which ${described(peers[0]!.sub)} received`, w.cause.x);
+          // By the write itself: two writes of one text (a value written twice) are two changes owed.
+          silent.get(s)!.set(w.cause.x, `${writeText(w)}, which ${described(peers[0]!.sub)} received`);
         }
       }
       if (!live) continue;

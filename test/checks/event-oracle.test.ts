@@ -109,6 +109,15 @@ describe('duplicates and omissions (EV-8)', () => {
     expect(failed([all, sub(`{"paths":["${B}","${A}"]}`, [other, primed, changed(12, false)])], writes)).toEqual([]);
   });
 
+  test('a silent subscription is owed each write whose event came before its answer: two owed fail its filter', () => {
+    // The first write's event arrives before its answer is read: the second write is still a known change.
+    const first = { ...put(10, true, false), answeredAt: 15 };
+    const writes = [first, { ...put(20, false, undefined), before: { Asserted: { value: true, at: 15, read: false } } }];
+    const all = sub('{}', [changed(13, true), changed(21, false)]);
+    expect(failed([all, sub(`{"paths":["${A}"]}`, [])], writes)).toEqual(['EV-4']);
+    expect(failed([all, sub(`{"paths":["${A}"]}`, [changed(13, true), changed(21, false)])], writes)).toEqual([]);
+  });
+
   test('a subscription that delivers attribute writes of an object but never its whole-object writes fails its filter', () => {
     const whole = (at: number, v: boolean) => ({ ...put(at, v, !v), kind: 'put-object' as const });
     const writes = [primer, put(10, false, true), whole(20, true), whole(30, false)];
