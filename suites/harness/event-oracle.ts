@@ -338,10 +338,16 @@ function kindsOn(delivered: Map<LedgerSubscription, Set<string>>, s: LedgerSubsc
 function changeMade(w: Write, fs: readonly Frame[], ws: readonly Write[]): Write['change'] {
   if (w.cause.outcome !== 'accepted') return 'unknown';
   // What a write answered 200 set is no evidence (a target may acknowledge and not do it): reads and events are.
-  let seen = w.cause.before[w.name]?.read === true ? w.cause.before[w.name] : undefined;
+  const read = w.cause.before[w.name]?.read === true ? w.cause.before[w.name] : undefined;
+  let seen = read && { value: read.value, at: read.at, since: read.at };
   // A later event tells the value better than an older read.
-  for (const f of fs)
-    if (f.e.at < w.cause.sentAt && (seen === undefined || f.e.at > seen.at)) seen = { value: f.value, at: f.e.at, read: true };
+  for (const f of fs) {
+    if (f.e.at >= w.cause.sentAt || (seen !== undefined && f.e.at <= seen.at)) continue;
+    // What it shows may be older than its arrival (one socket read late): as old as the last write of
+    // that value sent before it came, its likeliest cause.
+    const cause = ws.filter((o) => o.cause.outcome !== 'refused' && o.cause.sentAt <= f.e.at && sameValue(o.value, f.value)).at(-1);
+    seen = { value: f.value, at: f.e.at, since: Math.min(f.e.at, cause?.cause.sentAt ?? f.e.at) };
+  }
   if (seen === undefined) return 'unknown';
   // A write taken since what was seen (its event maybe still on its way, or a value it set that no
   // one knows) leaves the value unknown, unless it wrote the value seen: its event may be what was seen.
@@ -350,7 +356,7 @@ function changeMade(w: Write, fs: readonly Frame[], ws: readonly Write[]): Write
     o !== w &&
     o.cause.outcome !== 'refused' &&
     o.cause.sentAt < w.cause.sentAt &&
-    o.cause.answeredAt > known.at &&
+    o.cause.answeredAt > known.since &&
     (o.transforms || !sameValue(o.value, known.value));
   if (ws.some(unsettles)) return 'unknown';
   return sameValue(seen.value, w.value) ? 'same' : 'changed';

@@ -155,6 +155,14 @@ describe('the field is no violation', () => {
     expect(failed([sub('{}', [primed, ...burst])], writes)).toEqual([]);
   });
 
+  test('a socket read late shows an older value: a write of that value after it is no write of the value held', () => {
+    const writes = [put(0, true, false), put(10, false, true), put(20, true, undefined)];
+    const all = sub('{}', [changed(1, true), changed(11, false), changed(21, true)]);
+    // Its first event comes after the second write was answered: what it shows is the first write's.
+    const slow = sub(`{"paths":["${A}"]}`, [changed(15, true), changed(22, false), changed(23, true)]);
+    expect(failed([all, slow], writes)).toEqual([]);
+  });
+
   test('a subscription opened after a write is not owed it, nor does the write explain its later events', () => {
     const writes = [primer, put(10, false, true), put(100, true, false)];
     expect(
