@@ -42,7 +42,7 @@ export function parseSite(text: string): Site | undefined {
 }
 
 /** The path of a request target, without its query. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const q = url.search(/[?#]/);
   return q < 0 ? url : url.slice(0, q);
 }

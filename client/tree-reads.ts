@@ -4,6 +4,7 @@
  * their time, by area and by test, and says what they cost. The enumerates of a subtree are
  * counted beside them (`subtree`): they gather less, but over the same route.
  */
+import { pathOf } from './answer-site.js';
 
 export type TreeReadRoute = 'enumerate' | 'list' | 'subtree';
 
@@ -54,8 +55,7 @@ const WHOLE_TREE = /^(?:\/xyz(?:\/[^/]+)?)?\/(enumerate|list)$/;
 /** The whole-tree route a request reads, `subtree` for another enumerate, undefined for any other request. */
 export function wholeTreeRoute(method: string, url: string): TreeReadRoute | undefined {
   if (method.toUpperCase() !== 'GET') return undefined;
-  const q = url.search(/[?#]/);
-  const path = q < 0 ? url : url.slice(0, q);
+  const path = pathOf(url);
   const whole = WHOLE_TREE.exec(path)?.[1] as TreeReadRoute | undefined;
   return whole ?? (path.endsWith('/enumerate') ? 'subtree' : undefined);
 }

@@ -5,7 +5,7 @@
  * or sent a write, its frames and its causes meet here (suites/oracle, events-oracle.ts).
  */
 import type { Exchange } from '../../client/evidence.js';
-import { outcomeOf, routeOf } from '../../client/answer-site.js';
+import { outcomeOf, pathOf, routeOf } from '../../client/answer-site.js';
 import { EventSubscriber, type OpenedSubscription } from '../../client/subscriber.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 import { isMap } from '../../client/values.js';
@@ -84,11 +84,6 @@ function decoded(path: string): string | undefined {
   }
 }
 
-function pathOnly(url: string): string {
-  const q = url.search(/[?#]/);
-  return q < 0 ? url : url.slice(0, q);
-}
-
 function dataOf(body: string | undefined): { ok: boolean; data?: unknown } {
   if (body === undefined) return { ok: false };
   try {
@@ -161,7 +156,7 @@ export function noteCause(x: Readonly<Exchange>, json?: unknown): void {
     : Math.min(answeredAt - x.durationMs, answeredAt - (Date.now() - startedAt));
   // A path no decoding reads (a stray %) names no object the ledger knows; a target may still read it
   // its own way and write: a change the run cannot place, like an action's.
-  const path = lost ? '' : (decoded(pathOnly(x.url)) ?? (otherChange(x) && route !== 'login' && route !== 'logout' ? '' : undefined));
+  const path = lost ? '' : (decoded(pathOf(x.url)) ?? (otherChange(x) && route !== 'login' && route !== 'logout' ? '' : undefined));
   if (path === undefined) return;
   if (path === '') {
     const status = x.status ?? 0;
