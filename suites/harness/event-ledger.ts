@@ -9,6 +9,7 @@ import { outcomeOf, pathOf, routeOf } from '../../client/answer-site.js';
 import { EventSubscriber, type OpenedSubscription } from '../../client/subscriber.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 import { isMap } from '../../client/values.js';
+import { parseJson } from '../../client/json.js';
 import type { EventFilter } from '../../client/event-filter.js';
 
 export type CauseKind = 'put-attr' | 'put-object' | 'action' | 'upload' | 'delete' | 'other';
@@ -88,7 +89,8 @@ function dataOf(body: string | undefined): { ok: boolean; data?: unknown } {
   if (body === undefined) return { ok: false };
   try {
     // A leading byte order mark is read past by the field's parsers (nlohmann::json, Python on bytes).
-    const v = JSON.parse(body.replace(/^\ufeff/, '')) as unknown;
+    // Parsed as the client parses answers and events (an integer beyond 2^53 stays exact), so that they compare.
+    const v = parseJson(body.replace(/^\ufeff/, ''));
     return isMap(v) && Object.hasOwn(v, 'data') ? { ok: true, data: v.data } : { ok: false };
   } catch {
     return { ok: false };
@@ -100,7 +102,9 @@ export function sameKind(a: unknown, b: unknown): boolean {
   const bit = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1;
   // A property shown as 0/1 may be a boolean: another number written to it may be coerced.
   if (bit(a) || bit(b)) return bit(a) && bit(b);
-  return typeof a === typeof b;
+  // An integer too large for a double is parsed as a bigint: a number all the same.
+  const kind = (v: unknown) => (typeof v === 'bigint' ? 'number' : typeof v);
+  return kind(a) === kind(b);
 }
 
 /**

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { Exchange } from '../../client/evidence.js';
 import { startNextRun } from '../../client/run-scoped.js';
-import { eventLedger, noteCause } from '../../suites/harness/event-ledger.js';
+import { eventLedger, noteCause, sameKind } from '../../suites/harness/event-ledger.js';
 
 const OBJ = '/xyz/mgmt_project/led/physical/identify';
 
@@ -37,5 +37,12 @@ describe('the causes of writes (EV-2, EV-8)', () => {
   test('a readable body is its write, with its value', () => {
     noteCause(put('{"data":"Off"}', 200));
     expect(eventLedger().causes).toMatchObject([{ kind: 'put-attr', values: { State: 'Off' } }]);
+  });
+
+  test('an integer beyond 2^53 is kept exact, as answers and events are parsed, and is a number like any other', () => {
+    noteCause(put('{"data":18446744073709551615}', 200));
+    expect(eventLedger().causes[0]!.values.State).toBe(18446744073709551615n);
+    expect(sameKind(600, 18446744073709551615n)).toBe(true);
+    expect(sameKind('600', 18446744073709551615n)).toBe(false);
   });
 });
