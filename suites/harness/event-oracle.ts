@@ -21,6 +21,7 @@ import type { Exchange } from '../../client/evidence.js';
 import { admission, changeOf, filterRequirement, isBelow, type Change } from '../../client/event-filter.js';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import { isMap, sameValue } from '../../client/values.js';
+import { stringifyJson } from '../../client/json.js';
 import { sameKind, type Cause, type LedgerSubscription } from './event-ledger.js';
 
 export type EventOracleRequirement = 'EV-1' | 'EV-2' | 'EV-4' | 'EV-5' | 'EV-6' | 'EV-7' | 'EV-8';
@@ -292,7 +293,7 @@ export function judgeEvents(input: OracleInput): EventVerdicts {
           if (later) {
             find(
               'EV-2',
-              `${described(s)} received an event of a change that never happened: ${name} ${clip(JSON.stringify(f.value) ?? '')} again, the value it held before ${writeText(later)}: ${clip(f.e.raw)}`,
+              `${described(s)} received an event of a change that never happened: ${name} ${clip(stringifyJson(f.value))} again, the value it held before ${writeText(later)}: ${clip(f.e.raw)}`,
               [later.cause.x],
             );
             continue;

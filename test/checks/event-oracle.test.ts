@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../client/evidence.js';
+import { stringifyJson } from '../../client/json.js';
 import type { ReceivedEvent } from '../../client/subscriber.js';
 import type { Cause, LedgerSubscription } from '../../suites/harness/event-ledger.js';
 import { filterOf } from '../../suites/harness/event-ledger.js';
@@ -22,7 +23,7 @@ function put(at: number, value: unknown, before: unknown, outcome: Cause['outcom
     method: 'PUT',
     url: `${path}/attr/${name}`,
     requestHeaders: {},
-    requestBody: JSON.stringify({ data: value }),
+    requestBody: stringifyJson({ data: value }),
     status: outcome === 'accepted' ? 200 : outcome === 'refused' ? 400 : 500,
     durationMs: 2,
   };
@@ -40,7 +41,7 @@ function put(at: number, value: unknown, before: unknown, outcome: Cause['outcom
 
 function changed(at: number, value: unknown, path = A, name = 'Asserted', iface = IFACE): ReceivedEvent {
   const data = { event: 'PropertiesChanged', path, interface: iface, properties: { [name]: value } };
-  return { at, seq: 0, data, raw: JSON.stringify(data) };
+  return { at, seq: 0, data, raw: stringifyJson(data) };
 }
 
 function sub(
@@ -133,6 +134,15 @@ describe('duplicates and omissions (EV-8)', () => {
     const writes = [primer, put(10, false, true), put(20, true, false)];
     expect(failed([sub('{}', [primed, changed(12, false), changed(21, false), changed(22, true)])], writes)).toEqual(['EV-2']);
     expect(failed([sub('{}', [primed, changed(12, false), changed(22, true)])], writes)).toEqual([]);
+  });
+
+  test('so is an integer beyond 2^53 reported again (its finding names it exactly)', () => {
+    const [big, next] = [18446744073709551615n, 18446744073709551614n];
+    const writes = [put(0, big, 7n, 'accepted', B, 'PowerCap'), put(10, next, big, 'accepted', B, 'PowerCap')];
+    const frames = [changed(1, big, B, 'PowerCap'), changed(11, big, B, 'PowerCap'), changed(12, next, B, 'PowerCap')];
+    const v = judgeEvents({ subscriptions: [sub('{}', frames)], causes: writes, boundMs: 1000, latencyMs: 300 });
+    expect(v.findings.map((f) => f.requirement)).toEqual(['EV-2']);
+    expect(v.findings[0]!.problem).toContain('PowerCap 18446744073709551615 again');
   });
 
   test('a write nobody received that a later read showed applied fails EV-8', () => {
