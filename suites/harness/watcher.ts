@@ -5,7 +5,7 @@
  * current value), reaches it, whichever area is running: the events oracle judges what it
  * received (event-oracle.ts). A target that closes it gets it opened again at the next check.
  */
-import type { BmcClient } from '../../client/http.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSubscriber } from '../../client/subscriber.js';
 import { messageOf } from '../../client/errors.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
@@ -16,7 +16,6 @@ export const WATCHER_ROLE = "the run's watcher";
 /** Openings tried in one run: a target that closes it at once is not asked forever. */
 const MAX_OPENINGS = 4;
 
-let client: BmcClient | undefined;
 let sub: EventSubscriber | undefined;
 let openings = 0;
 let opening: Promise<void> | undefined;
@@ -27,7 +26,7 @@ let emptyRefused = false;
 
 forgetEachRun(() => {
   void sub?.close();
-  client = sub = opening = problem = undefined;
+  sub = opening = problem = undefined;
   openings = openedAt = 0;
   stopped = emptyRefused = false;
 });
@@ -52,9 +51,8 @@ async function open(root: string): Promise<void> {
   openings++;
   try {
     // The run's session: a BMC keeps few, and the watcher needs none of its own.
-    client = sharedClient();
     const filter = emptyRefused ? { paths: [root] } : {};
-    sub = await EventSubscriber.open(client, filter, { role: `${WATCHER_ROLE} ${JSON.stringify(filter)}` });
+    sub = await EventSubscriber.open(sharedClient(), filter, { role: `${WATCHER_ROLE} ${JSON.stringify(filter)}` });
     openedAt = performance.now();
     problem = undefined;
   } catch (err) {
@@ -70,8 +68,7 @@ export async function stopWatching(settled: () => boolean, deadlineMs: number): 
   stopped = true;
   await opening;
   while (sub && !sub.closed && !settled() && performance.now() < deadlineMs)
-    await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadlineMs - performance.now()))));
+    await sleep(Math.min(50, Math.max(1, deadlineMs - performance.now())));
   await sub?.close();
-  client = undefined;
   return openings === 0 ? 'the run opened no check' : problem;
 }
