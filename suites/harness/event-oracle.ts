@@ -99,7 +99,8 @@ function writeText(w: Write): string {
   return `${w.cause.x.method} ${clip(w.cause.x.url)} ${clip(w.cause.x.requestBody ?? '')} (answered ${w.cause.x.status ?? 'nothing'})`;
 }
 
-function propsOf(data: unknown): { path: string; iface?: string; props: Record<string, unknown> } | undefined {
+/** A PropertiesChanged's path, interface and properties; undefined for any other message. */
+export function propsOf(data: unknown): { path: string; iface?: string; props: Record<string, unknown> } | undefined {
   if (!isMap(data) || data.event !== 'PropertiesChanged' || typeof data.path !== 'string' || !isMap(data.properties)) return undefined;
   return { path: data.path, ...(typeof data.interface === 'string' && { iface: data.interface }), props: data.properties };
 }

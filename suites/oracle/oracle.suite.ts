@@ -8,10 +8,16 @@
  */
 import { beforeAll } from 'vitest';
 import { redactText } from '../../client/evidence.js';
-import { isMap, sameValue } from '../../client/values.js';
+import { sameValue } from '../../client/values.js';
 import { check, runConfig, type CheckContext } from '../harness/check.js';
 import { eventLedger, type Cause } from '../harness/event-ledger.js';
-import { EVENT_ORACLE_REQUIREMENTS, judgeEvents, type EventOracleRequirement, type EventVerdicts } from '../harness/event-oracle.js';
+import {
+  EVENT_ORACLE_REQUIREMENTS,
+  judgeEvents,
+  propsOf,
+  type EventOracleRequirement,
+  type EventVerdicts,
+} from '../harness/event-oracle.js';
 import { stopWatching, WATCHER_ROLE } from '../harness/watcher.js';
 import { ANSWER_CHECKS, asResponse, type AnswerCheck } from '../harness/answer-checks.js';
 import { answerTally, anonymousRefusals, type AnswerFinding } from '../harness/answers.js';
@@ -92,14 +98,10 @@ function owedArrived(causes: readonly Cause[], since: number): boolean {
       Object.entries(c.values).every(
         ([name, value]) =>
           (c.before[name] !== undefined && sameValue(c.before[name].value, value)) ||
-          got.some(
-            (e) =>
-              e.at >= c.sentAt &&
-              isMap(e.data) &&
-              e.data.path === c.path &&
-              isMap(e.data.properties) &&
-              sameValue(e.data.properties[name], value),
-          ),
+          got.some((e) => {
+            const p = e.at >= c.sentAt ? propsOf(e.data) : undefined;
+            return p?.path === c.path && Object.hasOwn(p.props, name) && sameValue(p.props[name], value);
+          }),
       ),
     );
 }
