@@ -110,6 +110,12 @@ fleetOptions(
     'time budget of each stateful check, its discovery included, on a target other than the embedded simulator in the spec dialect, or whose whole-tree enumerate takes 1 s or more (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
     WAIT_S,
   )
+  .addOption(
+    new Option(
+      '--tree-snapshot <how>',
+      "how checks of whole-tree effects read the tree: enumerate (of the namespace root) or objects (its list, then a GET of each object); default: objects when the target's enumerate takes 1 s or more and reading object by object is measured to take at most half of it",
+    ).choices(['enumerate', 'objects']),
+  )
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.wholeNumber)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)
   .option('--max-response-bytes <n>', 'cut off answers longer than this and report them (default 33554432, 32 MiB)', parse.positiveInt)
@@ -187,7 +193,7 @@ withVersion(program.command('simulate'))
   )
   .option(
     '--route-latency <route=ms>',
-    `a route's extra time before it is served, e.g. enumerate=3000 (repeatable; routes: ${LATENCY_ROUTES.join(', ')})`,
+    `a route's extra time (a read's refusals come at once), e.g. enumerate=3000 (repeatable; routes: ${LATENCY_ROUTES.join(', ')})`,
     parse.routeLatency,
   )
   .option('--cert <file>', 'PEM certificate (default: a self-signed one made at start)')

@@ -1,8 +1,13 @@
 /**
  * Slow routes (`--route-latency ROUTE=MS`): a real BMC answers some routes in seconds (a whole-tree
  * enumerate gathers every service's objects over D-Bus), so tests and the bench model that target's
- * slowest routes. The delay is taken before the dialect serves the request (or the WebSocket upgrade).
+ * slowest routes. A read route's cost is what it gathers: its answer is held for the delay when it
+ * serves what was asked (status below 400), while a refusal (no session, no such path) comes at once,
+ * as a real server checks the session and looks the path up before it gathers anything. Any other
+ * route (and the WebSocket upgrade) takes its delay before the dialect serves the request, so a
+ * write is done no sooner than it is answered.
  */
+import type { ServerResponse } from 'node:http';
 import { routeOf } from '../client/answer-site.js';
 
 export const LATENCY_ROUTES = [
@@ -50,4 +55,47 @@ export function routeDelayMs(latency: RouteLatency | undefined, method: string, 
   if (!latency) return 0;
   const route = upgrade ? 'subscribe' : latencyRouteOf(method, url);
   return route ? (latency[route] ?? 0) : 0;
+}
+
+/** The routes whose cost is gathering what they answer: a refusal of them is not slowed. */
+const READ_ROUTES: ReadonlySet<LatencyRoute> = new Set(['object', 'attr', 'children', 'list', 'enumerate']);
+
+/** Whether a request's delay is paid only by an answer that serves it (a read), or before it is served. */
+export function isReadRoute(method: string, url: string): boolean {
+  const route = latencyRouteOf(method, url);
+  return route !== undefined && READ_ROUTES.has(route);
+}
+
+/**
+ * Holds `res`'s answer until `delayMs` after now when its status is below 400; a refusal goes out
+ * as soon as it is written. The head and body are sent together, in the order they were written.
+ */
+export function holdServedAnswer(res: ServerResponse, delayMs: number, sleep: (ms: number) => Promise<void>): void {
+  const due = performance.now() + delayMs;
+  type Call = () => unknown;
+  const calls: Call[] = [];
+  let held: boolean | undefined;
+  const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
+  const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+  const decide = (status: number): boolean => (held ??= status < 400);
+  res.writeHead = ((...a: unknown[]) => {
+    if (!decide(a[0] as number)) return writeHead(...a);
+    calls.push(() => writeHead(...a));
+    return res;
+  }) as typeof res.writeHead;
+  res.write = ((...a: unknown[]) => {
+    if (!decide(res.statusCode)) return write(...a);
+    calls.push(() => write(...a));
+    return true;
+  }) as typeof res.write;
+  res.end = ((...a: unknown[]) => {
+    if (!decide(res.statusCode)) return end(...a);
+    calls.push(() => end(...a));
+    void sleep(Math.max(0, due - performance.now())).then(() => {
+      if (res.destroyed) return;
+      for (const call of calls) call();
+    });
+    return res;
+  }) as typeof res.end;
 }

@@ -11,7 +11,7 @@ import { createContext } from './context.js';
 import { rawErrorResponse, refuseSocket } from './envelope.js';
 import { FaultSet } from './faults.js';
 import { terminalLog } from './log.js';
-import { routeDelayMs, type RouteLatency } from './route-latency.js';
+import { holdServedAnswer, isReadRoute, routeDelayMs, type RouteLatency } from './route-latency.js';
 import { DIALECTS, isDialect, type DialectName } from './dialects/dialect.js';
 import { dialectNamed } from './dialects/registry.js';
 
@@ -50,7 +50,7 @@ export interface SimulatorOptions {
    * phosphor-rest 10, which adds to it per kind; bmcweb and spec 0, answered at once and in parallel).
    */
   requestMs?: number;
-  /** Extra time per route, before the dialect serves a request (`--route-latency ROUTE=MS`). */
+  /** Extra time per route (`--route-latency ROUTE=MS`): a read's served answer is held for it, any other request waits it before it is served. */
   routeLatencyMs?: RouteLatency;
 }
 
@@ -122,7 +122,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   server.on('request', (req, res) => {
     faults.load.track(res);
     const delay = routeDelayMs(routeLatency, req.method ?? '', req.url ?? '');
-    (delay > 0 ? sleepFor(delay).then(() => dialectServer.handle(req, res)) : dialectServer.handle(req, res)).catch((e) => {
+    const read = delay > 0 && isReadRoute(req.method ?? '', req.url ?? '');
+    if (read) holdServedAnswer(res, delay, sleepFor);
+    (delay > 0 && !read ? sleepFor(delay).then(() => dialectServer.handle(req, res)) : dialectServer.handle(req, res)).catch((e) => {
       log(`unanswered request ${req.method} ${req.url}: ${String(e)}`);
       res.destroy();
     });

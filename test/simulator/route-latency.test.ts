@@ -1,4 +1,4 @@
-/** Slow routes (`--route-latency ROUTE=MS`): each route's requests wait their delay before they are served, and no other's do. */
+/** Slow routes (`--route-latency ROUTE=MS`): each route's requests pay their delay (a read's refusals excepted), and no other's do. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { latencyRouteOf, parseRouteLatency, routeDelayMs } from '../../simulator/route-latency.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/index.js';
@@ -48,5 +48,16 @@ describe('a simulator with a slow enumerate', () => {
     expect(Object.keys(e.body.data).length).toBeGreaterThan(10);
     expect(l.status).toBe(200);
     expect(order).toEqual(['list', 'enumerate']);
+  });
+
+  test('a refused enumerate (no session, no such path) is not slowed: sent after a served one, it is answered first', async () => {
+    const cookie = await login(sim.url);
+    const order: string[] = [];
+    const served = call(sim.url, 'GET', `${ROOT}/enumerate`, { cookie }).then((r) => (order.push('served'), r));
+    const anonymous = call(sim.url, 'GET', `${ROOT}/enumerate`).then((r) => (order.push('anonymous'), r));
+    const missing = call(sim.url, 'GET', `${ROOT}/bmc_conformance_missing/enumerate`, { cookie }).then((r) => (order.push('missing'), r));
+    const [s, a, m] = await Promise.all([served, anonymous, missing]);
+    expect([s.status, a.status, m.status]).toEqual([200, 401, 404]);
+    expect(order.at(-1)).toBe('served');
   });
 });
