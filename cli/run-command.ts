@@ -55,6 +55,7 @@ export async function runCommand(flags: RunFlags & FleetFlags, cmd?: Command): P
     fuzzRuns: flags.fuzzRuns,
     statefulRuns: flags.statefulRuns,
     statefulTimeMs: flags.statefulTime === undefined ? undefined : flags.statefulTime * 1000,
+    treeSnapshot: flags.treeSnapshot,
     seed: flags.seed,
     maxRequestsPerSecond: flags.rps,
     maxResponseBytes: flags.maxResponseBytes,

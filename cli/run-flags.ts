@@ -1,7 +1,7 @@
 /** The flags of `run` as commander hands them over (shared by the run and the fleet commands). */
 import type { RouteLatency } from '../simulator/route-latency.js';
 import type { Area } from '../catalogue/requirements.js';
-import type { Profile, WritableAttribute } from '../runner/config.js';
+import type { Profile, TreeSnapshot, WritableAttribute } from '../runner/config.js';
 import type { MinJudged } from '../client/results.js';
 import type { TargetFlags } from './target-flags.js';
 
@@ -21,6 +21,7 @@ export interface RunFlags extends TargetFlags {
   fuzzRuns?: number;
   statefulRuns?: number;
   statefulTime?: number;
+  treeSnapshot?: TreeSnapshot;
   seed?: number;
   rps?: number;
   maxResponseBytes?: number;

@@ -41,7 +41,14 @@ export interface TreeReads {
    * What the enumerate of the namespace root cost before the suites, and what the run planned for
    * it (runner/read-costs.ts).
    */
-  plan?: { rootEnumerateMs: number; notes: string[] };
+  plan?: {
+    rootEnumerateMs: number;
+    /** How whole-tree snapshots were read: enumerate of the root, or its list and a GET of each object. */
+    treeSnapshot: 'enumerate' | 'objects';
+    /** What reading the tree object by object would take, estimated when the enumerate was costly. */
+    objectSnapshotMs?: number;
+    notes: string[];
+  };
   /** The tests whose enumerates and lists (of the whole tree and of subtrees) cost the most, at most ten. */
   tests: Array<{ test: string; area: string; count: number; seconds: number; subtree: number; subtreeSeconds: number }>;
 }
@@ -126,7 +133,8 @@ export function treeReadsLine(t: TreeReads): string {
     .sort((a, b) => b.seconds - a.seconds || b.count - a.count)
     .map((a) => `${a.area} ${a.count} (${a.seconds} s)`)
     .join(', ');
-  const root = t.plan ? ` (one enumerate of the root: ${(t.plan.rootEnumerateMs / 1000).toFixed(1)} s)` : '';
+  const byObjects = t.plan?.treeSnapshot === 'objects' ? ', snapshots by object' : '';
+  const root = t.plan ? ` (one enumerate of the root: ${(t.plan.rootEnumerateMs / 1000).toFixed(1)} s${byObjects})` : '';
   const whole = `whole-tree reads: ${t.count} (${t.enumerate} enumerate, ${t.list} list) in ${t.seconds} s${root}${areas ? `; ${areas}` : ''}`;
   return `${whole}; subtree enumerates: ${t.subtree.count} in ${t.subtree.seconds} s`;
 }

@@ -45,6 +45,13 @@ export interface RunConfig {
    * target back); undefined: as long as its sequences take (the embedded simulator).
    */
   statefulTimeMs?: number;
+  /**
+   * How the checks of whole-tree effects read the tree: an enumerate of the root, or its list and a
+   * GET of each object; undefined until the run measures which is cheaper (runner/read-costs.ts).
+   */
+  treeSnapshot?: TreeSnapshot;
+  /** What the enumerate of the namespace root took before the suites (undefined: not measured). */
+  rootEnumerateMs?: number;
   seed: number;
   maxRequestsPerSecond?: number;
   /** Requests in flight at once (target profile); the client's pool size. */
@@ -71,3 +78,6 @@ declare module 'vitest' {
     bmc: RunConfig;
   }
 }
+
+export const TREE_SNAPSHOTS = ['enumerate', 'objects'] as const;
+export type TreeSnapshot = (typeof TREE_SNAPSHOTS)[number];

@@ -1,33 +1,111 @@
 /**
- * The run's plan from what the target's whole-tree read costs: the leave-no-trace snapshot before
- * the suites is an enumerate of the namespace root, timed. Where it costs what a real BMC's does,
- * the checks whose every command reads the tree again (the stateful sequences) get the budget a
- * target gets, as on hardware: no sequence starts that would not end within it, and the first
- * always runs. A fast target keeps the simulator's plan: every sequence runs.
+ * The run's plan from what the target's reads cost: the leave-no-trace snapshot before the suites
+ * is an enumerate of the namespace root, timed. Where it costs what a real BMC's does:
+ * - the checks whose every command reads the tree again (the stateful sequences) get the budget a
+ *   target gets, as on hardware: no sequence starts that would not end within it, and the first
+ *   always runs; and each fuzzing property generates a target's number of cases, not the more the
+ *   simulator's requests afford (a generated enumerate costs as much as any);
+ * - the list of the root and one batch of object reads are timed too, and when reading the tree
+ *   object by object (its list, then a GET of each, a few at a time) costs at most half an
+ *   enumerate, the checks that compare the whole tree before and after a command read it so
+ *   (`--tree-snapshot objects`). Every difference is confirmed by GET of the object either way.
+ * A fast target keeps the simulator's plan: every sequence runs, and the tree is enumerated.
  */
-import type { RunConfig } from './config.js';
+import type { BmcClient } from '../client/http.js';
+import type { RunConfig, TreeSnapshot } from './config.js';
 import { DEFAULTS } from './settings.js';
 
 /** A whole-tree enumerate at least this slow is a real BMC's (seconds); the simulator's takes milliseconds. */
 export const COSTLY_ENUMERATE_MS = 1_000;
+/** Object reads in flight at once when the tree is read object by object (the discovery walk's four). */
+export const OBJECT_READS_AT_ONCE = 4;
+
+/** What reading the tree object by object costs, as measured: the root's list, and one batch of object GETs. */
+export interface ObjectReadCost {
+  listMs: number;
+  /** Paths the list names. */
+  listed: number;
+  /** One batch of OBJECT_READS_AT_ONCE GETs, sent together, until the last answer. */
+  batchMs: number;
+}
 
 export interface ReadPlan {
   /** How long the enumerate of the namespace root took before the suites. */
   rootEnumerateMs: number;
+  /** How a whole-tree snapshot is read: enumerate of the root, or its list and a GET of each object. */
+  treeSnapshot: TreeSnapshot;
+  /** What reading the tree object by object would take (estimated from one list and one batch), when measured. */
+  objectSnapshotMs?: number;
   /** What the run changed for it, one sentence each (none: the plan as configured). */
   notes: string[];
 }
 
-/** Adjusts `cfg` for the measured cost and says what it changed. */
-export function planReads(cfg: RunConfig, rootEnumerateMs: number): ReadPlan {
+/** The time to read every object the list names, a batch at a time, after the list itself. */
+export function objectSnapshotMs(cost: ObjectReadCost): number {
+  return cost.listMs + Math.ceil(cost.listed / OBJECT_READS_AT_ONCE) * cost.batchMs;
+}
+
+/** Whether the enumerate costs enough that the other read routes are worth timing. */
+export function isCostly(rootEnumerateMs: number): boolean {
+  return rootEnumerateMs >= COSTLY_ENUMERATE_MS;
+}
+
+/**
+ * Adjusts `cfg` for the measured costs and says what it changed; `fuzzRunsGiven`: `--fuzz-runs` was
+ * given, and stays.
+ */
+export function planReads(cfg: RunConfig, rootEnumerateMs: number, objects?: ObjectReadCost, fuzzRunsGiven = false): ReadPlan {
   const notes: string[] = [];
-  if (rootEnumerateMs >= COSTLY_ENUMERATE_MS && cfg.statefulTimeMs === undefined) {
+  cfg.rootEnumerateMs = Math.round(rootEnumerateMs);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  if (isCostly(rootEnumerateMs) && cfg.statefulTimeMs === undefined) {
     cfg.statefulTimeMs = DEFAULTS.url.statefulTimeMs;
     notes.push(
-      `a whole-tree enumerate takes ${(rootEnumerateMs / 1000).toFixed(1)} s: each stateful check gets a target's budget of ${
+      `a whole-tree enumerate takes ${seconds(rootEnumerateMs)}: each stateful check gets a target's budget of ${
         cfg.statefulTimeMs! / 1000
       } s (--stateful-time)`,
     );
   }
-  return { rootEnumerateMs: Math.round(rootEnumerateMs), notes };
+  if (isCostly(rootEnumerateMs) && !fuzzRunsGiven && cfg.fuzzRuns > DEFAULTS.url.fuzzRuns) {
+    cfg.fuzzRuns = DEFAULTS.url.fuzzRuns;
+    notes.push(`each fuzzing property generates a target's ${cfg.fuzzRuns} cases (--fuzz-runs)`);
+  }
+  const byObjects = objects && objectSnapshotMs(objects);
+  if (cfg.treeSnapshot === undefined) {
+    // Half: a choice that a noisy second measurement would not turn around.
+    const cheaper = byObjects !== undefined && isCostly(rootEnumerateMs) && byObjects * 2 <= rootEnumerateMs;
+    cfg.treeSnapshot = cheaper ? 'objects' : 'enumerate';
+    if (cheaper) {
+      notes.push(
+        `reading its ${objects!.listed} objects one by one takes about ${seconds(byObjects!)}: whole-tree effects are read so, not by enumerate (--tree-snapshot)`,
+      );
+    }
+  }
+  return {
+    rootEnumerateMs: Math.round(rootEnumerateMs),
+    treeSnapshot: cfg.treeSnapshot,
+    ...(byObjects === undefined ? {} : { objectSnapshotMs: Math.round(byObjects) }),
+    notes,
+  };
+}
+
+/**
+ * Times the root's list and one batch of object GETs (the first paths the enumeration names, so
+ * the same at every seed); undefined when the list is not answered.
+ */
+export async function measureObjectReads(
+  client: BmcClient,
+  ns: string,
+  enumerated: readonly string[],
+): Promise<ObjectReadCost | undefined> {
+  const listStart = performance.now();
+  const res = await client.get(`/xyz/${ns}/list`).catch(() => undefined);
+  const listMs = performance.now() - listStart;
+  const data = (res?.json as { data?: unknown } | undefined)?.data;
+  if (res?.status !== 200 || !Array.isArray(data)) return undefined;
+  const sample = [...enumerated].sort().slice(0, OBJECT_READS_AT_ONCE);
+  if (sample.length === 0) return undefined;
+  const batchStart = performance.now();
+  await Promise.all(sample.map((p) => client.get(p).catch(() => undefined)));
+  return { listMs, listed: data.length, batchMs: performance.now() - batchStart };
 }

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AREAS, areasJudging, requirement, type Area, type Requirement } from '../catalogue/requirements.js';
-import type { Profile, RunConfig, WritableAttribute } from './config.js';
+import type { Profile, RunConfig, TreeSnapshot, WritableAttribute } from './config.js';
 import { firstNamed, resolveSettings, targetKind, type SettingFlags } from './settings.js';
 import type { EmbeddedOptions, EmbeddedTarget } from './embedded.js';
 import { preflight } from './preflight.js';
@@ -10,7 +10,7 @@ import { resolveWritables } from './writables.js';
 import { checkTftpSource, checkWritables } from './input-check.js';
 import { discoverWritables, type Discovery } from './discovery.js';
 import { shippedProfiles, type TargetProfile } from './target-profile.js';
-import { compareSnapshots, describeTrace, takeSnapshot, type TraceReport } from './trace.js';
+import { compareSnapshots, describeTrace, takeObjectsSnapshot, takeSnapshot, type TraceReport } from './trace.js';
 import { SessionLedger, type SessionCounts } from '../client/session-ledger.js';
 import {
   buildRequirementResults,
@@ -34,7 +34,7 @@ import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
 import { coveragePlan } from '../client/plan.js';
 import { treeReadsLine } from '../client/tree-reads.js';
-import { planReads, type ReadPlan } from './read-costs.js';
+import { isCostly, measureObjectReads, planReads, type ReadPlan } from './read-costs.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
@@ -54,6 +54,8 @@ export interface RunOptions extends SettingFlags {
   allowFactoryReset: boolean;
   writable: WritableAttribute[];
   seed?: number;
+  /** How checks of whole-tree effects read the tree; undefined: as the measured costs say (runner/read-costs.ts). */
+  treeSnapshot?: TreeSnapshot;
   /** Known deviations of the platform. */
   expectations?: Expectations;
   /**
@@ -161,10 +163,17 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
     let readPlan: ReadPlan | undefined;
     try {
       const snapshotStart = performance.now();
-      const before = await takeSnapshot(client, cfg.namespace);
+      let before = await takeSnapshot(client, cfg.namespace);
       // The snapshot is a whole-tree enumerate: its cost plans the run's reads.
-      readPlan = before && planReads(cfg, performance.now() - snapshotStart);
+      const rootEnumerateMs = performance.now() - snapshotStart;
+      // Only a costly enumerate makes the other read routes worth timing (and the plan stays the simulator's otherwise).
+      const objectCost =
+        before && isCostly(rootEnumerateMs) ? await measureObjectReads(client, cfg.namespace, Object.keys(before.objects)) : undefined;
+      readPlan = before && planReads(cfg, rootEnumerateMs, objectCost, opts.fuzzRuns !== undefined);
       for (const note of readPlan?.notes ?? []) print(`read budget: ${note}`);
+      // Leave-no-trace compares like with like: where the run reads the tree object by object, so do its snapshots.
+      const byObjects = readPlan?.treeSnapshot === 'objects';
+      if (byObjects) before = await takeObjectsSnapshot(client, cfg.namespace);
       // A status line only on a terminal of our own printing: CI logs and callers get plain lines.
       const terminal = !opts.print && process.stdout.isTTY === true;
       const { runSuites } = await suites;
@@ -179,7 +188,8 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
         control: guard.control,
       });
       // After a signal the user is waiting: the comparison gets a few seconds, not the request timeout.
-      const after = before && (await takeSnapshot(client, cfg.namespace, guard.notRunReason ? INTERRUPTED_SNAPSHOT_MS : undefined));
+      const take = byObjects ? takeObjectsSnapshot : takeSnapshot;
+      const after = before && (await take(client, cfg.namespace, guard.notRunReason ? INTERRUPTED_SNAPSHOT_MS : undefined));
       leftBehind = before && after ? await compareSnapshots(client, before, after) : undefined;
     } finally {
       await guard.closeSessions(client, cfg, ownSessions);
@@ -346,6 +356,7 @@ export function buildConfig(opts: RunOptions, embedded: EmbeddedTarget | undefin
     namespace: opts.namespace,
     // Named by the user (flags, the expectations file, the target profile), each written in turn; the simulator knows its own.
     writable: firstNamed(declaredWritables(opts), embedded?.writable ?? []),
+    treeSnapshot: opts.treeSnapshot,
     seed: opts.seed ?? Math.floor(Math.random() * 2 ** 31),
     connections: concurrency,
     embedded: embedded !== undefined,

@@ -3,7 +3,8 @@
  * apart from counters, clocks and readings that move by themselves, is what the run left behind.
  */
 import type { BmcClient } from '../client/http.js';
-import { sameValue } from '../client/values.js';
+import { isMap, sameValue } from '../client/values.js';
+import { OBJECT_READS_AT_ONCE } from './read-costs.js';
 
 export interface Snapshot {
   /** Path → attribute map, as `enumerate` of the namespace root answers. */
@@ -37,6 +38,40 @@ export async function takeSnapshot(client: BmcClient, ns: string, timeoutMs?: nu
   const data = (res?.json as { data?: unknown } | undefined)?.data;
   if (res?.status !== 200 || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
   return { objects: data as Snapshot['objects'] };
+}
+
+/**
+ * The attribute maps of `paths`, by GET of each, OBJECT_READS_AT_ONCE at a time; a path whose GET
+ * gives no attribute map is left out, as an enumerate leaves out nodes without attributes.
+ */
+export async function readObjects(client: BmcClient, paths: readonly string[], timeoutMs?: number): Promise<Snapshot['objects']> {
+  const out: Snapshot['objects'] = {};
+  for (let i = 0; i < paths.length; i += OBJECT_READS_AT_ONCE) {
+    const batch = paths.slice(i, i + OBJECT_READS_AT_ONCE);
+    const answers = await Promise.all(batch.map((p) => client.get(p, timeoutMs === undefined ? {} : { timeoutMs }).catch(() => undefined)));
+    batch.forEach((path, k) => {
+      const data = answers[k]?.status === 200 ? (answers[k]!.json as { data?: unknown } | undefined)?.data : undefined;
+      if (isMap(data)) out[path] = data;
+    });
+  }
+  return out;
+}
+
+/**
+ * The namespace read object by object (its list, then a GET of each), for a target whose enumerate
+ * costs more (runner/read-costs.ts); undefined when the list is not answered.
+ */
+export async function takeObjectsSnapshot(client: BmcClient, ns: string, timeoutMs?: number): Promise<Snapshot | undefined> {
+  const res = await client.get(`/xyz/${ns}/list`, timeoutMs === undefined ? {} : { timeoutMs }).catch(() => undefined);
+  const data = (res?.json as { data?: unknown } | undefined)?.data;
+  if (res?.status !== 200 || !Array.isArray(data)) return undefined;
+  return {
+    objects: await readObjects(
+      client,
+      data.filter((p): p is string => typeof p === 'string'),
+      timeoutMs,
+    ),
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import { REPLAY_VARIABLE } from './repro.js';
 import { failureMessage, searchProperty, searchStats, type FuzzProperty, type FuzzReport } from './runner.js';
 import { FuzzStats } from './send.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
+import { isCostly } from '../../runner/read-costs.js';
 
 /** Failed logins naming the real user a hardware run may make (accounts may lock); env override. */
 export const LOGIN_FAILURES_VARIABLE = 'BMC_FUZZ_LOGIN_FAILURES';
@@ -39,7 +40,7 @@ export function fuzzCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): numb
 }
 
 export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
-  const model = await loadModel(t.client, t.ns);
+  const model = await loadModel(t.client, t.ns, t.cfg.treeSnapshot === 'objects');
   const preferred = `${t.root}/inventory/system`;
   const withAttrs = model.attrPairs.map(([p]) => p);
   const knownGood = withAttrs.includes(preferred) ? preferred : (withAttrs[0] ?? t.root);
@@ -56,7 +57,7 @@ export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
     stats: new FuzzStats(),
     knownGood,
     loginFailures: loginGuard(t.cfg),
-    onSimulator: t.cfg.embedded,
+    cheapEnumerate: t.cfg.embedded && !isCostly(t.cfg.rootEnumerateMs ?? 0),
     allowReset: t.cfg.allowFactoryReset,
     acceptedMalformed: [],
   };

@@ -5,7 +5,7 @@
  * makes `--seed` plus a fast-check path replay a case exactly.
  */
 import type { BmcClient } from '../../client/http.js';
-import { cached, enumerate, list } from '../harness/tree.js';
+import { cached, list, rootAttributeMaps } from '../harness/tree.js';
 import { treeKnowledge, type TreeKnowledge } from '../harness/leak.js';
 
 export type ValueKind = 'string' | 'enum' | 'integer' | 'bool01' | 'boolean' | 'float' | 'array' | 'object' | 'null';
@@ -89,10 +89,14 @@ export function buildModel(
   };
 }
 
-/** The model of the target the shared client talks to; the reads are cached for the run. */
-export async function loadModel(client: BmcClient, ns: string): Promise<TargetModel> {
+/**
+ * The model of the target the shared client talks to; the reads are cached for the run. `byObjects`
+ * (a target whose enumerate costs more than its objects read one by one, `--tree-snapshot`): the
+ * attribute maps come from GET of each object the list names, not from an enumerate.
+ */
+export async function loadModel(client: BmcClient, ns: string, byObjects = false): Promise<TargetModel> {
   const root = `/xyz/${ns}`;
   const listing = await cached('list:root', () => list(client, root));
-  const enumeration = await cached('enumerate:root', () => enumerate(client, root));
+  const enumeration = await rootAttributeMaps(client, root, byObjects);
   return buildModel(ns, listing, enumeration);
 }

@@ -1,7 +1,8 @@
 /**
  * Whole-tree effects of one command: the namespace before and after it differs by exactly what the
  * command was meant to change. The snapshot is the enumeration of the namespace (leave-no-trace's
- * snapshot, runner/trace.ts); every difference it shows is read again by GET of the object, so that
+ * snapshot, runner/trace.ts), or on a target whose enumerate costs more than reading the objects one
+ * by one, its list and a GET of each object (`--tree-snapshot`); every difference it shows is read again by GET of the object, so that
  * an enumeration that disagrees with GET (EP-7's deviation) never stands as a change made by the
  * command. Values that move by themselves are told by observation: read twice before, and polled
  * after, a value that moves between readings is set aside, whatever its name; and a difference
@@ -12,7 +13,7 @@ import { sameValue } from '../../client/values.js';
 import { differences, type Snapshot } from '../../runner/trace.js';
 import { envelopeOf, show } from './assert.js';
 import type { CheckContext } from './check.js';
-import { children, enumerate, invalidateTreeCache } from './tree.js';
+import { children, enumerate, invalidateTreeCache, objectsSnapshot } from './tree.js';
 import { uploadAndTrack } from './software.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 
@@ -64,7 +65,9 @@ async function snapshot(t: CheckContext): Promise<Snapshot> {
   invalidateTreeCache();
   // A namespace the target cannot enumerate is EP-7's failure: this check goes NOT_TESTED naming it.
   const taken = performance.now();
-  const snap = { objects: await enumerate(t.client, t.root) };
+  // Object by object where the run measured that cheaper than an enumerate (runner/read-costs.ts).
+  const objects = t.cfg.treeSnapshot === 'objects' ? await objectsSnapshot(t.client, t.root) : await enumerate(t.client, t.root);
+  const snap = { objects };
   takenAt.set(snap, taken);
   return snap;
 }

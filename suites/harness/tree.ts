@@ -1,6 +1,7 @@
 /** Reading the object tree: listings, the discovery walk, and per-run caches of both. */
 import type { BmcClient } from '../../client/http.js';
 import { asObject, asStringArray, ensure, expectOk, notJudged } from './assert.js';
+import { readObjects } from '../../runner/trace.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 
 /*
@@ -35,6 +36,24 @@ export async function enumerate(client: BmcClient, path: string): Promise<Record
   );
   for (const [p, attrs] of Object.entries(data)) asObject(attrs, `enumerate entry ${p}`, 'EP-7');
   return data as Record<string, Record<string, unknown>>;
+}
+
+/**
+ * The tree read object by object, as a snapshot to compare (what `enumerate` of `root` gives when
+ * both are right): the root's list (EP-6), then a GET of each path it names, a few at a time. A path
+ * whose GET gives no attribute map is left out, as an enumerate leaves out nodes without attributes.
+ */
+export async function objectsSnapshot(client: BmcClient, root: string): Promise<Record<string, Record<string, unknown>>> {
+  return readObjects(client, await list(client, root));
+}
+
+/**
+ * Every object's attribute map under the namespace root, read once per run (until a write drops
+ * the cache): by enumerate, or `byObjects` (a target whose enumerate costs more than reading its
+ * objects one by one, `--tree-snapshot objects`) by GET of each object the list names.
+ */
+export function rootAttributeMaps(client: BmcClient, root: string, byObjects: boolean): Promise<Record<string, Record<string, unknown>>> {
+  return byObjects ? cached('objects:root', () => objectsSnapshot(client, root)) : cached('enumerate:root', () => enumerate(client, root));
 }
 
 /** One object's attribute map (endpoint 3). */

@@ -38,8 +38,8 @@ export interface FuzzEnv {
    * some BMCs). Cases beyond it are not sent; `skipped` counts them. One object for the run.
    */
   loginFailures: { left: number; skipped: number };
-  /** The target is the simulator: whole-tree enumerations are cheap. */
-  onSimulator?: boolean;
+  /** Whole-tree enumerations are cheap: the embedded simulator, its root enumerate measured under a second. */
+  cheapEnumerate?: boolean;
   /** Reset may be aimed at with wrong arguments (the run allows a factory reset). */
   allowReset?: boolean;
   /**

@@ -276,7 +276,7 @@ export function stabilityProperty(env: FuzzEnv): FuzzProperty<StableCase> {
     key: 'stable',
     requirements: STABILITY_REQUIREMENTS,
     requestsPerRun: 2.5,
-    arbitrary: stableCaseArb(env.model, env.onSimulator ?? true),
+    arbitrary: stableCaseArb(env.model, env.cheapEnumerate ?? true),
     predicate: async (c, judge) => {
       if (c.kind === 'attr') await attrStable(env, judge, c.path, c.name);
       else if (c.kind === 'list') await listStable(env, judge, c.node, c.pick);
