@@ -53,6 +53,16 @@ export interface TreeReads {
   tests: Array<{ test: string; area: string; count: number; seconds: number; subtree: number; subtreeSeconds: number }>;
 }
 
+/** A whole-tree enumerate at least this slow is a real BMC's (seconds); the simulator's takes milliseconds. */
+export const COSTLY_ENUMERATE_MS = 1_000;
+/** Object reads in flight at once when the tree is read object by object (the discovery walk's four). */
+export const OBJECT_READS_AT_ONCE = 4;
+
+/** Whether an enumerate this slow costs what a real BMC's does (runner/read-costs.ts plans the run's reads from it). */
+export function isCostly(rootEnumerateMs: number): boolean {
+  return rootEnumerateMs >= COSTLY_ENUMERATE_MS;
+}
+
 /** The runner's own reads: preflight and the leave-no-trace snapshots. */
 export const RUN_AREA = 'run';
 

@@ -14,11 +14,9 @@
 import type { BmcClient } from '../client/http.js';
 import type { RunConfig, TreeSnapshot } from './config.js';
 import { DEFAULTS } from './settings.js';
+import { isCostly, OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
 
-/** A whole-tree enumerate at least this slow is a real BMC's (seconds); the simulator's takes milliseconds. */
-export const COSTLY_ENUMERATE_MS = 1_000;
-/** Object reads in flight at once when the tree is read object by object (the discovery walk's four). */
-export const OBJECT_READS_AT_ONCE = 4;
+export { COSTLY_ENUMERATE_MS, isCostly, OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
 
 /** What reading the tree object by object costs, as measured: the root's list, and one batch of object GETs. */
 export interface ObjectReadCost {
@@ -43,11 +41,6 @@ export interface ReadPlan {
 /** The time to read every object the list names, a batch at a time, after the list itself. */
 export function objectSnapshotMs(cost: ObjectReadCost): number {
   return cost.listMs + Math.ceil(cost.listed / OBJECT_READS_AT_ONCE) * cost.batchMs;
-}
-
-/** Whether the enumerate costs enough that the other read routes are worth timing. */
-export function isCostly(rootEnumerateMs: number): boolean {
-  return rootEnumerateMs >= COSTLY_ENUMERATE_MS;
 }
 
 /**

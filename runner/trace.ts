@@ -4,7 +4,7 @@
  */
 import type { BmcClient } from '../client/http.js';
 import { isMap, sameValue } from '../client/values.js';
-import { OBJECT_READS_AT_ONCE } from './read-costs.js';
+import { OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
 
 export interface Snapshot {
   /** Path → attribute map, as `enumerate` of the namespace root answers. */

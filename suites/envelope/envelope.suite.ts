@@ -1,10 +1,10 @@
 /** The response envelope: data, message and status on every JSON response, success or error. */
 import type { BmcResponse } from '../../client/http.js';
-import { check, type CheckContext } from '../harness/check.js';
+import { check, evidenceMark, type CheckContext } from '../harness/check.js';
 import { ensure, envelopeProblems, reasonPhraseNote } from '../harness/assert.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 
-let sample: Promise<Array<[string, BmcResponse]>> | undefined;
+let sample: Promise<{ mark: number; responses: Array<[string, BmcResponse]> }> | undefined;
 forgetEachRun(() => (sample = undefined));
 
 /**
@@ -12,10 +12,13 @@ forgetEachRun(() => (sample = undefined));
  * first check that needs it) and judged by each of ENV-1 to ENV-4: one subtree enumerate, not four,
  * on a target where it costs seconds. Every other answer of the run is judged by the answers oracle.
  */
-function sampleResponses(t: CheckContext): Promise<Array<[string, BmcResponse]>> {
-  sample ??= sendSample(t);
+async function sampleResponses(t: CheckContext): Promise<Array<[string, BmcResponse]>> {
+  sample ??= (async () => ({ mark: evidenceMark(), responses: await sendSample(t) }))();
   sample.catch(() => (sample = undefined));
-  return sample;
+  const { mark, responses } = await sample;
+  // Each check that judges the sample shows its requests, whichever check sent them.
+  t.evidenceFrom(mark);
+  return responses;
 }
 
 async function sendSample(t: CheckContext): Promise<Array<[string, BmcResponse]>> {
