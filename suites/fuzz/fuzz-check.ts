@@ -13,7 +13,7 @@ import { REPLAY_VARIABLE } from './repro.js';
 import { failureMessage, searchProperty, searchStats, type FuzzProperty, type FuzzReport } from './runner.js';
 import { FuzzStats } from './send.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
-import { isCostly } from '../../runner/read-costs.js';
+import { isCostly } from '../../client/tree-reads.js';
 
 /** Failed logins naming the real user a hardware run may make (accounts may lock); env override. */
 export const LOGIN_FAILURES_VARIABLE = 'BMC_FUZZ_LOGIN_FAILURES';
@@ -58,6 +58,7 @@ export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
     knownGood,
     loginFailures: loginGuard(t.cfg),
     cheapEnumerate: t.cfg.embedded && !isCostly(t.cfg.rootEnumerateMs ?? 0),
+    enumerateCostly: isCostly(t.cfg.rootEnumerateMs ?? 0),
     allowReset: t.cfg.allowFactoryReset,
     acceptedMalformed: [],
   };

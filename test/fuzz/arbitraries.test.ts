@@ -15,6 +15,7 @@ import {
 } from '../../suites/fuzz/login.js';
 import { anonymousRequestArb, anyRequestArb, plausibleArgs, type FuzzRequest } from '../../suites/fuzz/requests.js';
 import { clientWouldRefuse, needsSideClient } from '../../suites/fuzz/send.js';
+import { stableCaseArb } from '../../suites/fuzz/properties/stability.js';
 import { parseJson } from '../../client/json.js';
 
 const WRITABLE = [{ path: `${ROOT}/inventory/system`, name: 'AssetTag' }];
@@ -237,5 +238,36 @@ describe('request families', () => {
     expect(needsSideClient({ method: 'GET', path: '/' })).toBe(false);
     expect(needsSideClient({ method: 'FOO', path: '/' })).toBe(true);
     expect(needsSideClient({ method: 'GET', path: `/${'a'.repeat(9000)}` })).toBe(true);
+  });
+});
+
+describe('a target whose enumerate costs seconds', () => {
+  const kinds = (arb: fc.Arbitrary<{ kind: string }>) => {
+    const counts = new Map<string, number>();
+    for (const c of fc.sample(arb, { numRuns: 2000, seed: 11 })) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+    return counts;
+  };
+
+  test('the stability cases enumerate about one time in fifty, not two in seven, and still enumerate', () => {
+    const usual = kinds(stableCaseArb(MODEL));
+    const costly = kinds(stableCaseArb(MODEL, true, true));
+    expect(usual.get('enumerate')! / 2000).toBeGreaterThan(0.2);
+    expect(costly.get('enumerate')! / 2000).toBeLessThan(0.05);
+    expect(costly.get('enumerate')).toBeGreaterThan(0);
+    expect(costly.get('attr')).toBeGreaterThan(costly.get('list')!);
+  });
+
+  test('the plain reads leave enumerate out; the mutated reads still enumerate odd paths', () => {
+    const paths = (enumerateCostly: boolean) =>
+      fc
+        .sample(anyRequestArb({ model: MODEL, profile: 'destructive', who: WHO, writable: WRITABLE, enumerateCostly }), {
+          numRuns: 3000,
+          seed: 5,
+        })
+        .filter((r) => /\/enumerate$/.test(r.path));
+    const plain = (rs: FuzzRequest[]) => rs.filter((r) => r.family === 'plain-read');
+    expect(plain(paths(false)).length).toBeGreaterThan(0);
+    expect(plain(paths(true))).toEqual([]);
+    expect(paths(true).filter((r) => r.family === 'read').length).toBeGreaterThan(0);
   });
 });

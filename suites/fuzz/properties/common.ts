@@ -40,6 +40,8 @@ export interface FuzzEnv {
   loginFailures: { left: number; skipped: number };
   /** Whole-tree enumerations are cheap: the embedded simulator, its root enumerate measured under a second. */
   cheapEnumerate?: boolean;
+  /** The target's root enumerate was measured at a second or more (runner/read-costs.ts). */
+  enumerateCostly?: boolean;
   /** Reset may be aimed at with wrong arguments (the run allows a factory reset). */
   allowReset?: boolean;
   /**
@@ -98,7 +100,14 @@ export function boundariesOf(env: FuzzEnv): FuzzRequest[] {
 
 /** Any request the profile allows, built from what the target has. */
 export function requestsOf(env: FuzzEnv) {
-  return anyRequestArb({ model: env.model, profile: env.profile, who: env.who, writable: env.writable, allowReset: env.allowReset });
+  return anyRequestArb({
+    model: env.model,
+    profile: env.profile,
+    who: env.who,
+    writable: env.writable,
+    allowReset: env.allowReset,
+    enumerateCostly: env.enumerateCostly,
+  });
 }
 
 /** The error of a dropped connection, on one line. */
