@@ -133,14 +133,17 @@ export async function appeared(
 
 /**
  * list and enumerate of software/ and of each of its ancestors up to the namespace root name
- * `path` exactly when it exists; enumerate with GET's map.
+ * `path` exactly when it exists; enumerate with GET's map. The reads of one state are sent
+ * together (an enumerate may cost seconds), and judged in order.
  */
 async function membership(world: ViewsWorld, path: string, exists: boolean, what: string): Promise<void> {
-  for (const a of world.ancestors(path)) {
-    const listed = await world.readList(`${a}/list`);
+  const ancestors = world.ancestors(path);
+  const reads = await Promise.all(
+    ancestors.map(async (a) => ({ a, listed: await world.readList(`${a}/list`), all: await world.readData(`${a}/enumerate`) })),
+  );
+  for (const { a, listed, all } of reads) {
     if (listed && listed.includes(path) !== exists)
       world.find('EP-6', `after ${what}, GET ${a}/list ${exists ? 'does not name' : 'still names'} ${path}`);
-    const all = await world.readData(`${a}/enumerate`);
     if (!isMap(all)) continue;
     if (Object.hasOwn(all, path) !== exists) {
       world.find('EP-7', `after ${what}, GET ${a}/enumerate ${exists ? 'does not map' : 'still maps'} ${path}`);

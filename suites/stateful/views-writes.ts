@@ -57,8 +57,9 @@ async function viewsShowWrite(world: ViewsWorld, w: Writable, value: unknown, re
   if (isMap(map)) views.push({ view: `GET ${path}`, requirement: 'EP-3', value: map[name] });
   const attr = await world.readData(`${path}/attr/${name}`);
   if (attr !== undefined) views.push({ view: `GET ${path}/attr/${name}`, requirement: 'EP-4', value: attr });
-  for (const a of world.ancestors(path)) {
-    const all = await world.readData(`${a}/enumerate`);
+  // The ancestors' enumerates, sent together (each may cost seconds), judged in order.
+  const enumerations = await Promise.all(world.ancestors(path).map(async (a) => ({ a, all: await world.readData(`${a}/enumerate`) })));
+  for (const { a, all } of enumerations) {
     if (isMap(all) && isMap(all[path])) views.push({ view: `GET ${a}/enumerate`, requirement: 'EP-7', value: all[path][name] });
   }
   await stillNamed(world, path, what);
