@@ -64,9 +64,14 @@ export class Command<W extends World<unknown>> implements fc.AsyncCommand<W, W> 
     return this.budget.kind ?? this.toString().replace(/\(.*$/, '');
   }
 
-  /** How long this command is expected to take: the longest of its kind so far in the check, or its least if longer. */
+  /**
+   * How long this command is expected to take: the longest of its kind so far in the check, or its
+   * least if longer. A kind not seen yet is expected to take as long as the longest command of any
+   * kind so far: on a target whose reads cost seconds, the first sequence too ends within the budget.
+   */
   expectedMs(w: W): number {
-    return Math.max(w.notes.longestCommand.get(this.budgetKind()) ?? 0, this.budget.leastMs?.() ?? 0);
+    const seen = w.notes.longestCommand.get(this.budgetKind()) ?? Math.max(0, ...w.notes.longestCommand.values());
+    return Math.max(seen, this.budget.leastMs?.() ?? 0);
   }
 
   toString(): string {

@@ -138,6 +138,22 @@ describe('stateful properties', () => {
     expect(notes.longestCommand.get('slow')).toBeGreaterThanOrEqual(39);
   });
 
+  test('a kind not seen yet is expected to take as long as the longest command so far: it does not start past the budget', async () => {
+    const p = counterProperty();
+    const { notes } = p;
+    // slow() takes 40 ms; add(1), never run yet, is taken for as long: 80 ms would end past 70.
+    p.budget(70);
+    const never: Judge = { violation: () => undefined };
+    await p.predicate([slow(), add(1)], never);
+    expect(notes.commands).toBe(1);
+    expect(notes.cutByBudget).toBe(1);
+    // Within a budget that holds both, both run.
+    const roomy = counterProperty();
+    roomy.budget(5_000);
+    await roomy.predicate([slow(), add(1)], never);
+    expect(roomy.notes.commands).toBe(2);
+  });
+
   test('a command given a kind and a least duration of its own is budgeted by them, even as the first', async () => {
     const p = counterProperty();
     p.budget(70);
