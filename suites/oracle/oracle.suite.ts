@@ -87,7 +87,13 @@ const EVENT_STATEMENTS: Readonly<Record<EventOracleRequirement, string>> = {
 
 let events: { verdicts: EventVerdicts; watcherProblem?: string } | undefined;
 
-/** Whether the watcher has the events owed for the run's last writes (so that it can close at once). */
+/**
+ * Whether the watcher has an event for each change the run's last writes are known to make (so that
+ * it can close at once): a write of a value other than the one held before, answered by a
+ * PropertiesChanged of that attribute sent after it. Whether its value is right is the oracle's to
+ * judge, and a write whose value before is unknown may change nothing: neither is waited for (the
+ * oracle judges what arrived, and no subscription closed early is owed what it could not get).
+ */
 function owedArrived(causes: readonly Cause[], since: number): boolean {
   const watcher = eventLedger().subscriptions.find((s) => s.role?.startsWith(WATCHER_ROLE) === true && !s.subscriber.closed);
   if (!watcher) return true;
@@ -97,10 +103,11 @@ function owedArrived(causes: readonly Cause[], since: number): boolean {
     .every((c) =>
       Object.entries(c.values).every(
         ([name, value]) =>
-          (c.before[name] !== undefined && sameValue(c.before[name].value, value)) ||
+          c.before[name] === undefined ||
+          sameValue(c.before[name].value, value) ||
           got.some((e) => {
             const p = e.at >= c.sentAt ? propsOf(e.data) : undefined;
-            return p?.path === c.path && Object.hasOwn(p.props, name) && sameValue(p.props[name], value);
+            return p?.path === c.path && Object.hasOwn(p.props, name);
           }),
       ),
     );
