@@ -107,7 +107,7 @@ fleetOptions(
   )
   .option(
     '--stateful-time <s>',
-    'time budget of each stateful check, its discovery included, on a target other than the embedded simulator in the spec dialect, or whose whole-tree enumerate takes 1 s or more (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it and puts the target back, the first sequence always runs',
+    'time budget of each stateful check, its discovery included, on a target other than the embedded simulator in the spec dialect, or whose whole-tree enumerate takes 1 s or more (default 10): no sequence starts that would not end within it, the one under way starts no command that would not end within it (a kind not run yet is taken for as long as the longest command so far) and puts the target back, the first sequence always runs',
     WAIT_S,
   )
   .addOption(
