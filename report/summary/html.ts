@@ -73,6 +73,7 @@ ${identity(ctx)}
   <div class="counts">${VERDICTS.map((v) => html`<div class="count v-${v}"><span class="n">${r.summary[v] ?? 0}</span><span class="label">${v}</span></div>`)}</div>
   <dl class="legend">${VERDICTS.map((v) => html`<dt>${v}</dt><dd>${VERDICT_MEANING[v]}</dd>`)}</dl>
   ${r.treeReads ? html`<p class="tree-reads">${treeReadsLine(r.treeReads)}.</p>` : ''}
+  ${(r.treeReads?.plan?.notes ?? []).map((n) => html`<p class="tree-reads">read budget: ${n}.</p>`)}
 </section>
 ${trendSection(ctx.trend)}
 <section id="requirements">

@@ -47,6 +47,8 @@ export function summaryMarkdown(ctx: Pick<ReportContext, 'results' | 'trend' | '
   ];
   // What the target's costliest reads cost this run (results.json: treeReads).
   if (r.treeReads) lines.push('', md(`${treeReadsLine(r.treeReads)}.`));
+  // What the run planned for those costs (runner/read-costs.ts), as the console says it.
+  for (const note of r.treeReads?.plan?.notes ?? []) lines.push('', md(`read budget: ${note}.`));
   for (const notice of runNotices(r)) lines.push('', `> **${md(notice)}**`);
   for (const verdict of ['FAIL', 'XPASS'] as Verdict[]) {
     const reqs = r.requirements.filter((x) => x.verdict === verdict);

@@ -7,6 +7,7 @@ import { readLoadRun } from '../../report/load-figures.js';
 import { summaryPage } from '../../report/summary/html.js';
 import { summaryMarkdown, summaryMd } from '../../report/summary/md.js';
 import { context, EXCHANGE, resultsWith, temporaryFolders } from './fixture.js';
+import type { Results } from '../../client/results.js';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());
@@ -217,5 +218,23 @@ describe('an interrupted run, or one the target went away during', () => {
   test('an ordinary run has no such notice', () => {
     expect(summaryPage(context(results))).not.toContain('class="notice"');
     expect(summaryMarkdown(context(results))).not.toMatch(/Interrupted|unreachable/);
+  });
+});
+
+describe('a run that planned its reads for a costly enumerate', () => {
+  const tally = { count: 3, seconds: 9, enumerate: 1, list: 2, subtree: { count: 0, seconds: 0 }, areas: [], tests: [] };
+  const notes = ["a whole-tree enumerate takes 3.0 s: each stateful check gets a target's budget of 10 s (--stateful-time)"];
+  const planned: Results = {
+    ...resultsWith(),
+    treeReads: { ...tally, plan: { rootEnumerateMs: 3000, treeSnapshot: 'objects', objectSnapshotMs: 200, notes } },
+  };
+
+  test('summary.html and summary.md say what it planned, after the whole-tree reads, as the console does', () => {
+    for (const out of [summaryPage(context(planned)), summaryMarkdown(context(planned))]) {
+      expect(out).toMatch(/snapshots by object/);
+      expect(out).toMatch(/read budget: a whole-tree enumerate takes 3\.0 s: each stateful check gets a target(&#39;|')s budget of 10 s/);
+      expect(out.indexOf('read budget:')).toBeGreaterThan(out.indexOf('whole-tree reads:'));
+    }
+    expect(summaryPage(context(resultsWith()))).not.toContain('read budget:');
   });
 });
