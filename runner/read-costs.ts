@@ -14,7 +14,7 @@
 import type { BmcClient } from '../client/http.js';
 import type { RunConfig, TreeSnapshot } from './config.js';
 import { DEFAULTS } from './settings.js';
-import { isCostly, OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
+import { COSTLY_ENUMERATE_MS, isCostly, OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
 
 export { COSTLY_ENUMERATE_MS, isCostly, OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
 
@@ -36,6 +36,15 @@ export interface ReadPlan {
   objectSnapshotMs?: number;
   /** What the run changed for it, one sentence each (none: the plan as configured). */
   notes: string[];
+}
+
+/**
+ * Whether an enumerate this long lies near the costly line (within a factor of two): the run times
+ * a second one and keeps the shorter (a busy machine only adds time), so that one slow reading does
+ * not give a target a plan another run would not give it.
+ */
+export function nearTheLine(rootEnumerateMs: number): boolean {
+  return rootEnumerateMs >= COSTLY_ENUMERATE_MS / 2 && rootEnumerateMs < COSTLY_ENUMERATE_MS * 2;
 }
 
 /** The time to read every object the list names, a batch at a time, after the list itself. */

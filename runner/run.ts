@@ -34,7 +34,7 @@ import type { DialectName } from '../simulator/index.js';
 import { RunGuard } from './run-guard.js';
 import { coveragePlan } from '../client/plan.js';
 import { treeReadsLine } from '../client/tree-reads.js';
-import { isCostly, measureObjectReads, planReads, type ReadPlan } from './read-costs.js';
+import { isCostly, measureObjectReads, nearTheLine, planReads, type ReadPlan } from './read-costs.js';
 
 /** How long the closing snapshot may take once the run was interrupted. */
 const INTERRUPTED_SNAPSHOT_MS = 5_000;
@@ -165,7 +165,11 @@ export async function runConformance(opts: RunOptions): Promise<RunOutcome> {
       const snapshotStart = performance.now();
       let before = await takeSnapshot(client, cfg.namespace);
       // The snapshot is a whole-tree enumerate: its cost plans the run's reads.
-      const rootEnumerateMs = performance.now() - snapshotStart;
+      let rootEnumerateMs = performance.now() - snapshotStart;
+      if (before && nearTheLine(rootEnumerateMs)) {
+        const again = performance.now();
+        if (await takeSnapshot(client, cfg.namespace)) rootEnumerateMs = Math.min(rootEnumerateMs, performance.now() - again);
+      }
       // Only a costly enumerate makes the other read routes worth timing (and the plan stays the simulator's otherwise).
       const objectCost =
         before && isCostly(rootEnumerateMs) ? await measureObjectReads(client, cfg.namespace, Object.keys(before.objects)) : undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { RunConfig } from '../../runner/config.js';
-import { COSTLY_ENUMERATE_MS, objectSnapshotMs, OBJECT_READS_AT_ONCE, planReads } from '../../runner/read-costs.js';
+import { COSTLY_ENUMERATE_MS, nearTheLine, objectSnapshotMs, OBJECT_READS_AT_ONCE, planReads } from '../../runner/read-costs.js';
 import { DEFAULTS } from '../../runner/settings.js';
 
 const config = (statefulTimeMs: number | undefined, treeSnapshot?: RunConfig['treeSnapshot']) =>
@@ -78,5 +78,11 @@ describe('planReads', () => {
     const objects = config(1, 'objects');
     expect(planReads(objects, 5).treeSnapshot).toBe('objects');
     expect(planReads(objects, 5).notes).toEqual([]);
+  });
+
+  test('an enumerate within a factor of two of the costly line is timed twice; far from it, once', () => {
+    expect(COSTLY_ENUMERATE_MS).toBe(1000);
+    for (const ms of [500, 800, 1000, 1999]) expect(nearTheLine(ms), `${ms}`).toBe(true);
+    for (const ms of [2, 499, 2000, 3000]) expect(nearTheLine(ms), `${ms}`).toBe(false);
   });
 });
