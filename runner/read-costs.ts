@@ -14,6 +14,7 @@
 import type { BmcClient } from '../client/http.js';
 import type { RunConfig, TreeSnapshot } from './config.js';
 import { DEFAULTS } from './settings.js';
+import { listNamespace } from './trace.js';
 import { COSTLY_ENUMERATE_MS, isCostly, OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
 
 export { COSTLY_ENUMERATE_MS, isCostly, OBJECT_READS_AT_ONCE } from '../client/tree-reads.js';
@@ -59,8 +60,9 @@ export function objectSnapshotMs(cost: ObjectReadCost): number {
 export function planReads(cfg: RunConfig, rootEnumerateMs: number, objects?: ObjectReadCost, fuzzRunsGiven = false): ReadPlan {
   const notes: string[] = [];
   cfg.rootEnumerateMs = Math.round(rootEnumerateMs);
+  const costly = isCostly(rootEnumerateMs);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  if (isCostly(rootEnumerateMs) && cfg.statefulTimeMs === undefined) {
+  if (costly && cfg.statefulTimeMs === undefined) {
     cfg.statefulTimeMs = DEFAULTS.url.statefulTimeMs;
     notes.push(
       `a whole-tree enumerate takes ${seconds(rootEnumerateMs)}: each stateful check gets a target's budget of ${
@@ -68,14 +70,14 @@ export function planReads(cfg: RunConfig, rootEnumerateMs: number, objects?: Obj
       } s (--stateful-time)`,
     );
   }
-  if (isCostly(rootEnumerateMs) && !fuzzRunsGiven && cfg.fuzzRuns > DEFAULTS.url.fuzzRuns) {
+  if (costly && !fuzzRunsGiven && cfg.fuzzRuns > DEFAULTS.url.fuzzRuns) {
     cfg.fuzzRuns = DEFAULTS.url.fuzzRuns;
     notes.push(`each fuzzing property generates a target's ${cfg.fuzzRuns} cases (--fuzz-runs)`);
   }
   const byObjects = objects && objectSnapshotMs(objects);
   if (cfg.treeSnapshot === undefined) {
     // Half: a choice that a noisy second measurement would not turn around.
-    const cheaper = byObjects !== undefined && isCostly(rootEnumerateMs) && byObjects * 2 <= rootEnumerateMs;
+    const cheaper = byObjects !== undefined && costly && byObjects * 2 <= rootEnumerateMs;
     cfg.treeSnapshot = cheaper ? 'objects' : 'enumerate';
     if (cheaper) {
       notes.push(
@@ -84,7 +86,7 @@ export function planReads(cfg: RunConfig, rootEnumerateMs: number, objects?: Obj
     }
   }
   return {
-    rootEnumerateMs: Math.round(rootEnumerateMs),
+    rootEnumerateMs: cfg.rootEnumerateMs,
     treeSnapshot: cfg.treeSnapshot,
     ...(byObjects === undefined ? {} : { objectSnapshotMs: Math.round(byObjects) }),
     notes,
@@ -101,13 +103,12 @@ export async function measureObjectReads(
   enumerated: readonly string[],
 ): Promise<ObjectReadCost | undefined> {
   const listStart = performance.now();
-  const res = await client.get(`/xyz/${ns}/list`).catch(() => undefined);
+  const listed = await listNamespace(client, ns);
   const listMs = performance.now() - listStart;
-  const data = (res?.json as { data?: unknown } | undefined)?.data;
-  if (res?.status !== 200 || !Array.isArray(data)) return undefined;
+  if (listed === undefined) return undefined;
   const sample = [...enumerated].sort().slice(0, OBJECT_READS_AT_ONCE);
   if (sample.length === 0) return undefined;
   const batchStart = performance.now();
   await Promise.all(sample.map((p) => client.get(p).catch(() => undefined)));
-  return { listMs, listed: data.length, batchMs: performance.now() - batchStart };
+  return { listMs, listed: listed.length, batchMs: performance.now() - batchStart };
 }

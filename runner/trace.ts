@@ -46,9 +46,10 @@ export async function takeSnapshot(client: BmcClient, ns: string, timeoutMs?: nu
  */
 export async function readObjects(client: BmcClient, paths: readonly string[], timeoutMs?: number): Promise<Snapshot['objects']> {
   const out: Snapshot['objects'] = {};
+  const opts = timeoutMs === undefined ? {} : { timeoutMs };
   for (let i = 0; i < paths.length; i += OBJECT_READS_AT_ONCE) {
     const batch = paths.slice(i, i + OBJECT_READS_AT_ONCE);
-    const answers = await Promise.all(batch.map((p) => client.get(p, timeoutMs === undefined ? {} : { timeoutMs }).catch(() => undefined)));
+    const answers = await Promise.all(batch.map((p) => client.get(p, opts).catch(() => undefined)));
     batch.forEach((path, k) => {
       const data = answers[k]?.status === 200 ? (answers[k]!.json as { data?: unknown } | undefined)?.data : undefined;
       if (isMap(data)) out[path] = data;
@@ -57,21 +58,21 @@ export async function readObjects(client: BmcClient, paths: readonly string[], t
   return out;
 }
 
+/** The paths the namespace's list names; undefined when it is not answered with a list. */
+export async function listNamespace(client: BmcClient, ns: string, timeoutMs?: number): Promise<string[] | undefined> {
+  const res = await client.get(`/xyz/${ns}/list`, timeoutMs === undefined ? {} : { timeoutMs }).catch(() => undefined);
+  const data = (res?.json as { data?: unknown } | undefined)?.data;
+  if (res?.status !== 200 || !Array.isArray(data)) return undefined;
+  return data.filter((p): p is string => typeof p === 'string');
+}
+
 /**
  * The namespace read object by object (its list, then a GET of each), for a target whose enumerate
  * costs more (runner/read-costs.ts); undefined when the list is not answered.
  */
 export async function takeObjectsSnapshot(client: BmcClient, ns: string, timeoutMs?: number): Promise<Snapshot | undefined> {
-  const res = await client.get(`/xyz/${ns}/list`, timeoutMs === undefined ? {} : { timeoutMs }).catch(() => undefined);
-  const data = (res?.json as { data?: unknown } | undefined)?.data;
-  if (res?.status !== 200 || !Array.isArray(data)) return undefined;
-  return {
-    objects: await readObjects(
-      client,
-      data.filter((p): p is string => typeof p === 'string'),
-      timeoutMs,
-    ),
-  };
+  const paths = await listNamespace(client, ns, timeoutMs);
+  return paths && { objects: await readObjects(client, paths, timeoutMs) };
 }
 
 /**
