@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../client/package-root.js';
 import { LATENCY_ROUTES } from '../simulator/route-latency.js';
+import { TREE_SNAPSHOTS } from '../client/tree-reads.js';
 
 const VERSION = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -114,7 +115,7 @@ fleetOptions(
     new Option(
       '--tree-snapshot <how>',
       "how checks of whole-tree effects read the tree: enumerate (of the namespace root) or objects (its list, then a GET of each object); default: objects when the target's enumerate takes 1 s or more and reading object by object is measured to take at most half of it",
-    ).choices(['enumerate', 'objects']),
+    ).choices(TREE_SNAPSHOTS),
   )
   .option('--seed <n>', 'seed of the fuzzer (replays a run)', parse.wholeNumber)
   .option('--rps <n>', 'cap on requests per second to the target', parse.positiveInt)

@@ -8,6 +8,10 @@ import { pathOf } from './answer-site.js';
 
 export type TreeReadRoute = 'enumerate' | 'list' | 'subtree';
 
+/** How a whole-tree snapshot is read: an enumerate of the root, or its list and a GET of each object (`--tree-snapshot`). */
+export const TREE_SNAPSHOTS = ['enumerate', 'objects'] as const;
+export type TreeSnapshot = (typeof TREE_SNAPSHOTS)[number];
+
 /** One whole-tree read as the client saw it: the time from sending to the last byte (or the failure). */
 export interface TreeRead {
   route: TreeReadRoute;
@@ -43,8 +47,8 @@ export interface TreeReads {
    */
   plan?: {
     rootEnumerateMs: number;
-    /** How whole-tree snapshots were read: enumerate of the root, or its list and a GET of each object. */
-    treeSnapshot: 'enumerate' | 'objects';
+    /** How whole-tree snapshots were read. */
+    treeSnapshot: TreeSnapshot;
     /** What reading the tree object by object would take, estimated when the enumerate was costly. */
     objectSnapshotMs?: number;
     notes: string[];

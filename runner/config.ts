@@ -1,5 +1,6 @@
 /** The settings a conformance run hands to every suite (through vitest's provide/inject). */
 import type { Profile, WritableAttribute } from '../client/profile.js';
+import type { TreeSnapshot } from '../client/tree-reads.js';
 
 // The profile and writable vocabulary lives in client/ (load/ shares it); the suites read it here.
 export { PROFILES, parseWritable, profileAllows, type Profile, type WritableAttribute } from '../client/profile.js';
@@ -79,5 +80,4 @@ declare module 'vitest' {
   }
 }
 
-export const TREE_SNAPSHOTS = ['enumerate', 'objects'] as const;
-export type TreeSnapshot = (typeof TREE_SNAPSHOTS)[number];
+export { TREE_SNAPSHOTS, type TreeSnapshot } from '../client/tree-reads.js';

@@ -43,7 +43,7 @@ async function judgeRefusal(t: CheckContext, res: BmcResponse, what: string, req
   const refused = res.status < 200 || res.status >= 300;
   t.judge(refusedBy, refused, `${what}: expected a refusal, got ${describeResponse(res)}`);
   if (!refused) return; // an answer that was not refused is refusedBy's failure, whatever it carries
-  const leak = leakIn(res, request, await discoverKnowledge(t.client, t.ns, t.cfg.treeSnapshot === 'objects'));
+  const leak = leakIn(res, request, await discoverKnowledge(t.client, t.ns, t.cfg.treeSnapshot));
   t.judge('AUTH-5', !leak, `${what}: the refusal (${res.status}) carries data of the target: ${leak}`);
 }
 

@@ -110,7 +110,7 @@ export class Tries {
     this.judge(v, describeResponse(res), refused, changed);
     this.statuses[`${this.what} ${v.how}`] = res.status;
     if (!refused) return; // what an answer that was taken carries is the requirement's failure, not a leak
-    const leak = leakIn(res, request, await discoverKnowledge(this.t.client, this.t.ns, this.t.cfg.treeSnapshot === 'objects'));
+    const leak = leakIn(res, request, await discoverKnowledge(this.t.client, this.t.ns, this.t.cfg.treeSnapshot));
     this.t.judge('AUTH-5', !leak, `${this.what} ${v.how}: the refusal (${res.status}) carries data of the target: ${leak}`);
   }
 }

@@ -40,7 +40,7 @@ export function fuzzCheckTimeoutMs(cfg: RunConfig, requestsPerRun: number): numb
 }
 
 export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
-  const model = await loadModel(t.client, t.ns, t.cfg.treeSnapshot === 'objects');
+  const model = await loadModel(t.client, t.ns, t.cfg.treeSnapshot);
   const preferred = `${t.root}/inventory/system`;
   const withAttrs = model.attrPairs.map(([p]) => p);
   const knownGood = withAttrs.includes(preferred) ? preferred : (withAttrs[0] ?? t.root);

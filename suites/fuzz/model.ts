@@ -6,6 +6,7 @@
  */
 import type { BmcClient } from '../../client/http.js';
 import { cached, list, rootAttributeMaps } from '../harness/tree.js';
+import type { TreeSnapshot } from '../../client/tree-reads.js';
 import { treeKnowledge, type TreeKnowledge } from '../harness/leak.js';
 
 export type ValueKind = 'string' | 'enum' | 'integer' | 'bool01' | 'boolean' | 'float' | 'array' | 'object' | 'null';
@@ -90,13 +91,12 @@ export function buildModel(
 }
 
 /**
- * The model of the target the shared client talks to; the reads are cached for the run. `byObjects`
- * (a target whose enumerate costs more than its objects read one by one, `--tree-snapshot`): the
- * attribute maps come from GET of each object the list names, not from an enumerate.
+ * The model of the target the shared client talks to; the reads are cached for the run, the
+ * attribute maps read as the run planned (`how`, tree.ts attributeMaps).
  */
-export async function loadModel(client: BmcClient, ns: string, byObjects = false): Promise<TargetModel> {
+export async function loadModel(client: BmcClient, ns: string, how?: TreeSnapshot): Promise<TargetModel> {
   const root = `/xyz/${ns}`;
   const listing = await cached('list:root', () => list(client, root));
-  const enumeration = await rootAttributeMaps(client, root, byObjects);
+  const enumeration = await rootAttributeMaps(client, root, how);
   return buildModel(ns, listing, enumeration);
 }

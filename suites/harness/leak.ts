@@ -11,6 +11,7 @@
  */
 import { trimEnd, withoutTrailingSlashes } from '../../client/trim-end.js';
 import type { BmcClient, BmcResponse } from '../../client/http.js';
+import type { TreeSnapshot } from '../../client/tree-reads.js';
 import { requestTarget } from '../../client/transport.js';
 import { cached, list, rootAttributeMaps } from './tree.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
@@ -229,14 +230,14 @@ forgetEachRun(() => (discovered = undefined));
 
 /**
  * What the oracle knows of this target: read once per run with the session (a listing and an
- * enumeration of the namespace root, shared with the fuzzer's model; `byObjects`: the objects read one
- * by one, as there). A target whose root cannot be listed or enumerated gives what the other reading shows.
+ * enumeration of the namespace root, shared with the fuzzer's model; `how`: read as the run planned,
+ * tree.ts attributeMaps). A target whose root cannot be listed or enumerated gives what the other reading shows.
  */
-export function discoverKnowledge(client: BmcClient, ns: string, byObjects = false): Promise<TreeKnowledge> {
+export function discoverKnowledge(client: BmcClient, ns: string, how?: TreeSnapshot): Promise<TreeKnowledge> {
   discovered ??= (async () => {
     const root = `/xyz/${ns}`;
     const listing = await cached('list:root', () => list(client, root)).catch(() => [] as string[]);
-    const enumeration = await rootAttributeMaps(client, root, byObjects).catch(() => ({}));
+    const enumeration = await rootAttributeMaps(client, root, how).catch(() => ({}));
     return treeKnowledge(root, listing, enumeration);
   })();
   return discovered;

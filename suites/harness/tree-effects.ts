@@ -13,7 +13,7 @@ import { sameValue } from '../../client/values.js';
 import { differences, type Snapshot } from '../../runner/trace.js';
 import { envelopeOf, show } from './assert.js';
 import type { CheckContext } from './check.js';
-import { children, enumerate, invalidateTreeCache, objectsSnapshot } from './tree.js';
+import { attributeMaps, children, invalidateTreeCache } from './tree.js';
 import { uploadAndTrack } from './software.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 
@@ -65,9 +65,7 @@ async function snapshot(t: CheckContext): Promise<Snapshot> {
   invalidateTreeCache();
   // A namespace the target cannot enumerate is EP-7's failure: this check goes NOT_TESTED naming it.
   const taken = performance.now();
-  // Object by object where the run measured that cheaper than an enumerate (runner/read-costs.ts).
-  const objects = t.cfg.treeSnapshot === 'objects' ? await objectsSnapshot(t.client, t.root) : await enumerate(t.client, t.root);
-  const snap = { objects };
+  const snap = { objects: await attributeMaps(t.client, t.root, t.cfg.treeSnapshot) };
   takenAt.set(snap, taken);
   return snap;
 }

@@ -1,5 +1,6 @@
 /** Reading the object tree: listings, the discovery walk, and per-run caches of both. */
 import type { BmcClient } from '../../client/http.js';
+import type { TreeSnapshot } from '../../client/tree-reads.js';
 import { asObject, asStringArray, ensure, expectOk, notJudged } from './assert.js';
 import { readObjects } from '../../runner/trace.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
@@ -48,12 +49,25 @@ export async function objectsSnapshot(client: BmcClient, root: string): Promise<
 }
 
 /**
- * Every object's attribute map under the namespace root, read once per run (until a write drops
- * the cache): by enumerate, or `byObjects` (a target whose enumerate costs more than reading its
- * objects one by one, `--tree-snapshot objects`) by GET of each object the list names.
+ * Every object's attribute map under `root`, read as the run planned (`--tree-snapshot`,
+ * runner/read-costs.ts): by enumerate, or on a target whose enumerate costs more than reading its
+ * objects one by one, by GET of each object the list names.
  */
-export function rootAttributeMaps(client: BmcClient, root: string, byObjects: boolean): Promise<Record<string, Record<string, unknown>>> {
-  return byObjects ? cached('objects:root', () => objectsSnapshot(client, root)) : cached('enumerate:root', () => enumerate(client, root));
+export function attributeMaps(
+  client: BmcClient,
+  root: string,
+  how: TreeSnapshot | undefined,
+): Promise<Record<string, Record<string, unknown>>> {
+  return how === 'objects' ? objectsSnapshot(client, root) : enumerate(client, root);
+}
+
+/** attributeMaps, read once per run (until a write drops the cache). */
+export function rootAttributeMaps(
+  client: BmcClient,
+  root: string,
+  how: TreeSnapshot | undefined,
+): Promise<Record<string, Record<string, unknown>>> {
+  return cached(how === 'objects' ? 'objects:root' : 'enumerate:root', () => attributeMaps(client, root, how));
 }
 
 /** One object's attribute map (endpoint 3). */

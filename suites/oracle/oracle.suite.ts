@@ -63,7 +63,7 @@ for (const c of ANSWER_CHECKS) answersCheck(c);
 check('AUTH-5', 'run-wide, in every answer of the run: no refusal of a request without credentials carries data of the tree', async (t) => {
   const { kept, seen } = anonymousRefusals();
   if (seen === 0) t.notTested('not judged: the run sent no request without credentials that was refused with a body');
-  const knowledge = await discoverKnowledge(t.client, t.ns, t.cfg.treeSnapshot === 'objects');
+  const knowledge = await discoverKnowledge(t.client, t.ns, t.cfg.treeSnapshot);
   const leaks: Array<Pick<AnswerFinding, 'site' | 'problem' | 'exchange'>> = [];
   for (const a of kept) {
     const leak = leakIn(asResponse(a), { path: a.x.url, body: a.x.requestBody }, knowledge);
