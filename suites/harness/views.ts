@@ -23,22 +23,25 @@ function member(map: unknown, name: string): ViewValue {
   return Object.hasOwn(map, name) ? map[name] : ABSENT;
 }
 
-/** The three reads of `name` on `path`, one request each. */
-export async function readViews(t: CheckContext, path: string, name: string): Promise<Views> {
-  const parent = path.slice(0, path.lastIndexOf('/'));
-  const [object, attr, listing] = await Promise.all([
-    t.client.get(path),
-    t.client.get(`${path}/attr/${name}`),
-    t.client.get(`${parent}/enumerate`),
-  ]);
+/** The object's map and attr/ reads of `name` on `path`, sent together. */
+export async function readMapAndAttr(t: CheckContext, path: string, name: string): Promise<Pick<Views, 'map' | 'attr'>> {
+  const [object, attr] = await Promise.all([t.client.get(path), t.client.get(`${path}/attr/${name}`)]);
   const map = object.status === 200 ? member(envelopeOf(object)?.data, name) : UNAVAILABLE;
   const bare = attr.status === 200 ? (envelopeOf(attr)?.data ?? UNAVAILABLE) : attr.status === 404 ? ABSENT : UNAVAILABLE;
-  const entries = listing.status === 200 ? envelopeOf(listing)?.data : undefined;
-  const entry = !isMap(entries) ? UNAVAILABLE : Object.hasOwn(entries, path) ? member(entries[path], name) : ABSENT;
-  return { map, attr: bare, enumerate: entry };
+  return { map, attr: bare };
 }
 
-function agree(a: ViewValue, b: ViewValue): boolean {
+/** The three reads of `name` on `path`, one request each, sent together. */
+export async function readViews(t: CheckContext, path: string, name: string): Promise<Views> {
+  const parent = path.slice(0, path.lastIndexOf('/'));
+  const [both, listing] = await Promise.all([readMapAndAttr(t, path, name), t.client.get(`${parent}/enumerate`)]);
+  const entries = listing.status === 200 ? envelopeOf(listing)?.data : undefined;
+  const entry = !isMap(entries) ? UNAVAILABLE : Object.hasOwn(entries, path) ? member(entries[path], name) : ABSENT;
+  return { ...both, enumerate: entry };
+}
+
+/** Two views agree: both answered, and with the same value (or both without the attribute). */
+export function agree(a: ViewValue, b: ViewValue): boolean {
   if (a === UNAVAILABLE || b === UNAVAILABLE) return false;
   if (a === ABSENT || b === ABSENT) return a === b;
   return compareValues(a, b) !== 'different';

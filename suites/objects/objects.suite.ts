@@ -3,7 +3,7 @@ import { BmcClientError } from '../../client/errors.js';
 import { compareValues, describeEncodings, isMap, sameValue } from '../../client/values.js';
 import { check, type CheckContext } from '../harness/check.js';
 import { asObject, ensure, envelopeOf, expectOk, notJudged, setDifference, show } from '../harness/assert.js';
-import { ABSENT, describeViews, stableOddView, UNAVAILABLE, type Views } from '../harness/views.js';
+import { ABSENT, agree, describeViews, readMapAndAttr, stableOddView, UNAVAILABLE, type Views } from '../harness/views.js';
 import { readPlan } from '../harness/read-plan.js';
 import { READ_PLAN_OBSERVATION } from '../../client/results.js';
 import { expectSchema } from '../harness/schema.js';
@@ -80,7 +80,8 @@ check('EP-3', 'GET {path} keeps every attribute and value that attr/{name} and e
   // attr/ agrees with, read together now, cannot be (the enumerate read earlier, or a value moved).
   const wrong: string[] = [];
   for (const [path, name] of suspects.slice(0, 10)) {
-    if (await mapAgreesWithAttr(t, path, name)) continue;
+    const now = await readMapAndAttr(t, path, name);
+    if (now.map !== ABSENT && agree(now.map, now.attr)) continue;
     const { odd, views } = await stableOddView(t, path, name);
     if (odd === 'map') wrong.push(describeViews(path, name, views));
   }
@@ -89,14 +90,6 @@ check('EP-3', 'GET {path} keeps every attribute and value that attr/{name} and e
     `GET {path} drops or changes what attr/{name} and enumerate agree on (${wrong.length} attribute${wrong.length === 1 ? '' : 's'}, ${compared} objects read): ${wrong.slice(0, 3).join('; ')}`,
   );
 });
-
-/** GET {path} and attr/{name}, sent together, give the attribute and agree on it. */
-async function mapAgreesWithAttr(t: CheckContext, path: string, name: string): Promise<boolean> {
-  const [object, attr] = await Promise.all([t.client.get(path), t.client.get(`${path}/attr/${name}`)]);
-  const map = object.status === 200 ? envelopeOf(object)?.data : undefined;
-  if (!isMap(map) || !Object.hasOwn(map, name) || attr.status !== 200) return false;
-  return compareValues(map[name], envelopeOf(attr)?.data) !== 'different';
-}
 
 /** Integers a double cannot hold: the boundary where one route may lose precision and another not. */
 const BEYOND_DOUBLE = 2n ** 53n;
