@@ -9,11 +9,12 @@
  * counts only when the command, done again, makes it again (a host finishing a transition on its
  * own, or a log entry of its own, does not repeat on cue).
  */
-import { sameValue } from '../../client/values.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isMap } from '../../client/values.js';
 import { differences, type Snapshot } from '../../runner/trace.js';
 import { envelopeOf, show } from './assert.js';
 import type { CheckContext } from './check.js';
-import { attributeMaps, children, invalidateTreeCache } from './tree.js';
+import { attributeMaps, children, invalidateTreeCache, stillHolding } from './tree.js';
 import { uploadAndTrack } from './software.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 
@@ -58,7 +59,6 @@ forgetEachRun(() => {
   moving.clear();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const key = (path: string, name: string) => `${path}\u0000${name}`;
 
 async function snapshot(t: CheckContext): Promise<Snapshot> {
@@ -150,27 +150,15 @@ export class TreeWatch {
   /** The changes GET shows too, and that hold still while read again (the others move by themselves). */
   private async confirmed<C extends { path: string; attribute: string; after: unknown }>(changes: C[], windowMs: number): Promise<C[]> {
     const span = Math.min(REREAD_MAX_MS, Math.max(REREAD_MIN_MS, windowMs));
-    const start = performance.now();
-    let open = changes;
-    for (let first = true; open.length > 0; first = false) {
-      if (!first) {
-        if (performance.now() - start >= span) break;
-        await sleep(REREAD_GAP_MS);
-      }
-      const maps = new Map<string, Record<string, unknown> | undefined>();
-      for (const path of new Set(open.map((c) => c.path))) {
-        const res = await this.t.client.get(path);
-        const data = res.status === 200 ? envelopeOf(res)?.data : undefined;
-        maps.set(path, data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined);
-      }
-      open = open.filter((c) => {
-        const map = maps.get(c.path);
-        const holds = map !== undefined && Object.hasOwn(map, c.attribute) && sameValue(map[c.attribute], c.after);
-        if (!holds) moving.add(key(c.path, c.attribute));
-        return holds;
-      });
-    }
-    return open;
+    const readMap = async (path: string) => {
+      const res = await this.t.client.get(path);
+      const data = res.status === 200 ? envelopeOf(res)?.data : undefined;
+      return isMap(data) ? data : undefined;
+    };
+    const seen = (c: C) => ({ path: c.path, name: c.attribute, value: c.after });
+    const held = await stillHolding(changes, seen, readMap, performance.now() + span, REREAD_GAP_MS);
+    for (const c of changes) if (!held.includes(c)) moving.add(key(c.path, c.attribute));
+    return held;
   }
 }
 

@@ -4,6 +4,8 @@ import type { TreeSnapshot } from '../../client/tree-reads.js';
 import { asObject, asStringArray, ensure, expectOk, notJudged } from './assert.js';
 import { readObjects } from '../../runner/trace.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
+import { sameValue } from '../../client/values.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /*
  * The reads below fail under the requirement of their endpoint: in a check of that requirement
@@ -68,6 +70,31 @@ export function rootAttributeMaps(
   how: TreeSnapshot | undefined,
 ): Promise<Record<string, Record<string, unknown>>> {
   return cached(how === 'objects' ? 'objects:root' : 'enumerate:root', () => attributeMaps(client, root, how));
+}
+
+/**
+ * Of `items`, those whose attribute GET of the object still shows at the value seen: read at once,
+ * then every `gapMs` until `deadline` (performance.now()) while any is left. One that shows another
+ * value at any reading moves by itself, and is dropped. `readMap` reads an object's attribute map.
+ */
+export async function stillHolding<C>(
+  items: readonly C[],
+  seen: (c: C) => { path: string; name: string; value: unknown },
+  readMap: (path: string) => Promise<Record<string, unknown> | undefined>,
+  deadline: number,
+  gapMs: number,
+): Promise<C[]> {
+  let open = [...items];
+  for (;;) {
+    const maps = new Map<string, Record<string, unknown> | undefined>();
+    for (const path of new Set(open.map((c) => seen(c).path))) maps.set(path, await readMap(path));
+    open = open.filter((c) => {
+      const { path, name, value } = seen(c);
+      return sameValue(maps.get(path)?.[name], value);
+    });
+    if (open.length === 0 || performance.now() >= deadline) return open;
+    await sleep(gapMs);
+  }
 }
 
 /** One object's attribute map (endpoint 3). */
