@@ -57,7 +57,7 @@ export async function fuzzEnv(t: CheckContext): Promise<FuzzEnv> {
     stats: new FuzzStats(),
     knownGood,
     loginFailures: loginGuard(t.cfg),
-    cheapEnumerate: t.cfg.embedded && !isCostly(t.cfg.rootEnumerateMs ?? 0),
+    onSimulator: t.cfg.embedded,
     enumerateCostly: isCostly(t.cfg.rootEnumerateMs ?? 0),
     allowReset: t.cfg.allowFactoryReset,
     acceptedMalformed: [],

@@ -38,8 +38,8 @@ export interface FuzzEnv {
    * some BMCs). Cases beyond it are not sent; `skipped` counts them. One object for the run.
    */
   loginFailures: { left: number; skipped: number };
-  /** Whole-tree enumerations are cheap: the embedded simulator, its root enumerate measured under a second. */
-  cheapEnumerate?: boolean;
+  /** The target is the simulator: whole-tree enumerations are cheap, unless `enumerateCostly` says otherwise. */
+  onSimulator?: boolean;
   /** The target's root enumerate was measured at a second or more (runner/read-costs.ts). */
   enumerateCostly?: boolean;
   /** Reset may be aimed at with wrong arguments (the run allows a factory reset). */

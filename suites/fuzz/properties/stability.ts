@@ -283,7 +283,8 @@ export function stabilityProperty(env: FuzzEnv): FuzzProperty<StableCase> {
     key: 'stable',
     requirements: STABILITY_REQUIREMENTS,
     requestsPerRun: 2.5,
-    arbitrary: stableCaseArb(env.model, env.cheapEnumerate ?? true, env.enumerateCostly ?? false),
+    // The root is enumerated only where enumerates are cheap: the simulator, its enumerate measured fast.
+    arbitrary: stableCaseArb(env.model, (env.onSimulator ?? true) && !env.enumerateCostly, env.enumerateCostly ?? false),
     predicate: async (c, judge) => {
       if (c.kind === 'attr') await attrStable(env, judge, c.path, c.name);
       else if (c.kind === 'list') await listStable(env, judge, c.node, c.pick);
