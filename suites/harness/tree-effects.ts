@@ -4,12 +4,12 @@
  * snapshot, runner/trace.ts), or on a target whose enumerate costs more than reading the objects one
  * by one, its list and a GET of each object (`--tree-snapshot`); every difference it shows is read again by GET of the object, so that
  * an enumeration that disagrees with GET (EP-7's deviation) never stands as a change made by the
- * command. Values that move by themselves are told by observation: read twice before, and polled
- * after, a value that moves between readings is set aside, whatever its name; and a difference
- * counts only when the command, done again, makes it again (a host finishing a transition on its
- * own, or a log entry of its own, does not repeat on cue).
+ * command. Values that move by themselves are told by observation: a changed value is polled by GET
+ * for at least a second and as long as the command's window, and one that moves meanwhile is set
+ * aside for the rest of the run, whatever its name; and a difference counts only when the command,
+ * done again, makes it again (a host finishing a transition on its own, or a log entry of its own,
+ * does not repeat on cue).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isMap } from '../../client/values.js';
 import { differences, type Snapshot } from '../../runner/trace.js';
 import { envelopeOf, show } from './assert.js';
@@ -41,23 +41,20 @@ export interface Collateral {
 /**
  * A changed value is read again for as long as the command's window lasted (from the snapshot
  * before to the one after), within bounds: a value that moves by itself at some pace and moved
- * within that window moves again within as long, most likely.
+ * within that window moves again within as long, most likely. At least a second and a little
+ * more, so that a clock ticking in seconds shows, however short the window that caught its tick
+ * (the run learns it there, at that one cost, instead of by two readings of the tree a second
+ * apart before its first command, which every run paid).
  */
-const REREAD_MIN_MS = 300;
+const REREAD_MIN_MS = 1_100;
 const REREAD_MAX_MS = 10_000;
 const REREAD_GAP_MS = 100;
-/** The first watch of a run reads the tree twice this far apart: clocks ticking in seconds show. */
-const CALIBRATION_MS = 1_100;
-let calibrated = false;
 
 /** Attributes seen moving by themselves in this run: never a command's doing in a later check either. */
 const moving = new Set<string>();
 /** When each snapshot was taken (performance.now()). */
 const takenAt = new WeakMap<Snapshot, number>();
-forgetEachRun(() => {
-  calibrated = false;
-  moving.clear();
-});
+forgetEachRun(() => moving.clear());
 
 const key = (path: string, name: string) => `${path}\u0000${name}`;
 
@@ -85,18 +82,9 @@ export class TreeWatch {
     public base: Snapshot,
   ) {}
 
-  /**
-   * Two snapshots before any command (the first time in a run, a second apart): what differs
-   * between them moves by itself.
-   */
+  /** The state before any command. */
   static async start(t: CheckContext): Promise<TreeWatch> {
-    const first = await snapshot(t);
-    if (!calibrated) await sleep(CALIBRATION_MS);
-    calibrated = true;
-    const second = await snapshot(t);
-    const watch = new TreeWatch(t, second);
-    for (const c of differences(first, second, false).changed) moving.add(key(c.path, c.attribute));
-    return watch;
+    return new TreeWatch(t, await snapshot(t));
   }
 
   /** The state now (it becomes the base of the next comparison). */
