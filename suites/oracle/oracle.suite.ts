@@ -19,6 +19,7 @@ import {
   type EventVerdicts,
 } from '../harness/event-oracle.js';
 import { stopWatching, WATCHER_ROLE } from '../harness/watcher.js';
+import { lingeringClosed } from '../harness/lingering.js';
 import { ANSWER_CHECKS, asResponse, type AnswerCheck } from '../harness/answer-checks.js';
 import { answerTally, anonymousRefusals, type AnswerFinding } from '../harness/answers.js';
 import { discoverKnowledge, leakIn } from '../harness/leak.js';
@@ -116,6 +117,8 @@ function owedArrived(causes: readonly Cause[], since: number): boolean {
 beforeAll(async () => {
   const cfg = runConfig();
   const { causes } = eventLedger();
+  // What checks' sockets receive in their last quiet windows is judged here: they close first.
+  await lingeringClosed();
   // The last writes' events may still be on their way: wait for them, at most an event timeout.
   const last = Math.max(0, ...causes.map((c) => c.answeredAt));
   const since = last - cfg.eventTimeoutMs;

@@ -176,7 +176,7 @@ function viewsProperty(
     finish,
     close: async (world) => {
       world.rec.begin('put the target back');
-      await world.closeAll();
+      world.closeAll();
       await world.restoreWrites();
       await deleteOwnVersions(world);
     },
