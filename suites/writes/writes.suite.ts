@@ -1,4 +1,5 @@
 /** Writes: one attribute, a whole object, partial and wrong-typed writes, host transitions. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sameValue } from '../../client/values.js';
 import { check, type CheckContext } from '../harness/check.js';
 import { describeResponse, ensure, expectEqual, expectOk, expectSuccess, notJudged, show } from '../harness/assert.js';
@@ -301,21 +302,28 @@ check(
     const current = await read('CurrentHostState');
     const prefix = `xyz.${t.ns}.State.Host.Transition.`;
     const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
+    /** Reads CurrentHostState every 100 ms, for at most an event timeout, until `done` holds of it. */
+    const awaitState = async (done: (state: string) => boolean): Promise<string> => {
+      const deadline = Date.now() + t.cfg.eventTimeoutMs;
+      let seen = await read('CurrentHostState');
+      while (Date.now() < deadline && !done(seen)) {
+        await sleep(100);
+        seen = await read('CurrentHostState');
+      }
+      return seen;
+    };
     t.cleanup(async () => {
       invalidateTreeCache();
       if (!sameValue(await read('RequestedHostTransition'), requested)) {
         await putAttr(t, path, 'RequestedHostTransition', requested, 'STATE-1');
+        // The host follows the request back: the next checks watch a tree at rest, not its transition.
+        await awaitState((state) => state === current);
       }
     });
     await putAttr(t, path, 'RequestedHostTransition', next, 'STATE-1');
     expectEqual(await read('RequestedHostTransition'), next, 'RequestedHostTransition after the PUT');
     // What follows a request is not shown by the spec: record it.
-    const deadline = Date.now() + t.cfg.eventTimeoutMs;
-    let seen = current;
-    while (Date.now() < deadline && seen === current) {
-      await new Promise((r) => setTimeout(r, 100));
-      seen = await read('CurrentHostState');
-    }
+    const seen = await awaitState((state) => state !== current);
     t.observe('CurrentHostState after the request', { before: current, requested: next, after: seen }, 'STATE-2');
   },
   { profile: 'destructive' },
