@@ -10,7 +10,10 @@ import type { CheckContext } from '../harness/check.js';
 import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
 import { described, neverLive, recent, type Subscription } from './engine/subscription.js';
-import { eventTimes, quietSince } from './engine/waits.js';
+import { eventTimes, quietLeft, quietSince, quietWindow } from './engine/waits.js';
+import { closeLater } from '../harness/lingering.js';
+import { eventLedger } from '../harness/event-ledger.js';
+import type { RunConfig } from '../../runner/config.js';
 import { messageOf } from '../../client/errors.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 
@@ -78,9 +81,15 @@ export async function subscribe(
   return { socket, filter, what };
 }
 
-/** Closes the subscriptions opened for the whole suite (its afterAll); those of a test were closed after it. */
-export async function closeSuiteSubscriptions(): Promise<void> {
-  await Promise.all(ledger.map((s) => s.close()));
+/**
+ * Closes the subscriptions opened for the whole suite (its afterAll) once the quiet window of the
+ * run's last change is over, without waiting for it: what they receive late is the run-wide events
+ * oracle's to judge (harness/lingering.ts). Those of a test were closed after it.
+ */
+export function closeSuiteSubscriptions(cfg: Pick<RunConfig, 'quietWindowMs' | 'eventLatency'>): void {
+  const last = Math.max(0, ...eventLedger().causes.map((c) => c.sentAt));
+  const left = quietLeft(quietWindow(cfg), last);
+  for (const s of ledger) closeLater(s, left);
 }
 
 // --- Writes ---------------------------------------------------------------------------------
