@@ -6,6 +6,7 @@ import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 import { isMap } from '../../client/values.js';
+import { pollGaps } from './poll.js';
 
 /** An upload whose image was looked at: it was taken, or refused for the image, not the credentials. */
 export function uploadProcessed(res: BmcResponse): boolean {
@@ -72,10 +73,11 @@ export async function listedVersions(t: CheckContext, parent: string): Promise<s
 /** Poll the versions until new ones appear or the time is up; returns the new ones. */
 export async function waitForNewVersions(t: CheckContext, parent: string, before: string[], timeoutMs: number): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
+  const gaps = pollGaps(200);
   for (;;) {
     const added = setDifference(await listedVersions(t, parent), before);
     if (added.length > 0 || Date.now() >= deadline) return added;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, gaps.next().value));
   }
 }
 

@@ -12,6 +12,7 @@ import { describeResponse, show } from '../harness/assert.js';
 import type { Change } from '../events/engine/filters.js';
 import { type VersionRecord, type ViewsWorld } from './views-world.js';
 import { sleep } from '../events/engine/waits.js';
+import { pollGaps } from '../harness/poll.js';
 
 /** Versions this area uploads start so (freshVersion('stateful')); nothing else is deleted at a sequence's end. */
 const OWN_VERSION_PREFIX = 'bmc-conformance-stateful-';
@@ -108,11 +109,12 @@ export async function appeared(
   const deadline = performance.now() + world.env.uploadWaitMs;
   let kids: string[] | undefined;
   let added: string[] = [];
+  const gaps = pollGaps(200);
   for (;;) {
     kids = await world.readList(`${software}/`);
     added = (kids ?? []).filter((k) => !before.has(k) && k.startsWith(`${software}/`));
     if (added.length > 0 || performance.now() >= deadline) break;
-    await sleep(200);
+    await sleep(gaps.next().value);
   }
   let path = added.find((p) => id !== undefined && p.endsWith(`/${id}`)) ?? added[0];
   if (!path && id !== undefined && (await world.readData(`${software}/${id}`)) !== undefined) path = `${software}/${id}`;

@@ -18,6 +18,7 @@ import { judgeSteps, repeatedCollateral, TreeWatch, type Step } from '../harness
 import { domainOwner, hostTransitionPlan, isEnumerated, judgeDomain, type DomainOwner } from './value-domains.js';
 import { profileAllows } from '../../runner/config.js';
 import type { Snapshot } from '../../runner/trace.js';
+import { pollGaps } from '../harness/poll.js';
 
 /** The complete object, as rule 2 says: the GET response without message and status. */
 async function putBodyFromGet(t: CheckContext, path: string): Promise<{ data: Record<string, unknown> }> {
@@ -302,12 +303,13 @@ check(
     const current = await read('CurrentHostState');
     const prefix = `xyz.${t.ns}.State.Host.Transition.`;
     const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
-    /** Reads CurrentHostState every 100 ms, for at most an event timeout, until `done` holds of it. */
+    /** Reads CurrentHostState (every 100 ms after the first few), for at most an event timeout, until `done` holds of it. */
     const awaitState = async (done: (state: string) => boolean): Promise<string> => {
       const deadline = Date.now() + t.cfg.eventTimeoutMs;
+      const gaps = pollGaps(100);
       let seen = await read('CurrentHostState');
       while (Date.now() < deadline && !done(seen)) {
-        await sleep(100);
+        await sleep(gaps.next().value);
         seen = await read('CurrentHostState');
       }
       return seen;
