@@ -64,7 +64,10 @@ let firstFound: ReadonlySet<string> | undefined;
 const moving = new Set<string>();
 /** When each snapshot was taken (performance.now()). */
 const takenAt = new WeakMap<Snapshot, number>();
-forgetEachRun(() => moving.clear());
+forgetEachRun(() => {
+  moving.clear();
+  firstFound = undefined;
+});
 
 const key = (path: string, name: string) => `${path}\u0000${name}`;
 
