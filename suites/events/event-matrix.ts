@@ -209,13 +209,8 @@ async function measure(t: CheckContext): Promise<Matrix> {
     subs.push(m.early);
   }
   phase('writing');
-  // Every subscription waits for what its filter admits at the same time: one quiet window for all, or none
-  // once every live one has received each measured change it is owed (the early one is owed none: its filter
-  // came after them; one the target closed receives nothing more). A subscription that never went live waits
-  // for nothing (its check says why).
-  const owing = subs.filter((sub) => sub !== m.early && sub.liveAt !== undefined);
-  const accounted = () =>
-    owing.every((sub) => sub.socket.closed || admitted(m, sub).every((w) => streamOf(m, sub, w, true).judgement.missing.length === 0));
+  // Every subscription waits for what its filter admits at the same time: one quiet window for all. A subscription
+  // that never went live waits for nothing (its check says why).
   await collectTogether(
     eventTimes(t.cfg),
     subs.map((sub) => {
@@ -228,7 +223,6 @@ async function measure(t: CheckContext): Promise<Matrix> {
         from: m.from.get(sub)!,
       };
     }),
-    accounted,
   );
   phase('collecting');
   for (const sub of subs) {
@@ -361,14 +355,11 @@ export interface WriteStream {
   judgement: StreamJudgement;
 }
 
-/**
- * A writer's measured events on a subscription, judged against its writes through the subscription's
- * filter, or as owed whole (`owed`: the filter is known to admit the writer's property).
- */
-export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter, owed = false): WriteStream {
+/** A writer's measured events on a subscription, judged against its writes through the subscription's filter. */
+export function streamOf(m: Matrix, sub: Subscription, w: AttrWriter): WriteStream {
   const records = m.written.get(w) ?? [];
   const changes = records.map((r, i) => changeOfWrite(w, i + 1, r));
-  const filter = owed ? {} : (sub.filter as EventFilter);
+  const filter = sub.filter as EventFilter;
   const events = measuredEvents(m, sub, w);
   // The writer's earlier writes (its priming) whose events had not come when the measurement began:
   // those sent after the last event of the writer the subscription had received (events come in

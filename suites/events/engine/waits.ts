@@ -62,29 +62,13 @@ export interface Watch {
 /**
  * Several subscriptions that watched the same writes wait for their counts together: once one has
  * what it waited for, the others get one quiet window more, not a whole event timeout (the events
- * left the target together); that window also catches extras for all. `accounted`: whether every
- * subscription has received each change it is owed; once it holds, the wait ends at once, since
- * what comes later (an extra, a duplicate) reaches sockets that stay open past the window and is
- * the run-wide events oracle's to judge.
+ * left the target together); that window also catches extras for all.
  */
-export async function collectTogether(times: EventTimes, watches: readonly Watch[], accounted?: () => boolean): Promise<void> {
+export async function collectTogether(times: EventTimes, watches: readonly Watch[]): Promise<void> {
   const stop = new AbortController();
   // One listener per watched subscription, a dozen or more in the matrix: not a leak.
-  setMaxListeners(Math.max(10, watches.length + 2), stop.signal);
+  setMaxListeners(Math.max(10, watches.length + 1), stop.signal);
   let first: Promise<void> | undefined;
-  let settled = false;
-  let over = false;
-  const ledger = accounted
-    ? waitUntil(
-        accounted,
-        () => (over ? 0 : Number.POSITIVE_INFINITY),
-        watches.map((w) => w.subscription.socket),
-      ).then((held) => {
-        if (!held) return;
-        settled = true;
-        stop.abort();
-      })
-    : undefined;
   const waits = watches.map(async (w) => {
     try {
       await Promise.race([
@@ -97,8 +81,5 @@ export async function collectTogether(times: EventTimes, watches: readonly Watch
     }
   });
   await Promise.all(waits);
-  if (!settled)
-    await Promise.race([first ?? sleep(times.quietWindowMs), new Promise((resolve) => stop.signal.addEventListener('abort', resolve))]);
-  over = true;
-  await ledger;
+  await (first ?? sleep(times.quietWindowMs));
 }
