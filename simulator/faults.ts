@@ -515,6 +515,10 @@ const CORE_FAULTS = [
     requirement: 'EP-4',
     description: 'GET {path}/attr/{name} keeps answering the value it answered first, after writes change it',
     stateful: true,
+    knockOn: {
+      'EV-2':
+        "the run knows a property's value from its reads too: after a stale answer, a write of the value it showed changes the property the run thinks it leaves as it was, and that change's event reads as one of a change that never happened",
+    },
   },
   {
     name: 'transition-write-ignored',

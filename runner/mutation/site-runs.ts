@@ -9,6 +9,7 @@
  */
 import type { Area } from '../../catalogue/requirements.js';
 import type { FaultInfo } from '../../simulator/fault-info.js';
+import { FAULTS } from '../../simulator/faults.js';
 import { allSiteFaults, siteFaultName, type SiteFault } from '../../simulator/answer-faults.js';
 import { siteName, SITE_OUTCOMES, SITE_ROUTES } from '../../client/answer-site.js';
 import { eventSiteName } from '../../client/event-site.js';
@@ -136,6 +137,8 @@ export function eventSitePairs(): SitePair[] {
 
 /** A change whose event is lost, repeated or misreported breaks "each change pushed exactly once" too. */
 const MISSING = 'a change its filter admits never arrives: a missing event (EV-8: none missing)';
+/** What the plain events-duplicated declares of EV-2: a copy after the next write was sent is the old value anew. */
+const DUPLICATE_AFTER_NEXT_WRITE = FAULTS.find((f) => f.name === 'events-duplicated')!.knockOn!['EV-2']!;
 const MISREAD = 'the event of a change carries the value of the change before it: read by value, a change arrives twice and another never';
 
 /** The other statements a pair breaks, each with its reason (what the mutation self-test holds against precision). */
@@ -160,6 +163,8 @@ function eventKnockOns(f: EventSiteFault): Record<string, string> {
               "the events area's isolation check waits, on the paths subscriber it closes, for the value it wrote, which a stale event never carries",
           }),
       };
+    case 'event-duplicated':
+      return f.site.cause === 'upload' ? {} : { 'EV-2': DUPLICATE_AFTER_NEXT_WRITE };
     case 'event-phantom-change':
       return {
         'EV-8': 'each change comes with one more event of its property: read by value, a change the writes did not make, or one twice',
