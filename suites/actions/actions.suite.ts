@@ -6,7 +6,7 @@ import { deleteSoftwareVersions, listedVersions, uploadAndTrack, uploadWaitMs, w
 import { judgeSteps, ownVersionWithNeighbour, repeatedCollateral, TreeWatch } from '../harness/tree-effects.js';
 import { firstWritePlan, readValue, restoreAfter } from '../harness/writable.js';
 import { sameValue } from '../../client/values.js';
-import { pollGaps } from '../harness/poll.js';
+import { pollFor } from '../harness/poll.js';
 
 async function software(t: CheckContext): Promise<string[]> {
   return listedVersions(t, `${t.root}/software`);
@@ -217,14 +217,13 @@ check(
 );
 
 /** Polls until `done` holds or `ms` have passed; errors of a restarting service count as not yet. */
-async function pollUntil(ms: number, done: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  const gaps = pollGaps(500);
-  for (;;) {
-    if (await done().catch(() => false)) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, gaps.next().value));
-  }
+function pollUntil(ms: number, done: () => Promise<boolean>): Promise<boolean> {
+  return pollFor(
+    () => done().catch(() => false),
+    (held) => held,
+    ms,
+    500,
+  );
 }
 
 check(

@@ -6,7 +6,7 @@ import type { CheckContext } from './check.js';
 import { children, invalidateTreeCache } from './tree.js';
 import { forgetEachRun } from '../../client/run-scoped.js';
 import { isMap } from '../../client/values.js';
-import { pollGaps } from './poll.js';
+import { pollFor } from './poll.js';
 
 /** An upload whose image was looked at: it was taken, or refused for the image, not the credentials. */
 export function uploadProcessed(res: BmcResponse): boolean {
@@ -72,13 +72,8 @@ export async function listedVersions(t: CheckContext, parent: string): Promise<s
 
 /** Poll the versions until new ones appear or the time is up; returns the new ones. */
 export async function waitForNewVersions(t: CheckContext, parent: string, before: string[], timeoutMs: number): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  const gaps = pollGaps(200);
-  for (;;) {
-    const added = setDifference(await listedVersions(t, parent), before);
-    if (added.length > 0 || Date.now() >= deadline) return added;
-    await new Promise((r) => setTimeout(r, gaps.next().value));
-  }
+  const newVersions = async () => setDifference(await listedVersions(t, parent), before);
+  return pollFor(newVersions, (added) => added.length > 0, timeoutMs, 200);
 }
 
 /** After the test, delete the versions it created (they implement Object.Delete); gone already is fine. */

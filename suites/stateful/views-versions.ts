@@ -11,8 +11,7 @@ import { isMap, sameValue } from '../../client/values.js';
 import { describeResponse, show } from '../harness/assert.js';
 import type { Change } from '../events/engine/filters.js';
 import { type VersionRecord, type ViewsWorld } from './views-world.js';
-import { sleep } from '../events/engine/waits.js';
-import { pollGaps } from '../harness/poll.js';
+import { pollFor } from '../harness/poll.js';
 
 /** Versions this area uploads start so (freshVersion('stateful')); nothing else is deleted at a sequence's end. */
 const OWN_VERSION_PREFIX = 'bmc-conformance-stateful-';
@@ -106,16 +105,11 @@ export async function appeared(
   requirement: string,
 ): Promise<string | undefined> {
   const software = world.d.softwareRoot;
-  const deadline = performance.now() + world.env.uploadWaitMs;
-  let kids: string[] | undefined;
-  let added: string[] = [];
-  const gaps = pollGaps(200);
-  for (;;) {
-    kids = await world.readList(`${software}/`);
-    added = (kids ?? []).filter((k) => !before.has(k) && k.startsWith(`${software}/`));
-    if (added.length > 0 || performance.now() >= deadline) break;
-    await sleep(gaps.next().value);
-  }
+  const listing = async () => {
+    const kids = await world.readList(`${software}/`);
+    return { kids, added: (kids ?? []).filter((k) => !before.has(k) && k.startsWith(`${software}/`)) };
+  };
+  const { kids, added } = await pollFor(listing, (l) => l.added.length > 0, world.env.uploadWaitMs, 200);
   let path = added.find((p) => id !== undefined && p.endsWith(`/${id}`)) ?? added[0];
   if (!path && id !== undefined && (await world.readData(`${software}/${id}`)) !== undefined) path = `${software}/${id}`;
   if (!path) {

@@ -1,5 +1,4 @@
 /** Writes: one attribute, a whole object, partial and wrong-typed writes, host transitions. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sameValue } from '../../client/values.js';
 import { check, type CheckContext } from '../harness/check.js';
 import { describeResponse, ensure, expectEqual, expectOk, expectSuccess, notJudged, show } from '../harness/assert.js';
@@ -18,7 +17,7 @@ import { judgeSteps, repeatedCollateral, TreeWatch, type Step } from '../harness
 import { domainOwner, hostTransitionPlan, isEnumerated, judgeDomain, type DomainOwner } from './value-domains.js';
 import { profileAllows } from '../../runner/config.js';
 import type { Snapshot } from '../../runner/trace.js';
-import { pollGaps } from '../harness/poll.js';
+import { pollFor } from '../harness/poll.js';
 
 /** The complete object, as rule 2 says: the GET response without message and status. */
 async function putBodyFromGet(t: CheckContext, path: string): Promise<{ data: Record<string, unknown> }> {
@@ -304,16 +303,8 @@ check(
     const prefix = `xyz.${t.ns}.State.Host.Transition.`;
     const next = requested === `${prefix}On` ? `${prefix}Off` : `${prefix}On`;
     /** Reads CurrentHostState (every 100 ms after the first few), for at most an event timeout, until `done` holds of it. */
-    const awaitState = async (done: (state: string) => boolean): Promise<string> => {
-      const deadline = Date.now() + t.cfg.eventTimeoutMs;
-      const gaps = pollGaps(100);
-      let seen = await read('CurrentHostState');
-      while (Date.now() < deadline && !done(seen)) {
-        await sleep(gaps.next().value);
-        seen = await read('CurrentHostState');
-      }
-      return seen;
-    };
+    const awaitState = (done: (state: string) => boolean): Promise<string> =>
+      pollFor(() => read('CurrentHostState'), done, t.cfg.eventTimeoutMs, 100);
     t.cleanup(async () => {
       invalidateTreeCache();
       if (!sameValue(await read('RequestedHostTransition'), requested)) {
