@@ -10,8 +10,8 @@ import type { CheckContext } from '../harness/check.js';
 import { putAttr, readValue, restoreAfter, type WritePlan } from '../harness/writable.js';
 import { prime, type PrimeWrite } from './engine/prime.js';
 import { described, neverLive, recent, type Subscription } from './engine/subscription.js';
-import { eventTimes, quietLeft, quietSince, quietWindow } from './engine/waits.js';
-import { closeLater } from '../harness/lingering.js';
+import { eventTimes, quietSince, quietWindow } from './engine/waits.js';
+import { closeAfterQuietWindow } from '../harness/lingering.js';
 import { eventLedger } from '../harness/event-ledger.js';
 import type { RunConfig } from '../../runner/config.js';
 import { messageOf } from '../../client/errors.js';
@@ -87,9 +87,7 @@ export async function subscribe(
  * oracle's to judge (harness/lingering.ts). Those of a test were closed after it.
  */
 export function closeSuiteSubscriptions(cfg: Pick<RunConfig, 'quietWindowMs' | 'eventLatency'>): void {
-  const last = Math.max(0, ...eventLedger().causes.map((c) => c.sentAt));
-  const left = quietLeft(quietWindow(cfg), last);
-  for (const s of ledger) closeLater(s, left);
+  closeAfterQuietWindow(ledger, quietWindow(cfg), Math.max(0, ...eventLedger().causes.map((c) => c.sentAt)));
 }
 
 // --- Writes ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  * itself waits only until what it is owed has arrived, not out the window as well.
  */
 import { forgetEachRun } from '../../client/run-scoped.js';
+import { quietLeft } from './pace.js';
 
 interface Closable {
   close(): Promise<void>;
@@ -36,6 +37,12 @@ export function closeLater(socket: Closable, ms: number): void {
   });
   pending.add(closed);
   void closed.then(() => pending.delete(closed));
+}
+
+/** Closes each of `sockets` once the quiet window (`windowMs`) of the last change, at `since`, is over (pace.ts quietLeft). */
+export function closeAfterQuietWindow(sockets: Iterable<Closable>, windowMs: number, since: number): void {
+  const left = quietLeft(windowMs, since);
+  for (const socket of sockets) closeLater(socket, left);
 }
 
 /** Until every socket handed to closeLater has closed. */

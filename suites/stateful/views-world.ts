@@ -13,8 +13,8 @@ import { okData } from '../../client/answer.js';
 import { isMap } from '../../client/values.js';
 import { show } from '../harness/assert.js';
 import { ancestorsOf } from '../harness/leak.js';
-import { quietLeft, recordLatency } from '../harness/pace.js';
-import { closeLater } from '../harness/lingering.js';
+import { recordLatency } from '../harness/pace.js';
+import { closeAfterQuietWindow } from '../harness/lingering.js';
 import { freshVersion } from '../harness/software.js';
 import type { ViewsDiscovery } from './discovery.js';
 import type { Change, EventFilter, NewChange } from '../events/engine/filters.js';
@@ -162,8 +162,11 @@ export class ViewsWorld extends World<ViewsDiscovery> {
 
   /** Closes every subscription once the last change's quiet window is over, without waiting for it (harness/lingering.ts). */
   closeAll(): void {
-    const left = quietLeft(this.env.quietWindowMs, this.lastChangeAt);
-    for (const s of this.subs.splice(0)) closeLater(s.socket, left);
+    closeAfterQuietWindow(
+      this.subs.splice(0).map((s) => s.socket),
+      this.env.quietWindowMs,
+      this.lastChangeAt,
+    );
   }
 }
 
